@@ -1,0 +1,56 @@
+/** The layer table of DESIGN.md, enforced. `npm run lint` fails on any violation. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-the-foundation',
+      comment: 'core imports only zustand/vanilla, fetch-event-source and itself: no React, no other layer.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { pathNot: ['^src/core/', '^node_modules/(zustand|@microsoft/fetch-event-source)/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'core-without-react-types',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/(react|server|mock)/', '^node_modules/(react|react-dom|@types/react)/'] },
+    },
+    {
+      name: 'react-not-server-or-mock',
+      severity: 'error',
+      from: { path: '^src/react/' },
+      to: { path: '^src/(server|mock)/' },
+    },
+    {
+      name: 'server-not-react-or-mock',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: ['^src/(react|mock)/', '^node_modules/(react|react-dom|@radix-ui)/'] },
+    },
+    {
+      name: 'mock-not-react-or-server',
+      severity: 'error',
+      from: { path: '^src/mock/' },
+      to: { path: ['^src/(react|server)/', '^node_modules/(react|react-dom|@radix-ui)/'] },
+    },
+    {
+      name: 'other-layers-use-the-core-entry',
+      comment: 'server, mock and react reach core only through its public index.',
+      severity: 'error',
+      from: { path: '^src/(react|server|mock)/' },
+      to: { path: '^src/core/', pathNot: '^src/core/index\\.ts$' },
+    },
+    {
+      name: 'tests-and-stories-use-public-entries',
+      comment: 'test/, stories/ and scripts/ import agent-embed, agent-embed/core, /server or /mock, never deep paths.',
+      severity: 'error',
+      from: { path: '^(test|stories|scripts|playground|examples)/' },
+      to: { path: '^src/', pathNot: '^src/(react|core|server|mock)/index\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'] },
+  },
+};

@@ -1,0 +1,129 @@
+/** Server-Sent Events of the generate endpoints, discriminated on `type`, and a tolerant parser. */
+
+/** Sent immediately on a new project. */
+export interface ProjectCreatedEvent {
+  type: 'project_created';
+  project_id: string;
+  app_url: string;
+}
+
+/** Container setup progress. */
+export interface ContainerProgressEvent {
+  type: 'container_progress';
+  message: string;
+  percentage: number;
+}
+
+/** Container ready; AI generation starts. */
+export interface ContainerReadyEvent {
+  type: 'container_ready';
+  message: string;
+}
+
+/** A file was generated or modified. The path may arrive under several names; see `fileCreatedPath`. */
+export interface FileCreatedEvent {
+  type: 'file_created';
+  path?: string;
+  file_path?: string;
+  filename?: string;
+  file?: { path?: string };
+  action?: 'created' | 'modified';
+  [key: string]: unknown;
+}
+
+/** Progress of one agent tool execution. */
+export interface ToolProgressEvent {
+  type: 'tool_progress';
+  tool?: string;
+  message?: string;
+  status?: string;
+  [key: string]: unknown;
+}
+
+/** Generation completed successfully. */
+export interface StreamEndEvent {
+  type: 'stream_end';
+  project_id: string;
+  app_url: string;
+}
+
+/** Team credits ran out during generation; ends the stream. */
+export interface CreditsExhaustedEvent {
+  type: 'credits_exhausted';
+  message?: string;
+  project_id?: string;
+}
+
+/** The server reported an error while processing the request; ends the stream. */
+export interface StreamErrorEvent {
+  type: 'error';
+  message?: string;
+  project_id?: string;
+}
+
+/** An event type this version does not know; kept so UIs can show it generically. */
+export interface UnknownEvent {
+  type: 'unknown';
+  /** The `type` field as sent, if it was a string. */
+  originalType: string | undefined;
+  data: unknown;
+}
+
+/** Every event the client can hand to `onEvent`. */
+export type AgentEvent =
+  | ProjectCreatedEvent
+  | ContainerProgressEvent
+  | ContainerReadyEvent
+  | FileCreatedEvent
+  | ToolProgressEvent
+  | StreamEndEvent
+  | CreditsExhaustedEvent
+  | StreamErrorEvent
+  | UnknownEvent;
+
+/** Events after which the server sends nothing more. */
+export type TerminalEvent = StreamEndEvent | CreditsExhaustedEvent | StreamErrorEvent;
+
+const knownTypes = new Set([
+  'project_created',
+  'container_progress',
+  'container_ready',
+  'file_created',
+  'tool_progress',
+  'stream_end',
+  'credits_exhausted',
+  'error',
+]);
+
+/** Result of parsing one `data:` payload. */
+export type ParsedEvent = { ok: true; event: AgentEvent } | { ok: false; reason: string };
+
+/** Parses one SSE data payload. Never throws: bad JSON comes back as `{ ok: false }`. */
+export function parseAgentEvent(data: string): ParsedEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return { ok: false, reason: `The event is not valid JSON: ${data.slice(0, 200)}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: `The event is not a JSON object: ${data.slice(0, 200)}` };
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type === 'string' && knownTypes.has(type)) return { ok: true, event: value as AgentEvent };
+  return {
+    ok: true,
+    event: { type: 'unknown', originalType: typeof type === 'string' ? type : undefined, data: value },
+  };
+}
+
+/** Whether an event ends the stream. */
+export function isTerminalEvent(event: AgentEvent): event is TerminalEvent {
+  return event.type === 'stream_end' || event.type === 'credits_exhausted' || event.type === 'error';
+}
+
+/** The file path of a `file_created` event, whichever field the server used. */
+export function fileCreatedPath(event: FileCreatedEvent): string | undefined {
+  const path = event.path ?? event.file_path ?? event.filename ?? event.file?.path;
+  return typeof path === 'string' && path.length > 0 ? path : undefined;
+}

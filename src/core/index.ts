@@ -1,0 +1,49 @@
+/** agent-embed/core: the typed Agent API client, its transport, errors and wire types. No React. */
+export { createAgentClient } from './client.js';
+export type { AgentClient, AgentClientOptions, GenerationOutcome, GenerationResult, RequestOptions, StreamOptions } from './client.js';
+export { createHttpTransport } from './transport.js';
+export type { AgentTransport, HeadersOption, HttpTransportOptions, StreamHandlers, TransportRequest } from './transport.js';
+export { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseRetryAfter } from './errors.js';
+export type { AgentApiErrorOptions, AgentErrorKind } from './errors.js';
+export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './events.js';
+export type {
+  AgentEvent,
+  ContainerProgressEvent,
+  ContainerReadyEvent,
+  CreditsExhaustedEvent,
+  FileCreatedEvent,
+  ParsedEvent,
+  ProjectCreatedEvent,
+  StreamEndEvent,
+  StreamErrorEvent,
+  TerminalEvent,
+  ToolProgressEvent,
+  UnknownEvent,
+} from './events.js';
+export { agentRoutes, fillPath, matchRoute } from './paths.js';
+export type { AgentPathOverrides, AgentRoute, AgentRouteName, RouteMatch } from './paths.js';
+export type {
+  AgentErrorBody,
+  CodehostConnection,
+  ConnectDeploymentInput,
+  Deployment,
+  DeployInput,
+  DeploymentConnection,
+  Envelope,
+  FollowUpInput,
+  GenerateInput,
+  GenerationMode,
+  KnownProjectStatus,
+  LinkRepositoryInput,
+  LinkResult,
+  ListMeta,
+  Project,
+  PushInput,
+  PushResult,
+  Repository,
+  RepositoryList,
+  RepositoryListQuery,
+  StartCodehostConnectInput,
+  StartCodehostConnectResult,
+  SubscriptionPlan,
+} from './resources.js';

@@ -1,0 +1,94 @@
+/** The one table of Agent API routes, shared by the client, the proxy and the mock. */
+
+/** Every endpoint of the spec, named. */
+export type AgentRouteName =
+  | 'generate'
+  | 'followUp'
+  | 'getProject'
+  | 'connectDeployment'
+  | 'getDeploymentConnection'
+  | 'listDeploymentConnections'
+  | 'deploy'
+  | 'startCodehostConnect'
+  | 'getCodehostConnection'
+  | 'listCodehostConnections'
+  | 'listRepositories'
+  | 'linkRepository'
+  | 'pushRepository'
+  | 'listPlans';
+
+/** An HTTP method and a path template relative to the base URL, with `{param}` placeholders. */
+export interface AgentRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Whether the endpoint answers with an SSE stream. */
+  stream?: boolean;
+}
+
+/** The routes as the spec and DESIGN.md give them; an agency may override any path. */
+export const agentRoutes: Readonly<Record<AgentRouteName, AgentRoute>> = {
+  generate: { method: 'POST', path: '/agent/generate', stream: true },
+  followUp: { method: 'POST', path: '/agent/generate/{projectId}', stream: true },
+  getProject: { method: 'GET', path: '/agent/project/{projectId}' },
+  connectDeployment: { method: 'POST', path: '/deployments/{provider}/connections' },
+  getDeploymentConnection: { method: 'GET', path: '/deployments/{provider}/connections/{externalUserId}' },
+  listDeploymentConnections: { method: 'GET', path: '/deployments/{provider}/connections' },
+  deploy: { method: 'POST', path: '/deployments/{providerId}/project/{projectId}/deploy' },
+  startCodehostConnect: { method: 'POST', path: '/codehost/connect/start' },
+  getCodehostConnection: { method: 'GET', path: '/codehost/connections/{externalUserId}' },
+  listCodehostConnections: { method: 'GET', path: '/codehost/connections' },
+  listRepositories: { method: 'GET', path: '/codehost/connections/{externalUserId}/repositories' },
+  linkRepository: { method: 'POST', path: '/codehost/project/{projectId}/link' },
+  pushRepository: { method: 'POST', path: '/codehost/project/{projectId}/push' },
+  listPlans: { method: 'GET', path: '/subscription-plans' },
+};
+
+/** Overrides of route paths, by route name. */
+export type AgentPathOverrides = Partial<Record<AgentRouteName, string>>;
+
+/** Fills a path template; every parameter is URI-encoded so an id can never add a path segment. */
+export function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new TypeError(`Missing path parameter "${name}" for ${template}.`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** A matched route and its decoded parameters. */
+export interface RouteMatch {
+  name: AgentRouteName;
+  route: AgentRoute;
+  params: Record<string, string>;
+}
+
+/**
+ * Finds the route for a method and a path relative to the base URL. Parameters must match `paramPattern`
+ * (by default the ids DESIGN.md allows), so encoded slashes, dots and control characters never match.
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+  options: { routes?: Readonly<Record<AgentRouteName, AgentRoute>>; paramPattern?: RegExp } = {},
+): RouteMatch | undefined {
+  const routes = options.routes ?? agentRoutes;
+  const paramPattern = options.paramPattern ?? /^[A-Za-z0-9_-]{1,128}$/;
+  const segments = path.split('/');
+  for (const [name, route] of Object.entries(routes) as [AgentRouteName, AgentRoute][]) {
+    if (route.method !== method.toUpperCase()) continue;
+    const templateSegments = route.path.split('/');
+    if (templateSegments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let index = 0; index < templateSegments.length && matched; index++) {
+      const expected = templateSegments[index] ?? '';
+      const actual = segments[index] ?? '';
+      const param = /^\{(\w+)\}$/.exec(expected)?.[1];
+      if (param === undefined) matched = expected === actual;
+      else if (paramPattern.test(actual)) params[param] = actual;
+      else matched = false;
+    }
+    if (matched) return { name, route, params };
+  }
+  return undefined;
+}

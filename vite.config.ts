@@ -1,0 +1,63 @@
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import packageJson from './package.json' with { type: 'json' };
+
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+/** Public entry points resolved to source, so tests and stories import only what users import. */
+export const entryAliases = [
+  { find: /^agent-embed$/, replacement: source('react/index.ts') },
+  { find: /^agent-embed\/core$/, replacement: source('core/index.ts') },
+  { find: /^agent-embed\/server$/, replacement: source('server/index.ts') },
+  { find: /^agent-embed\/mock$/, replacement: source('mock/index.ts') },
+];
+
+const external = [
+  ...Object.keys(packageJson.dependencies),
+  ...Object.keys(packageJson.peerDependencies),
+  ...builtinModules,
+].map((name) => new RegExp(`^(node:)?${name}(/.*)?$`));
+
+export default defineConfig({
+  resolve: { alias: entryAliases },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    minify: false,
+    target: 'es2022',
+    lib: {
+      entry: {
+        index: source('react/index.ts'),
+        core: source('core/index.ts'),
+        server: source('server/index.ts'),
+        mock: source('mock/index.ts'),
+      },
+      formats: ['es'],
+    },
+    rollupOptions: { external },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'node', environment: 'node', include: ['test/**/*.node.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/**/*.node.test.ts', 'test/build/**'],
+          setupFiles: ['test/setup-dom.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'] },
+      },
+    ],
+  },
+});
