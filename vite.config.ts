@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import packageJson from './package.json' with { type: 'json' };
 
@@ -19,8 +21,22 @@ const external = [
   ...builtinModules,
 ].map((name) => new RegExp(`^(node:)?${name}(/.*)?$`));
 
+/** Ships the one stylesheet as dist/styles.css, unprocessed: it is already scoped and layered. */
+const stylesheet: Plugin = {
+  name: 'agent-embed-stylesheet',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'styles.css', source: readFileSync(source('react/styles.css'), 'utf8') });
+  },
+};
+
+/** Bundling drops module-level directives, so every chunk holding React code gets 'use client' back. */
+const useClientBanner = (chunk: { moduleIds: readonly string[] }) =>
+  chunk.moduleIds.some((id) => id.includes('/src/react/')) ? "'use client';" : '';
+
 export default defineConfig({
   resolve: { alias: entryAliases },
+  plugins: [stylesheet],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -36,7 +52,13 @@ export default defineConfig({
       },
       formats: ['es'],
     },
-    rollupOptions: { external },
+    rollupOptions: {
+      external,
+      output: { banner: useClientBanner },
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
   test: {
     projects: [
