@@ -23,6 +23,10 @@ export interface EventStreamRequest {
 export async function openEventStream(request: EventStreamRequest): Promise<void> {
   const outer = request.signal;
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);
+  // fetch-event-source calls window and document when a stream ends; without them it would crash the process.
+  if (typeof window === 'undefined' || typeof document === 'undefined') {
+    throw new AgentApiError('protocol', 'Event streams need a browser-like environment with window and document (a browser, or jsdom in Node).');
+  }
   // Our own controller, so a terminal event can close the connection without looking like a cancel.
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(outer?.reason);

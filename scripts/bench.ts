@@ -1,0 +1,97 @@
+/**
+ * `npm run bench`: measures the client's streaming pipeline against bare JSON.parse on the same stream,
+ * in one run, and prints the ratio (target: within 2x). Timings are printed, never asserted.
+ */
+import { performance } from 'node:perf_hooks';
+import { createAgentClient, createHttpTransport } from '../src/core/index.ts';
+
+// fetch-event-source needs window and document; this script is not library code, so it may provide them.
+const globals = globalThis as { window?: unknown; document?: unknown };
+globals.window ??= globalThis;
+globals.document ??= { addEventListener() {}, removeEventListener() {} };
+
+const eventCount = Number(process.env.BENCH_EVENTS ?? 20_000);
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+const chunkSize = 16 * 1024;
+
+function buildStream(): Uint8Array[] {
+  const lines: string[] = [`data: ${JSON.stringify({ type: 'project_created', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`];
+  for (let index = 0; index < eventCount; index++) {
+    const event =
+      index % 3 === 0
+        ? { type: 'tool_progress', tool: 'write_file', message: `Writing component ${index}`, status: 'running' }
+        : { type: 'file_created', path: `src/components/generated/component-${index}.tsx`, action: index % 7 === 0 ? 'modified' : 'created' };
+    lines.push(`data: ${JSON.stringify(event)}\n\n`);
+  }
+  lines.push(`data: ${JSON.stringify({ type: 'stream_end', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`);
+  const bytes = new TextEncoder().encode(lines.join(''));
+  const chunks: Uint8Array[] = [];
+  for (let offset = 0; offset < bytes.length; offset += chunkSize) chunks.push(bytes.slice(offset, offset + chunkSize));
+  return chunks;
+}
+
+const chunks = buildStream();
+const totalBytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+
+function bareParse(): number {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let count = 0;
+  for (const chunk of chunks) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let boundary = buffer.indexOf('\n\n');
+    while (boundary !== -1) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      if (block.startsWith('data: ')) {
+        JSON.parse(block.slice(6));
+        count++;
+      }
+      boundary = buffer.indexOf('\n\n');
+    }
+  }
+  return count;
+}
+
+const client = createAgentClient({
+  transport: createHttpTransport({
+    baseUrl: 'http://bench.invalid/api/v1',
+    fetch: async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  }),
+});
+
+async function clientPipeline(): Promise<number> {
+  let count = 0;
+  const result = await client.generate({ prompt: 'A benchmark of the pipeline' }, { onEvent: () => count++ });
+  if (result.outcome !== 'completed') throw new Error(`Unexpected outcome ${result.outcome}`);
+  return count;
+}
+
+async function measure(name: string, run: () => number | Promise<number>): Promise<number> {
+  const times: number[] = [];
+  let count = 0;
+  for (let index = 0; index < runs + 1; index++) {
+    const start = performance.now();
+    count = await run();
+    // The first run warms the JIT and is not counted.
+    if (index > 0) times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? Number.NaN;
+  console.log(`${name.padEnd(28)} ${median.toFixed(1).padStart(8)} ms median of ${runs}  (${count} events)`);
+  return median;
+}
+
+console.log(`${eventCount + 2} events, ${(totalBytes / 1024).toFixed(0)} KiB in ${chunks.length} chunks`);
+const bare = await measure('bare JSON.parse', bareParse);
+const pipeline = await measure('client.generate pipeline', clientPipeline);
+console.log(`ratio client / bare: ${(pipeline / bare).toFixed(2)}x (target <= 2x)`);
