@@ -1,0 +1,550 @@
+/**
+ * The agency proxy: the only place the API token lives. It names the signed-in end user, keeps end users
+ * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
+ * team under the upstream rate limit, and relays event streams live.
+ */
+import { agentRoutes, fillPath, matchRoute, parseAgentEvent, parseRetryAfter, type AgentPathOverrides, type AgentRoute, type AgentRouteName } from '../core/index.js';
+import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
+import type { BudgetLimits } from './fair-budget.js';
+import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
+import { errorBody, errorResponse, jsonHeaders, proxyMessages, retryAfterSeconds, withRetryAfter, type ErrorShape } from './proxy-responses.js';
+
+/** The signed-in end user, as the agency's own session says. */
+export interface AgentProxyUser {
+  /** The agency's id of the end user; must match `^[A-Za-z0-9_-]{1,128}$` to appear in paths. */
+  externalUserId: string;
+  name?: string;
+  email?: string;
+}
+
+/** One structured log line. It never holds the token, a request body or a header value. */
+export interface ProxyLogEntry {
+  level: 'info' | 'warn' | 'error';
+  event: 'request' | 'ownership_recorded' | 'stream_closed' | 'upstream_unreachable' | 'upstream_rate_limited' | 'internal_error';
+  method: string;
+  route: AgentRouteName | 'unknown';
+  status?: number;
+  externalUserId?: string;
+  projectId?: string;
+  durationMs?: number;
+  /** Why the proxy refused or failed, in a few words. */
+  reason?: string;
+  cache?: 'hit' | 'coalesced' | 'miss';
+}
+
+/** Options of `createAgentProxy`. */
+export interface AgentProxyOptions {
+  /** The Agent API base URL, ending in /api/v1 (or the mock's `url`). */
+  apiBaseUrl: string;
+  /** The team's API token; sent upstream only, never to a browser or a log. */
+  apiToken: string;
+  /** Where the proxy is mounted in the agency's app, e.g. '/api/agent'; the browser's baseUrl is origin + basePath. */
+  basePath?: string;
+  /** The signed-in end user of a request (from the agency's session), or null. Read headers or cookies only. */
+  authorize(request: Request): AgentProxyUser | null | Promise<AgentProxyUser | null>;
+  /** The fetch used to reach the Agent API. */
+  fetch?: typeof fetch;
+  /** Largest accepted request body in bytes (default 256 KiB); more gets 413. */
+  maxBodyBytes?: number;
+  /** Where ownership, budget and cache live (default: in memory, one process). */
+  store?: ProxyStore;
+  /** The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off. */
+  rateLimit?: { limit: number; windowMs: number; reserve?: number } | false;
+  /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
+  statusCacheMs?: number;
+  /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
+  heartbeatMs?: number;
+  /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
+  csrf?: { allowedOrigins: string[] };
+  /** Origins a code-host `return_url` may point to (default: any http or https URL). */
+  returnUrlOrigins?: string[];
+  /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
+  paths?: AgentPathOverrides;
+  onLog?(entry: ProxyLogEntry): void;
+  now?(): number;
+  timers?: RelayTimers;
+}
+
+/** A request handler over Web standard Request and Response. */
+export type AgentProxyHandler = (request: Request) => Promise<Response>;
+
+interface RoutePolicy {
+  shape: ErrorShape;
+  /** The path's `externalUserId` must be the signed-in user. */
+  pathUser: boolean;
+  /** The path's `projectId` must have been created by the signed-in user. */
+  ownedProject: boolean;
+  /** The body's `external_user_id` is checked, and filled in when absent if 'fill'. */
+  bodyUser: 'none' | 'check' | 'fill';
+  /** Fill `external_user_name` and `external_user_email` from the session when absent. */
+  profile: boolean;
+  returnUrl: boolean;
+  /** An agency-wide listing, cut down to the signed-in user's items. */
+  filterList: boolean;
+  query: readonly string[];
+  recordsOwner: boolean;
+  cachedStatus: boolean;
+}
+
+const basePolicy: RoutePolicy = {
+  shape: 'envelope',
+  pathUser: false,
+  ownedProject: false,
+  bodyUser: 'none',
+  profile: false,
+  returnUrl: false,
+  filterList: false,
+  query: [],
+  recordsOwner: false,
+  cachedStatus: false,
+};
+
+function policyFor(name: AgentRouteName): RoutePolicy {
+  switch (name) {
+    case 'generate':
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true };
+    case 'followUp':
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true };
+    case 'getProject':
+      return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
+    case 'listPlans':
+      return { ...basePolicy, shape: 'agent' };
+    case 'connectDeployment':
+      return { ...basePolicy, bodyUser: 'fill' };
+    case 'getDeploymentConnection':
+    case 'getCodehostConnection':
+      return { ...basePolicy, pathUser: true };
+    case 'listDeploymentConnections':
+    case 'listCodehostConnections':
+      return { ...basePolicy, filterList: true };
+    case 'deploy':
+    case 'linkRepository':
+    case 'pushRepository':
+      return { ...basePolicy, bodyUser: 'fill', ownedProject: true };
+    case 'startCodehostConnect':
+      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true };
+    case 'listRepositories':
+      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'] };
+    default:
+      return name satisfies never;
+  }
+}
+
+function shapeOfUnknownPath(path: string): ErrorShape {
+  return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
+interface Relayed {
+  status: number;
+  body: string;
+  retryAfter?: string;
+}
+
+type Outcome = { response: Response; reason?: string; cache?: ProxyLogEntry['cache'] };
+
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly reason: string,
+    readonly extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
+  ) {}
+}
+
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '');
+  if (trimmed !== '' && !trimmed.startsWith('/')) throw new TypeError(`basePath must start with "/": ${basePath}`);
+  return trimmed;
+}
+
+function originOf(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${what} is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${what} must be http or https: ${value}`);
+  return url.origin;
+}
+
+/** Creates the proxy handler. Mount it for GET and POST under `basePath`. */
+export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
+  if (typeof options.apiToken !== 'string' || options.apiToken === '') throw new TypeError('apiToken is required.');
+  const apiOrigin = originOf(options.apiBaseUrl, 'apiBaseUrl');
+  const apiBase = new URL(options.apiBaseUrl);
+  const apiBasePath = apiBase.pathname.replace(/\/+$/, '');
+  const basePath = normalizeBasePath(options.basePath ?? '');
+  const token = options.apiToken;
+  const store = options.store ?? createMemoryProxyStore();
+  const now = options.now ?? Date.now;
+  const timers: RelayTimers = options.timers ?? {
+    setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  const statusCacheMs = options.statusCacheMs ?? 2000;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const limits: BudgetLimits | undefined =
+    options.rateLimit === false
+      ? undefined
+      : { limit: 10, windowMs: 60_000, ...(options.rateLimit ?? {}) };
+  if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0))) throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
+  const allowedOrigins = options.csrf ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins'))) : undefined;
+  const returnUrlOrigins = options.returnUrlOrigins ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins'))) : undefined;
+  const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
+  for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
+    if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
+  }
+  const inflightStatus = new Map<string, Promise<Relayed>>();
+
+  const redact = (text: string) => text.split(token).join('[redacted]');
+  const log = (entry: ProxyLogEntry) => {
+    if (!options.onLog) return;
+    try {
+      options.onLog(entry.reason === undefined ? entry : { ...entry, reason: redact(entry.reason) });
+    } catch {
+      // A failing logger must not fail the request.
+    }
+  };
+
+  function upstreamUrl(name: AgentRouteName, params: Record<string, string>, query: URLSearchParams): URL {
+    const url = new URL(`${apiBase.origin}${apiBasePath}${fillPath(upstreamRoutes[name].path, params)}`);
+    url.search = query.toString();
+    // Ids are checked and encoded, so this cannot fail; it stays as the last line of defence.
+    if (url.origin !== apiOrigin || !url.pathname.startsWith(`${apiBasePath}/`)) throw new Error('The upstream URL left the API base.');
+    return url;
+  }
+
+  async function callUpstream(url: URL, method: 'GET' | 'POST', body: string | undefined, stream: boolean): Promise<Response | undefined> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: stream ? 'text/event-stream' : 'application/json',
+    };
+    const init: RequestInit = { method, headers, redirect: 'error' };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = body;
+    }
+    try {
+      const response = await (options.fetch ?? globalThis.fetch)(url, init);
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        return undefined;
+      }
+      return response;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function acquire(userId: string): Promise<void> {
+    if (limits === undefined) return;
+    const decision = await store.acquireBudget(userId, now(), limits);
+    if (!decision.ok) {
+      throw new Refusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, { retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
+    }
+  }
+
+  async function noteUpstreamLimit(response: Response, route: AgentRouteName, method: string): Promise<void> {
+    if (response.status !== 429) return;
+    const waitMs = parseRetryAfter(response.headers.get('retry-after'), now()) ?? limits?.windowMs ?? 60_000;
+    await store.pauseBudget(now() + waitMs);
+    log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
+  }
+
+  /** Reads an upstream JSON answer; a body that is not JSON never reaches the browser as is. */
+  async function readJson(response: Response, shape: ErrorShape): Promise<Relayed> {
+    const retryAfter = response.headers.get('retry-after') ?? undefined;
+    const text = await response.text();
+    let json = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      json = false;
+    }
+    if (json) return { status: response.status, body: redact(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
+    if (response.status === 429) return { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...(retryAfter === undefined ? {} : { retryAfter }) };
+    return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnexpected) };
+  }
+
+  function toResponse(relayed: Relayed): Response {
+    return new Response(relayed.body, { status: relayed.status, headers: withRetryAfter(jsonHeaders(), relayed.retryAfter) });
+  }
+
+  function checkCsrf(request: Request): void {
+    if (allowedOrigins === undefined || request.method.toUpperCase() !== 'POST') return;
+    const site = request.headers.get('sec-fetch-site');
+    const origin = request.headers.get('origin');
+    if (site === 'same-origin') return;
+    if (origin !== null && allowedOrigins.has(origin)) return;
+    // Every browser that can carry a cross-site cookie sends one of these two headers on a POST.
+    if (site === null && origin === null) return;
+    throw new Refusal(403, proxyMessages.crossOrigin, 'csrf');
+  }
+
+  async function readBody(request: Request): Promise<Record<string, unknown>> {
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    if (declared > maxBodyBytes) throw new Refusal(413, proxyMessages.tooLarge, 'body too large');
+    const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
+    // Requiring JSON also makes every cross-origin POST a preflighted one, which CORS then blocks.
+    if (!contentType.startsWith('application/json')) throw new Refusal(415, proxyMessages.unsupportedMediaType, 'not json');
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (request.body !== null) {
+      const reader = request.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > maxBodyBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new Refusal(413, proxyMessages.tooLarge, 'body too large');
+        }
+        chunks.push(value);
+      }
+    }
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (text.trim() === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Refusal(400, proxyMessages.notJson, 'invalid json');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Refusal(400, proxyMessages.notJson, 'not an object');
+    return parsed as Record<string, unknown>;
+  }
+
+  function bindBody(body: Record<string, unknown>, policy: RoutePolicy, user: AgentProxyUser): void {
+    if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
+      throw new Refusal(403, proxyMessages.forbidden, 'another external_user_id in body');
+    }
+    if (policy.bodyUser === 'fill') body.external_user_id = user.externalUserId;
+    if (policy.profile) {
+      if (body.external_user_name === undefined && user.name !== undefined) body.external_user_name = user.name;
+      if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
+    }
+    if (policy.returnUrl && body.return_url !== undefined) {
+      const allowed = (() => {
+        if (typeof body.return_url !== 'string') return false;
+        try {
+          const url = new URL(body.return_url);
+          if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+          return returnUrlOrigins === undefined || returnUrlOrigins.has(url.origin);
+        } catch {
+          return false;
+        }
+      })();
+      if (!allowed) throw new Refusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', { errors: { return_url: [proxyMessages.invalidReturnUrl] } });
+    }
+  }
+
+  /** Keeps only the signed-in user's items of a listing whose shape the spec does not show. */
+  function filterListing(text: string, userId: string): string | undefined {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const mine = (items: unknown[]) =>
+      items.filter((item) => typeof item === 'object' && item !== null && (item as { external_user_id?: unknown }).external_user_id === userId);
+    if (Array.isArray(body)) return JSON.stringify(mine(body));
+    if (typeof body !== 'object' || body === null) return undefined;
+    const record = { ...(body as Record<string, unknown>) };
+    if (Array.isArray(record.data)) return JSON.stringify({ ...record, data: mine(record.data) });
+    if (typeof record.data === 'object' && record.data !== null) {
+      const data = { ...(record.data as Record<string, unknown>) };
+      for (const key of ['items', 'connections']) {
+        const items = data[key];
+        if (!Array.isArray(items)) continue;
+        const kept = mine(items);
+        data[key] = kept;
+        // A count of everyone's connections would leak how many other end users there are.
+        if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta) data.meta = { ...data.meta, total_count: kept.length };
+        return JSON.stringify({ ...record, data });
+      }
+    }
+    return undefined;
+  }
+
+  async function projectStatus(projectId: string, userId: string, shape: ErrorShape): Promise<Outcome> {
+    const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
+    if (cached !== undefined) return { response: new Response(cached.body, { status: cached.status, headers: jsonHeaders(cached.contentType) }), cache: 'hit' };
+    let pending = inflightStatus.get(projectId);
+    const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
+    if (pending === undefined) {
+      pending = (async (): Promise<Relayed> => {
+        try {
+          await acquire(userId);
+        } catch (thrown) {
+          if (!(thrown instanceof Refusal)) throw thrown;
+          return { status: thrown.status, body: errorBody(shape, thrown.message), retryAfter: String(thrown.extra.retryAfterSeconds ?? 1) };
+        }
+        const response = await callUpstream(upstreamUrl('getProject', { projectId }, new URLSearchParams()), 'GET', undefined, false);
+        if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
+        await noteUpstreamLimit(response, 'getProject', 'GET');
+        const relayed = await readJson(response, shape);
+        if (relayed.status === 200 && statusCacheMs > 0) {
+          const entry: CachedStatus = { status: 200, body: relayed.body, contentType: 'application/json', expiresAt: now() + statusCacheMs };
+          await store.setCachedStatus(projectId, entry);
+        }
+        return relayed;
+      })().finally(() => inflightStatus.delete(projectId));
+      inflightStatus.set(projectId, pending);
+    }
+    return { response: toResponse(await pending), cache };
+  }
+
+  async function handle(request: Request, entry: ProxyLogEntry): Promise<Outcome> {
+    const url = new URL(request.url);
+    const pathname = url.pathname;
+    if (basePath !== '' && !pathname.startsWith(`${basePath}/`)) {
+      return { response: errorResponse('agent', 404, proxyMessages.notFound), reason: 'outside basePath' };
+    }
+    const path = pathname.slice(basePath.length);
+    const match = matchRoute(request.method, path);
+    if (match === undefined) return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
+    entry.route = match.name;
+    const policy = policyFor(match.name);
+    try {
+      checkCsrf(request);
+      const user = await options.authorize(request);
+      if (user === null || typeof user !== 'object' || typeof user.externalUserId !== 'string' || user.externalUserId === '') {
+        throw new Refusal(401, proxyMessages.unauthorized, 'no session');
+      }
+      entry.externalUserId = user.externalUserId;
+      const { params } = match;
+      if (policy.pathUser && params.externalUserId !== user.externalUserId) throw new Refusal(403, proxyMessages.forbidden, 'another externalUserId in path');
+
+      let body: string | undefined;
+      if (match.route.method === 'POST') {
+        const parsed = await readBody(request);
+        bindBody(parsed, policy, user);
+        body = JSON.stringify(parsed);
+      }
+      const projectId = params.projectId;
+      if (projectId !== undefined) entry.projectId = projectId;
+      if (policy.ownedProject) {
+        // Someone else's project and no project at all look the same, so existence does not leak.
+        if (projectId === undefined || (await store.getProjectOwner(projectId)) !== user.externalUserId) {
+          throw new Refusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
+        }
+      }
+      if (policy.cachedStatus && projectId !== undefined) return await projectStatus(projectId, user.externalUserId, policy.shape);
+
+      const query = new URLSearchParams();
+      for (const key of policy.query) {
+        const value = url.searchParams.get(key);
+        if (value !== null) query.set(key, value);
+      }
+      await acquire(user.externalUserId);
+      const stream = match.route.stream === true;
+      const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
+      if (response === undefined) {
+        log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
+        throw new Refusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
+      }
+      await noteUpstreamLimit(response, match.name, request.method);
+      const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+      if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
+        return { response: relay(response.body, request, match.name, user.externalUserId, policy.recordsOwner) };
+      }
+      const relayed = await readJson(response, policy.shape);
+      if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
+        const filtered = filterListing(relayed.body, user.externalUserId);
+        if (filtered === undefined) throw new Refusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
+        return { response: toResponse({ ...relayed, body: filtered }) };
+      }
+      return { response: toResponse(relayed) };
+    } catch (thrown) {
+      if (!(thrown instanceof Refusal)) throw thrown;
+      return { response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra), reason: thrown.reason };
+    }
+  }
+
+  function relay(upstreamBody: ReadableStream<Uint8Array>, request: Request, route: AgentRouteName, userId: string, recordsOwner: boolean): Response {
+    let recorded = !recordsOwner;
+    let recordedProject: string | undefined;
+    const relayed = relayEventStream(upstreamBody, {
+      heartbeatMs,
+      timers,
+      signal: request.signal,
+      wantsEvents: () => !recorded,
+      inspect: async (data) => {
+        if (recorded || !data.includes('project_created')) return;
+        const parsed = parseAgentEvent(data);
+        if (!parsed.ok || parsed.event.type !== 'project_created') return;
+        const projectId = parsed.event.project_id;
+        if (typeof projectId !== 'string' || !idPattern.test(projectId)) return;
+        recorded = true;
+        recordedProject = projectId;
+        try {
+          await store.setProjectOwner(projectId, userId);
+          log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
+        } catch (error) {
+          log({ level: 'error', event: 'internal_error', method: 'POST', route, externalUserId: userId, projectId, reason: `ownership not recorded: ${String(error)}` });
+        }
+      },
+    });
+    const started = now();
+    void relayed.done.then((outcome) => {
+      const reasons = [
+        outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
+        ...(outcome.browserDisconnected ? ['browser disconnected'] : []),
+        ...(recordsOwner && recordedProject === undefined ? ['no project_created seen'] : []),
+      ];
+      log({
+        level: outcome.upstreamCompleted ? 'info' : 'warn',
+        event: 'stream_closed',
+        method: 'POST',
+        route,
+        externalUserId: userId,
+        ...(recordedProject === undefined ? {} : { projectId: recordedProject }),
+        durationMs: now() - started,
+        reason: reasons.join('; '),
+      });
+    });
+    return new Response(relayed.body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  }
+
+  return async function agentProxy(request: Request): Promise<Response> {
+    const started = now();
+    const entry: ProxyLogEntry = { level: 'info', event: 'request', method: request.method, route: 'unknown' };
+    let outcome: Outcome;
+    try {
+      outcome = await handle(request, entry);
+    } catch (error) {
+      log({ ...entry, level: 'error', event: 'internal_error', reason: String(error) });
+      outcome = { response: errorResponse(entry.route === 'unknown' ? 'agent' : policyFor(entry.route).shape, 500, proxyMessages.internal), reason: 'internal error' };
+    }
+    const status = outcome.response.status;
+    log({
+      ...entry,
+      level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+      status,
+      durationMs: now() - started,
+      ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+      ...(outcome.cache === undefined ? {} : { cache: outcome.cache }),
+    });
+    return outcome.response;
+  };
+}

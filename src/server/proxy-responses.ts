@@ -1,0 +1,61 @@
+/** Responses the proxy writes itself, in the spec's two body shapes, with safe headers. */
+
+/** Agent endpoints answer `{ status: false, message }`; deployment and code-host ones the envelope. */
+export type ErrorShape = 'agent' | 'envelope';
+
+/** Headers on every JSON answer of the proxy. */
+export function jsonHeaders(contentType = 'application/json'): Headers {
+  return new Headers({
+    'content-type': contentType,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+}
+
+/** Adds Retry-After and lets cross-origin browser code read it. */
+export function withRetryAfter(headers: Headers, retryAfter: string | undefined): Headers {
+  if (retryAfter === undefined) return headers;
+  headers.set('retry-after', retryAfter);
+  headers.set('access-control-expose-headers', 'Retry-After');
+  return headers;
+}
+
+/** The body of a failure in the given shape. */
+export function errorBody(shape: ErrorShape, message: string, errors?: Record<string, string[]>): string {
+  switch (shape) {
+    case 'agent':
+      return JSON.stringify(errors === undefined ? { status: false, message } : { status: false, message, errors });
+    case 'envelope':
+      return JSON.stringify({ success: false, message, data: null, errors: errors ?? null });
+    default:
+      return shape satisfies never;
+  }
+}
+
+/** A failure the proxy produced, in the shape of the endpoint family. */
+export function errorResponse(shape: ErrorShape, status: number, message: string, extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {}): Response {
+  const headers = withRetryAfter(jsonHeaders(), extra.retryAfterSeconds === undefined ? undefined : String(extra.retryAfterSeconds));
+  return new Response(errorBody(shape, message, extra.errors), { status, headers });
+}
+
+/** Whole seconds for a Retry-After header, never less than one. */
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Messages of the failures the proxy produces itself (the spec's words where the spec has them). */
+export const proxyMessages = {
+  unauthorized: 'Unauthorized.',
+  projectNotFound: 'Project not found.',
+  tooManyAttempts: 'Too Many Attempts.',
+  notFound: 'Not found.',
+  forbidden: 'This action is unauthorized.',
+  crossOrigin: 'Cross-origin request refused.',
+  tooLarge: 'The request body is too large.',
+  notJson: 'The request body must be a JSON object.',
+  unsupportedMediaType: 'The request body must be sent as application/json.',
+  invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
+  upstreamUnreachable: 'The Agent API could not be reached.',
+  upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
+  internal: 'The proxy failed to handle the request.',
+} as const;
