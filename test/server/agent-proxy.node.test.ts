@@ -1,0 +1,529 @@
+import { describe, expect, it } from 'vitest';
+import { createAgentProxy, createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser, type ProxyLogEntry } from 'agent-embed/server';
+import { createBodyReader, createManualTimers, createScriptedStream, createScriptedUpstream, fakeToken, json, upstreamBase, type UpstreamCall } from './scripted-upstream.js';
+
+const origin = 'http://app.test';
+const basePath = '/api/agent';
+
+const users: Record<string, AgentProxyUser> = {
+  alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
+  bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
+};
+
+/** The agency's session: a cookie naming the user, as a real app would check a signed one. */
+async function authorize(request: Request): Promise<AgentProxyUser | null> {
+  const session = /(?:^|;\s*)session=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+  return session === undefined ? null : (users[session] ?? null);
+}
+
+function setup(answer: (call: UpstreamCall) => Response | Promise<Response> = () => json({ ok: true }), options: Partial<AgentProxyOptions> = {}) {
+  const upstream = createScriptedUpstream(answer);
+  const logs: ProxyLogEntry[] = [];
+  const store = options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } });
+  const proxy = createAgentProxy({
+    apiBaseUrl: upstreamBase,
+    apiToken: fakeToken,
+    basePath,
+    authorize,
+    fetch: upstream.fetch,
+    store,
+    rateLimit: false,
+    onLog: (entry) => logs.push(entry),
+    ...options,
+  });
+  return { proxy, upstream, logs, store };
+}
+
+function call(method: string, path: string, init: { user?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Request {
+  const headers: Record<string, string> = { ...(init.headers ?? {}) };
+  if (init.user !== undefined) headers.cookie = `session=${init.user}`;
+  const requestInit: RequestInit = { method, headers };
+  if (init.body !== undefined || init.rawBody !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    requestInit.body = init.rawBody ?? JSON.stringify(init.body);
+  }
+  return new Request(`${origin}${basePath}${path}`, requestInit);
+}
+
+async function bodyOf(response: Response): Promise<unknown> {
+  return JSON.parse(await response.text());
+}
+
+describe('forwarding', () => {
+  it('builds the upstream URL from the route table, sends the token and none of the browser credentials', async () => {
+    const { proxy, upstream } = setup(() => json({ status: true, project_id: 'p-alice', app_url: 'https://a.example', project_status: 'ready', name: 'A' }));
+    const response = await proxy(call('GET', '/agent/project/p-alice?x=1', { user: 'alice', headers: { authorization: 'Bearer browser-secret', 'x-forwarded-host': 'evil.test' } }));
+    expect(response.status).toBe(200);
+    expect(upstream.calls).toHaveLength(1);
+    const [sent] = upstream.calls;
+    expect(sent?.url.href).toBe(`${upstreamBase}/agent/project/p-alice`);
+    expect(sent?.headers.get('authorization')).toBe(`Bearer ${fakeToken}`);
+    expect(sent?.headers.get('cookie')).toBeNull();
+    expect(sent?.headers.get('x-forwarded-host')).toBeNull();
+    expect(sent?.redirect).toBe('error');
+    expect([...response.headers.keys()].sort()).toEqual(['cache-control', 'content-type', 'x-content-type-options']);
+  });
+
+  it('forwards only the paging query of the repository listing', async () => {
+    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: { items: [], meta: { total_count: 0, page: 2, per_page: 5 } }, errors: null }));
+    await proxy(call('GET', '/codehost/connections/alice/repositories?page=2&per_page=5&token=x', { user: 'alice' }));
+    expect(upstream.calls[0]?.url.search).toBe('?page=2&per_page=5');
+  });
+
+  it('uses upstream path overrides while the browser keeps the spec paths', async () => {
+    const { proxy, upstream } = setup(() => json([]), { paths: { listPlans: '/plans' } });
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    expect(upstream.calls[0]?.url.pathname).toBe('/api/v1/plans');
+  });
+
+  it('answers 502 in the spec shape when the upstream is unreachable, and never retries a generation', async () => {
+    const { proxy, upstream } = setup(() => {
+      throw new TypeError('fetch failed');
+    });
+    const generate = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    expect(generate.status).toBe(502);
+    expect(await bodyOf(generate)).toEqual({ status: false, message: 'The Agent API could not be reached.' });
+    expect(upstream.calls).toHaveLength(1);
+    const deploy = await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
+    expect(deploy.status).toBe(502);
+    expect(await bodyOf(deploy)).toEqual({ success: false, message: 'The Agent API could not be reached.', data: null, errors: null });
+  });
+
+  it('refuses an upstream redirect and a non-JSON upstream body instead of relaying them', async () => {
+    const redirect = setup(() => new Response(null, { status: 302, headers: { location: 'https://evil.test/' } }));
+    const redirected = await redirect.proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(redirected.status).toBe(502);
+    expect(redirected.headers.get('location')).toBeNull();
+    const html = setup(() => new Response('<script>alert(1)</script>', { status: 500, headers: { 'content-type': 'text/html' } }));
+    const page = await html.proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(page.status).toBe(502);
+    expect(page.headers.get('content-type')).toBe('application/json');
+    expect(await page.text()).not.toContain('<script>');
+  });
+
+  it('passes upstream failures through with their status and body, the token redacted', async () => {
+    const { proxy } = setup(() => json({ status: false, message: `Unauthorized. (${fakeToken})` }, 401));
+    const response = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(response.status).toBe(401);
+    const text = await response.text();
+    expect(text).not.toContain(fakeToken);
+    expect(JSON.parse(text)).toEqual({ status: false, message: 'Unauthorized. ([redacted])' });
+  });
+});
+
+describe('routing', () => {
+  it.each([
+    ['GET', '/agent/unknown'],
+    ['DELETE', '/agent/project/p-alice'],
+    ['PUT', '/agent/generate'],
+    ['OPTIONS', '/agent/generate'],
+    ['GET', '/agent/generate'],
+    ['GET', '/agent/project/p-alice/'],
+    ['GET', '/agent/project/..%2F..%2Fadmin'],
+    ['GET', '/agent/project/p%2Falice'],
+    ['GET', '/agent/project/p-alice%0d%0aset-cookie:%20x=1'],
+    ['GET', '/agent/project/a.b'],
+  ])('%s %s is 404 and never reaches the upstream', async (method, path) => {
+    const { proxy, upstream } = setup();
+    const response = await proxy(call(method, path, { user: 'alice' }));
+    expect(response.status).toBe(404);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('answers 404 outside its base path, including a traversal out of it', async () => {
+    const { proxy, upstream } = setup();
+    for (const url of [`${origin}/other/agent/project/p-alice`, `${origin}${basePath}/../agent/project/p-alice`, `${origin}${basePath}x/agent/project/p-alice`]) {
+      const response = await proxy(new Request(url, { headers: { cookie: 'session=alice' } }));
+      expect(response.status).toBe(404);
+    }
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('answers unknown deployment and code-host paths in the envelope shape', async () => {
+    const { proxy } = setup();
+    expect(await bodyOf(await proxy(call('GET', '/codehost/nothing', { user: 'alice' })))).toEqual({ success: false, message: 'Not found.', data: null, errors: null });
+  });
+});
+
+describe('end users', () => {
+  it('answers 401 without a session, in the shape of each endpoint family', async () => {
+    const { proxy, upstream } = setup();
+    const agent = await proxy(call('GET', '/agent/project/p-alice'));
+    expect(agent.status).toBe(401);
+    expect(await bodyOf(agent)).toEqual({ status: false, message: 'Unauthorized.' });
+    const envelope = await proxy(call('GET', '/codehost/connections/alice', { user: 'mallory' }));
+    expect(envelope.status).toBe(401);
+    expect(await bodyOf(envelope)).toEqual({ success: false, message: 'Unauthorized.', data: null, errors: null });
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('refuses another end user in a path with 403', async () => {
+    const { proxy, upstream } = setup();
+    for (const path of ['/deployments/vercel/connections/bob', '/codehost/connections/bob', '/codehost/connections/bob/repositories?page=1']) {
+      const response = await proxy(call('GET', path, { user: 'alice' }));
+      expect(response.status).toBe(403);
+      expect(await bodyOf(response)).toMatchObject({ success: false, data: null });
+    }
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('refuses another end user in a body with 403 on every POST', async () => {
+    const { proxy, upstream } = setup();
+    const posts: [string, Record<string, unknown>][] = [
+      ['/agent/generate', { prompt: 'A landing page for a bakery' }],
+      ['/agent/generate/p-alice', { prompt: 'Make the header blue please' }],
+      ['/deployments/vercel/connections', { token: 'provider-token' }],
+      ['/deployments/vercel/project/p-alice/deploy', {}],
+      ['/codehost/connect/start', { return_url: 'https://app.test/back' }],
+      ['/codehost/project/p-alice/link', { repo_owner: 'o', repo_name: 'r' }],
+      ['/codehost/project/p-alice/push', {}],
+    ];
+    for (const [path, body] of posts) {
+      for (const other of ['bob', 7, null, ['alice']]) {
+        const response = await proxy(call('POST', path, { user: 'alice', body: { ...body, external_user_id: other } }));
+        expect(response.status, `${path} with ${JSON.stringify(other)}`).toBe(403);
+      }
+    }
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('fills the signed-in user into bodies that carry one, and the profile into the code-host start', async () => {
+    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }));
+    await proxy(call('POST', '/deployments/vercel/connections', { user: 'alice', body: { token: 'provider-token' } }));
+    await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
+    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/back' } }));
+    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back' } }));
+    await proxy(call('POST', '/codehost/project/p-alice/link', { user: 'alice', body: { repo_owner: 'o', repo_name: 'r' } }));
+    await proxy(call('POST', '/codehost/project/p-alice/push', { user: 'alice', body: { repo_name: 'site' } }));
+    const bodies = upstream.calls.map((sent) => JSON.parse(sent.body ?? 'null') as Record<string, unknown>);
+    expect(bodies).toEqual([
+      { token: 'provider-token', external_user_id: 'alice' },
+      { external_user_id: 'alice' },
+      { return_url: 'https://app.test/back', external_user_id: 'alice', external_user_name: 'Alice', external_user_email: 'alice@example.test' },
+      { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back', external_user_email: 'alice@example.test' },
+      { repo_owner: 'o', repo_name: 'r', external_user_id: 'alice' },
+      { repo_name: 'site', external_user_id: 'alice' },
+    ]);
+  });
+
+  it('refuses a return_url that is not http(s) or not an allowed origin', async () => {
+    const open = setup();
+    for (const return_url of ['javascript:alert(1)', 'data:text/html,x', 'not a url', 42]) {
+      const response = await open.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url } }));
+      expect(response.status).toBe(422);
+      expect(await bodyOf(response)).toMatchObject({ success: false, errors: { return_url: [expect.any(String)] } });
+    }
+    const strict = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), { returnUrlOrigins: ['https://app.test'] });
+    expect((await strict.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://evil.test/' } }))).status).toBe(422);
+    expect((await strict.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/done' } }))).status).toBe(200);
+    expect(open.upstream.calls).toHaveLength(0);
+  });
+
+  it("answers 404 'Project not found.' for another user's project and for an unknown one, on every project route", async () => {
+    const { proxy, upstream } = setup();
+    const routes: [string, string, unknown][] = [
+      ['POST', '/agent/generate/p-bob', { prompt: 'Make the header blue please' }],
+      ['GET', '/agent/project/p-bob', undefined],
+      ['POST', '/deployments/vercel/project/p-bob/deploy', {}],
+      ['POST', '/codehost/project/p-bob/link', { repo_owner: 'o', repo_name: 'r' }],
+      ['POST', '/codehost/project/p-bob/push', {}],
+    ];
+    for (const [method, path, body] of routes) {
+      for (const project of ['p-bob', 'p-nobody']) {
+        const response = await proxy(call(method, path.replace('p-bob', project), body === undefined ? { user: 'alice' } : { user: 'alice', body }));
+        expect(response.status).toBe(404);
+        expect(JSON.parse(await response.text()).message).toBe('Project not found.');
+      }
+    }
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it("filters agency-wide listings down to the user's own connections", async () => {
+    const connections = [
+      { id: 1, external_user_id: 'alice', provider: 'vercel' },
+      { id: 2, external_user_id: 'bob', provider: 'vercel' },
+      { id: 3, provider: 'vercel' },
+    ];
+    const shapes: unknown[] = [
+      connections,
+      { success: true, message: 'ok', data: connections, errors: null },
+      { success: true, message: 'ok', data: { items: connections, meta: { total_count: 3, page: 1, per_page: 30 } }, errors: null },
+      { success: true, message: 'ok', data: { connections }, errors: null },
+    ];
+    for (const shape of shapes) {
+      const { proxy } = setup(() => json(shape));
+      for (const path of ['/deployments/vercel/connections', '/codehost/connections']) {
+        const text = await (await proxy(call('GET', path, { user: 'alice' }))).text();
+        expect(text).not.toContain('bob');
+        expect(text).toContain('"alice"');
+        if (text.includes('total_count')) expect(JSON.parse(text).data.meta.total_count).toBe(1);
+      }
+    }
+    const unknown = setup(() => json({ success: true, data: { everyone: connections } }));
+    const refused = await unknown.proxy(call('GET', '/codehost/connections', { user: 'alice' }));
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).not.toContain('bob');
+  });
+
+  it('lets any signed-in user list plans', async () => {
+    const { proxy } = setup(() => json([{ id: 1, name: 'Starter' }]));
+    expect(await bodyOf(await proxy(call('GET', '/subscription-plans', { user: 'bob' })))).toEqual([{ id: 1, name: 'Starter' }]);
+  });
+});
+
+describe('request bodies', () => {
+  it('answers 413 in the spec shape for a declared or streamed oversized body, without calling upstream', async () => {
+    const { proxy, upstream } = setup(undefined, { maxBodyBytes: 100 });
+    const big = { prompt: 'x'.repeat(200) };
+    const declared = await proxy(call('POST', '/agent/generate', { user: 'alice', body: big }));
+    expect(declared.status).toBe(413);
+    expect(await bodyOf(declared)).toEqual({ status: false, message: 'The request body is too large.' });
+    const streamed = new Request(`${origin}${basePath}/agent/generate`, {
+      method: 'POST',
+      headers: { cookie: 'session=alice', 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify(big)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect((await proxy(streamed)).status).toBe(413);
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('requires a JSON object sent as application/json', async () => {
+    const { proxy, upstream } = setup();
+    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: 'prompt=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))).status).toBe(415);
+    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: 'prompt=x', headers: { 'content-type': 'text/plain' } }))).status).toBe(415);
+    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: '{nope' }))).status).toBe(400);
+    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: '[1]' }))).status).toBe(400);
+    expect(upstream.calls).toHaveLength(0);
+  });
+});
+
+describe('CSRF defence', () => {
+  const allowed = 'https://app.test';
+  it('refuses a cross-site POST and accepts same-origin and allowed origins', async () => {
+    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), { csrf: { allowedOrigins: [allowed] } });
+    const deploy = (headers: Record<string, string>) => proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {}, headers }));
+    const refused = await deploy({ origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' });
+    expect(refused.status).toBe(403);
+    expect(await bodyOf(refused)).toEqual({ success: false, message: 'Cross-origin request refused.', data: null, errors: null });
+    expect((await deploy({ origin: 'https://evil.test' })).status).toBe(403);
+    expect((await deploy({ 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect(upstream.calls).toHaveLength(0);
+    expect((await deploy({ origin: allowed, 'sec-fetch-site': 'same-site' })).status).toBe(200);
+    expect((await deploy({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice', headers: { origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' } }))).status).toBe(200);
+  });
+});
+
+describe('event stream relay', () => {
+  it('relays chunks as they arrive, byte for byte, with the streaming headers and without upstream framing headers', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
+    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(response.headers.get('x-upstream-secret')).toBeNull();
+    const reader = createBodyReader(response.body);
+    const first = 'data: {"type":"project_created","project_id":"p-new","app_url":"https://p-new.example"}\n\n';
+    upstreamStream.write(first);
+    expect(await reader.next()).toBe(first);
+    // A chunk that splits an event, with CRLF line ends, passes through unchanged.
+    upstreamStream.write('data: {"type":"container_pro');
+    expect(await reader.next()).toBe('data: {"type":"container_pro');
+    upstreamStream.write('gress","message":"é","percentage":5}\r\n\r\n');
+    expect(await reader.next()).toBe('gress","message":"é","percentage":5}\r\n\r\n');
+    upstreamStream.close();
+    expect(await reader.next()).toBeUndefined();
+  });
+
+  it('sends heartbeats only at event boundaries while idle', async () => {
+    const timers = createManualTimers();
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000 });
+    const response = await proxy(call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }));
+    const reader = createBodyReader(response.body);
+    timers.fireAll();
+    expect(await reader.next()).toBe(': ping\n\n');
+    upstreamStream.write('data: {"type":"tool_progress",');
+    expect(await reader.next()).toBe('data: {"type":"tool_progress",');
+    // Idle in the middle of an event: a ping here would end it early, so none is sent.
+    timers.fireAll();
+    upstreamStream.write('"tool":"write"}\n');
+    expect(await reader.next()).toBe('"tool":"write"}\n');
+    timers.fireAll();
+    upstreamStream.write('\n');
+    expect(await reader.next()).toBe('\n');
+    timers.fireAll();
+    expect(await reader.next()).toBe(': ping\n\n');
+    upstreamStream.close();
+    expect(await reader.rest()).toBe('');
+    expect(timers.pending()).toBe(0);
+  });
+
+  it('records ownership from project_created before the event reaches the browser', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy, upstream } = setup((sent) => (sent.method === 'POST' ? upstreamStream.response() : json({ status: true, project_id: 'p-new' })), { timers: createManualTimers() });
+    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const reader = createBodyReader(response.body);
+    upstreamStream.event({ type: 'project_created', project_id: 'p-new', app_url: 'https://p-new.example' });
+    await reader.next();
+    expect((await proxy(call('GET', '/agent/project/p-new', { user: 'alice' }))).status).toBe(200);
+    expect((await proxy(call('GET', '/agent/project/p-new', { user: 'bob' }))).status).toBe(404);
+    expect((await proxy(call('POST', '/agent/generate/p-new', { user: 'bob', body: { prompt: 'Make the header blue please' } }))).status).toBe(404);
+    upstreamStream.close();
+    await reader.rest();
+    expect(upstream.calls.map((sent) => sent.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('keeps reading the upstream after the browser disconnects, and still records ownership', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy, store, logs } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
+    const browser = new AbortController();
+    const request = new Request(`${origin}${basePath}/agent/generate`, {
+      method: 'POST',
+      headers: { cookie: 'session=alice', 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'A landing page for a bakery' }),
+      signal: browser.signal,
+    });
+    const response = await proxy(request);
+    const reader = createBodyReader(response.body);
+    upstreamStream.write(': upstream comment\n\n');
+    await reader.next();
+    await reader.cancel();
+    browser.abort();
+    upstreamStream.event({ type: 'project_created', project_id: 'p-late', app_url: 'https://p-late.example' });
+    upstreamStream.event({ type: 'stream_end', project_id: 'p-late', app_url: 'https://p-late.example' });
+    upstreamStream.close();
+    await expect.poll(() => logs.find((entry) => entry.event === 'stream_closed')).toBeDefined();
+    expect(await store.getProjectOwner('p-late')).toBe('alice');
+    expect(upstreamStream.state.cancelled).toBe(false);
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toBe('upstream completed; browser disconnected');
+  });
+
+  it('never lets a follow-up stream claim a project', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy, store } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
+    const response = await proxy(call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }));
+    upstreamStream.event({ type: 'project_created', project_id: 'p-bob', app_url: 'https://x.example' });
+    upstreamStream.close();
+    await createBodyReader(response.body).rest();
+    expect(await store.getProjectOwner('p-bob')).toBe('bob');
+  });
+
+  it('relays a refusal before the stream as JSON with its status', async () => {
+    const { proxy } = setup(() => json({ status: false, message: 'The prompt must be at least 10 characters.', errors: { prompt: ['The prompt must be at least 10 characters.'] } }, 422));
+    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'short' } }));
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await bodyOf(response)).toMatchObject({ errors: { prompt: ['The prompt must be at least 10 characters.'] } });
+  });
+});
+
+describe('budget and status cache', () => {
+  it('coalesces concurrent status polls of one project into one upstream request and caches the answer briefly', async () => {
+    let clock = 1_000;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { proxy, upstream, logs } = setup(
+      async () => {
+        await gate;
+        return json({ status: true, project_id: 'p-alice', app_url: 'https://a.example', project_status: 'generating', name: 'A' });
+      },
+      { now: () => clock, statusCacheMs: 2000, rateLimit: { limit: 10, windowMs: 60_000 } },
+    );
+    const polls = Array.from({ length: 30 }, () => proxy(call('GET', '/agent/project/p-alice', { user: 'alice' })));
+    await expect.poll(() => upstream.calls.length).toBe(1);
+    release();
+    const responses = await Promise.all(polls);
+    expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
+    expect(new Set(await Promise.all(responses.map((response) => response.text()))).size).toBe(1);
+    expect(upstream.calls).toHaveLength(1);
+    expect(logs.filter((entry) => entry.cache === 'coalesced')).toHaveLength(29);
+    clock += 1999;
+    expect((await proxy(call('GET', '/agent/project/p-alice', { user: 'alice' }))).status).toBe(200);
+    expect(upstream.calls).toHaveLength(1);
+    clock += 1;
+    await proxy(call('GET', '/agent/project/p-alice', { user: 'alice' }));
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('answers 429 with Retry-After, readable by the browser, once the team budget is spent', async () => {
+    let clock = 0;
+    const { proxy, upstream } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 3, windowMs: 60_000, reserve: 0 } });
+    for (let index = 0; index < 3; index++) {
+      clock += 1000;
+      expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    }
+    const refused = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('58');
+    expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    expect(await bodyOf(refused)).toEqual({ status: false, message: 'Too Many Attempts.' });
+    const envelope = await proxy(call('GET', '/codehost/connections', { user: 'alice' }));
+    expect(await bodyOf(envelope)).toEqual({ success: false, message: 'Too Many Attempts.', data: null, errors: null });
+    expect(upstream.calls).toHaveLength(3);
+    clock = 61_001;
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+  });
+
+  it('keeps a slot for a newcomer and shares the budget between active users', async () => {
+    const clock = 0;
+    const { proxy } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000 } });
+    const plans = (user: string) => proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
+    const alice: number[] = [];
+    for (let index = 0; index < 12; index++) alice.push(await plans('alice'));
+    expect(alice.filter((status) => status === 200)).toHaveLength(9);
+    expect(await plans('bob')).toBe(200);
+    expect(await plans('bob')).toBe(429);
+  });
+
+  it('passes an upstream 429 through with its Retry-After and then holds requests back itself', async () => {
+    let clock = 0;
+    const { proxy, upstream } = setup(() => json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': '30' }), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000 } });
+    const first = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('30');
+    expect(first.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    clock = 10_000;
+    const held = await proxy(call('GET', '/subscription-plans', { user: 'bob' }));
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toBe('20');
+    expect(upstream.calls).toHaveLength(1);
+  });
+});
+
+describe('secrets', () => {
+  it('never writes the token into a log line', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy, logs } = setup((sent) => {
+      if (sent.url.pathname.endsWith('/generate')) return upstreamStream.response();
+      throw new Error(`connect failed with ${fakeToken}`);
+    }, { timers: createManualTimers() });
+    await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    await proxy(call('GET', '/agent/project/p-bob', { user: 'alice' }));
+    await proxy(call('GET', '/nothing'));
+    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    upstreamStream.fail(new Error(`reset ${fakeToken}`));
+    await createBodyReader(response.body).rest().catch(() => undefined);
+    await expect.poll(() => logs.some((entry) => entry.event === 'stream_closed')).toBe(true);
+    expect(logs.length).toBeGreaterThan(4);
+    expect(JSON.stringify(logs)).not.toContain(fakeToken);
+  });
+
+  it('refuses to start without a token or with a non-http API URL', () => {
+    expect(() => createAgentProxy({ apiBaseUrl: upstreamBase, apiToken: '', authorize })).toThrow(TypeError);
+    expect(() => createAgentProxy({ apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken, authorize })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,113 @@
+/** Test doubles for the proxy's unit tests: a scripted upstream fetch, a controllable SSE body, manual timers. */
+import type { RelayTimers } from 'agent-embed/server';
+
+export const upstreamBase = 'https://agent.example.test/api/v1';
+export const fakeToken = `test-token-${Math.random().toString(36).slice(2)}`;
+
+/** One request the upstream received. */
+export interface UpstreamCall {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: string | undefined;
+  redirect: RequestRedirect | undefined;
+}
+
+/** A fetch whose answers a test scripts, with a log of what it received. */
+export function createScriptedUpstream(answer: (call: UpstreamCall) => Response | Promise<Response>) {
+  const calls: UpstreamCall[] = [];
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const call: UpstreamCall = {
+      url: new URL(String(input)),
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : undefined,
+      redirect: init?.redirect,
+    };
+    calls.push(call);
+    return answer(call);
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** An SSE body the test writes to chunk by chunk; `state.cancelled` tells whether the proxy gave up reading. */
+export function createScriptedStream() {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const state = { cancelled: false };
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return {
+    stream,
+    state,
+    // Upstream framing headers that must not reach the browser.
+    response: () => new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'content-encoding': 'identity', 'x-upstream-secret': 'internal' } }),
+    write(text: string) {
+      controller.enqueue(encoder.encode(text));
+    },
+    event(data: unknown) {
+      this.write(`data: ${JSON.stringify(data)}\n\n`);
+    },
+    close() {
+      controller.close();
+    },
+    fail(error: Error) {
+      controller.error(error);
+    },
+  };
+}
+
+/** Timers that fire only when the test says so. */
+export function createManualTimers(): RelayTimers & { pending(): number; fireAll(): void } {
+  let next = 1;
+  const callbacks = new Map<number, () => void>();
+  return {
+    setTimeout(callback, _ms) {
+      const id = next++;
+      callbacks.set(id, callback);
+      return id;
+    },
+    clearTimeout(handle) {
+      callbacks.delete(handle as number);
+    },
+    pending: () => callbacks.size,
+    fireAll() {
+      const due = [...callbacks.values()];
+      callbacks.clear();
+      for (const callback of due) callback();
+    },
+  };
+}
+
+/** Reads a body stream chunk by chunk as text. */
+export function createBodyReader(body: ReadableStream<Uint8Array> | null) {
+  if (body === null) throw new Error('No body.');
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  return {
+    async next(): Promise<string | undefined> {
+      const { done, value } = await reader.read();
+      return done ? undefined : decoder.decode(value, { stream: true });
+    },
+    async rest(): Promise<string> {
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
