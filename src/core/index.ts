@@ -47,3 +47,9 @@ export type {
   StartCodehostConnectResult,
   SubscriptionPlan,
 } from './resources.js';
+export { createAgentStore, defaultStorageKey } from './store.js';
+export type { AgentLogEntry, AgentLogKind, AgentState, AgentStorage, AgentStore, AgentStoreOptions, AgentStoreStats, GenerationActionResult } from './store.js';
+export { isGenerationRunning, isGenerationSettled } from './store-generation.js';
+export type { ContainerState, GeneratedFile, GenerationKind, GenerationState, GenerationStatus, ToolStep } from './store-generation.js';
+export { isTerminalProjectStatus } from './store-poller.js';
+export type { ProjectSnapshot, ProjectWatchStatus } from './store-poller.js';
