@@ -108,7 +108,7 @@ function policyFor(name: AgentRouteName): RoutePolicy {
     case 'getProject':
       return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
     case 'listPlans':
-      return { ...basePolicy, shape: 'agent' };
+      return { ...basePolicy };
     case 'connectDeployment':
       return { ...basePolicy, bodyUser: 'fill' };
     case 'getDeploymentConnection':

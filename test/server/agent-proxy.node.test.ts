@@ -466,12 +466,12 @@ describe('budget and status cache', () => {
       clock += 1000;
       expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
     }
-    const refused = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    const refused = await proxy(call('GET', '/agent/project/p-alice', { user: 'alice' }));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('58');
     expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After');
     expect(await bodyOf(refused)).toEqual({ status: false, message: 'Too Many Attempts.' });
-    const envelope = await proxy(call('GET', '/codehost/connections', { user: 'alice' }));
+    const envelope = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     expect(await bodyOf(envelope)).toEqual({ success: false, message: 'Too Many Attempts.', data: null, errors: null });
     expect(upstream.calls).toHaveLength(3);
     clock = 61_001;
