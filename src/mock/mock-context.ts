@@ -1,0 +1,38 @@
+/** What every handler of the mock shares: the state, the clock, the options and the caller. */
+import type { FaultQueue } from './mock-fault.js';
+import type { MockScenario, MockSpeed, MockTimers } from './mock-generation.js';
+import type { MockState, MockTeam, MockToken } from './mock-state.js';
+
+/** The options of the mock once defaults are applied. */
+export interface MockSettings {
+  speed: MockSpeed;
+  heartbeatMs: number;
+  scenario: MockScenario;
+  timers: MockTimers;
+  rateLimit: { limit: number; windowMs: number; scope: 'agent' | 'all' } | false;
+  /** The API base URL, ending in /api/v1. */
+  baseUrl: string;
+  /** Where app pages are served; app_url is `<appBaseUrl>/apps/<projectId>/`. */
+  appBaseUrl: string;
+}
+
+/** Shared by every handler. */
+export interface MockContext {
+  readonly state: MockState;
+  readonly settings: MockSettings;
+  readonly faults: FaultQueue;
+  now(): number;
+  /** Aborted on reset and dispose, stopping running generations. */
+  readonly lifetime: AbortSignal;
+}
+
+/** The authenticated caller of an API request. */
+export interface MockCaller {
+  team: MockTeam;
+  token: MockToken;
+}
+
+/** The origin the mock's own pages (install page, callback) live on. */
+export function mockOrigin(settings: MockSettings): string {
+  return new URL(settings.baseUrl).origin;
+}

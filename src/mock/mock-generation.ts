@@ -1,0 +1,338 @@
+/** A simulated generation: the event script, the timing, and the SSE stream that carries it. */
+import type { GenerationMode } from '../core/index.js';
+import type { MockStreamFault } from './mock-fault.js';
+import { pascal, promptSubject, type MockProject, type MockState } from './mock-state.js';
+
+/** How fast the mock streams: a few seconds per generation, or no delays at all. */
+export type MockSpeed = 'realistic' | 'instant';
+
+/** The timers the mock waits with; inject fake ones to drive 'realistic' timing in tests. */
+export interface MockTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The platform's timers. */
+export const systemTimers: MockTimers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/** One step of the AI-generation part of a stream (container events come first on a new project). */
+export type MockGenerationStep =
+  /** A `file_created` event; costs one credit. */
+  | { type: 'file'; path: string; action?: 'created' | 'modified' }
+  /** A `tool_progress` event. */
+  | { type: 'tool'; tool: string; message: string; status?: string }
+  /** An `error` event that ends the generation; the project fails. */
+  | { type: 'error'; message: string }
+  /** Any event sent as is, e.g. a type the client does not know. */
+  | { type: 'raw'; event: Record<string, unknown> };
+
+/** What a generation script is told. */
+export interface MockGenerationInput {
+  prompt: string;
+  mode: GenerationMode;
+  followUp: boolean;
+  projectId: string;
+  /** Files the project already has, in creation order. */
+  existingFiles: string[];
+}
+
+/** Knobs of the default script, or a whole script of your own. */
+export interface MockScenario {
+  /** Files of a new project (default: 13 in build mode, 9 in design mode). */
+  files?: number;
+  /** Files touched by a follow-up (default 3: two modified, one created). */
+  followUpFiles?: number;
+  /** Replaces the default script entirely. */
+  script?: (input: MockGenerationInput) => MockGenerationStep[];
+  /** Seeded repositories per code-host connection (default 47). */
+  repositoryCount?: number;
+  /** Report `meta.total_count` as null, as the reference allows. */
+  repositoryTotalCountUnknown?: boolean;
+}
+
+const containerSteps: ReadonlyArray<readonly [number, string]> = [
+  [10, 'Allocating a container'],
+  [35, 'Pulling the base image'],
+  [60, 'Starting the container'],
+  [85, 'Installing the runtime'],
+  [100, 'Container started'],
+];
+
+/** Realistic pauses, in milliseconds, before each kind of event. */
+const realisticDelays = { container: 350, boot: 1200, file: 180, tool: 260, raw: 120, finish: 400 } as const;
+
+/** The message of a `credits_exhausted` event. */
+export const creditsExhaustedMessage = 'Your team has run out of credits. Please purchase more credits to continue.';
+
+/** The default script: a plausible project for the prompt, with tool steps between the files. */
+export function defaultScript(input: MockGenerationInput, scenario: MockScenario = {}): MockGenerationStep[] {
+  const subject = pascal(promptSubject(input.prompt));
+  if (input.followUp) return followUpScript(input, subject, scenario.followUpFiles ?? 3);
+  const shared = ['package.json', 'vite.config.ts', 'index.html', 'src/main.tsx', 'src/App.tsx', 'src/index.css', 'src/components/Header.tsx'];
+  const specific =
+    input.mode === 'design'
+      ? ['src/components/Hero.tsx', `src/components/${subject}Showcase.tsx`]
+      : [`src/components/${subject}List.tsx`, `src/components/${subject}Form.tsx`, 'src/lib/api.ts', 'server/index.ts', `server/routes/${subject.toLowerCase()}.ts`, 'prisma/schema.prisma'];
+  const paths = [...shared, ...specific];
+  const count = scenario.files ?? paths.length;
+  for (let index = paths.length; index < count; index++) paths.push(`src/components/Section${index + 1}.tsx`);
+  const files = paths.slice(0, count);
+  const steps: MockGenerationStep[] = [
+    { type: 'tool', tool: 'plan', message: 'Planning the application structure', status: 'started' },
+    { type: 'tool', tool: 'plan', message: `Planned ${files.length} files for a ${input.mode === 'design' ? 'frontend' : 'full-stack'} app`, status: 'completed' },
+  ];
+  files.forEach((path, index) => {
+    steps.push({ type: 'file', path, action: 'created' });
+    if ((index + 1) % 4 === 0 && index + 1 < files.length) {
+      steps.push({ type: 'tool', tool: 'write_files', message: `Wrote ${index + 1} of ${files.length} files`, status: 'running' });
+    }
+  });
+  steps.push(
+    { type: 'tool', tool: 'install_dependencies', message: 'Installing dependencies', status: 'started' },
+    { type: 'tool', tool: 'install_dependencies', message: 'Dependencies installed', status: 'completed' },
+    { type: 'tool', tool: 'build', message: 'Building the app', status: 'started' },
+    { type: 'tool', tool: 'build', message: 'Build succeeded', status: 'completed' },
+  );
+  return steps;
+}
+
+function followUpScript(input: MockGenerationInput, subject: string, count: number): MockGenerationStep[] {
+  const modifiable = ['src/App.tsx', 'src/index.css'].filter((path) => input.existingFiles.includes(path));
+  const files: MockGenerationStep[] = [];
+  for (let index = 0; index < count; index++) {
+    const existing = modifiable[index];
+    if (existing !== undefined && index < count - 1) files.push({ type: 'file', path: existing, action: 'modified' });
+    else files.push({ type: 'file', path: `src/components/${subject}Update${input.existingFiles.length + index + 1}.tsx`, action: 'created' });
+  }
+  return [
+    { type: 'tool', tool: 'read_context', message: 'Reading the project and the conversation', status: 'started' },
+    { type: 'tool', tool: 'read_context', message: `Read ${input.existingFiles.length} files`, status: 'completed' },
+    ...files,
+    { type: 'tool', tool: 'build', message: 'Building the app', status: 'started' },
+    { type: 'tool', tool: 'build', message: 'Build succeeded', status: 'completed' },
+  ];
+}
+
+type ChannelItem = { kind: 'text'; text: string } | { kind: 'end' } | { kind: 'drop' };
+
+/** A pull-based SSE body: chunks leave only when the reader asks, so a drop comes after what was read. */
+interface EventChannel {
+  readable: ReadableStream<Uint8Array>;
+  write(text: string): void;
+  end(): void;
+  /** Errors the body: the connection closes without a proper end. */
+  drop(): void;
+}
+
+function createEventChannel(signal: AbortSignal | null): EventChannel {
+  const encoder = new TextEncoder();
+  const items: ChannelItem[] = [];
+  let wake: (() => void) | undefined;
+  let detached = false;
+  let finished = false;
+  const push = (item: ChannelItem) => {
+    if (detached || finished) return;
+    if (item.kind !== 'text') finished = true;
+    items.push(item);
+    wake?.();
+  };
+  const readable = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (items.length === 0 && !detached) await new Promise<void>((resolve) => (wake = resolve));
+        if (detached) return;
+        // Everything already queued goes out together: no delay is added, none is removed.
+        let text = '';
+        while (items[0]?.kind === 'text' && text.length < 65_536) {
+          const item = items.shift() as { kind: 'text'; text: string };
+          text += item.text;
+        }
+        if (text !== '') {
+          controller.enqueue(encoder.encode(text));
+          return;
+        }
+        const item = items.shift();
+        if (item?.kind === 'end') controller.close();
+        else if (item?.kind === 'drop') controller.error(new TypeError('The mock Agent API dropped the connection.'));
+      },
+      cancel() {
+        detached = true;
+        items.length = 0;
+        wake?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  signal?.addEventListener(
+    'abort',
+    () => {
+      if (detached || (finished && items.length === 0)) return;
+      // The client went away: nothing more is sent, but the generation itself goes on.
+      items.length = 0;
+      finished = false;
+      push({ kind: 'drop' });
+    },
+    { once: true },
+  );
+  return {
+    readable,
+    write: (text) => push({ kind: 'text', text }),
+    end: () => push({ kind: 'end' }),
+    drop: () => push({ kind: 'drop' }),
+  };
+}
+
+/** Everything a generation needs. */
+export interface GenerationRun {
+  state: MockState;
+  project: MockProject;
+  followUp: boolean;
+  steps: MockGenerationStep[];
+  speed: MockSpeed;
+  fault: MockStreamFault | undefined;
+  heartbeatMs: number;
+  timers: MockTimers;
+  now: () => number;
+  /** Aborted when the mock is reset or disposed: the generation stops where it is. */
+  lifetime: AbortSignal;
+  /** The request's signal: the client went away (the generation continues). */
+  requestSignal: AbortSignal | null;
+}
+
+function sleep(ms: number, timers: MockTimers, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      reject(signal.reason);
+    };
+    const handle = timers.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Starts a generation and returns its SSE body. The generation runs to its end even if nobody reads. */
+export function startGeneration(run: GenerationRun): ReadableStream<Uint8Array> {
+  const channel = createEventChannel(run.requestSignal);
+  void runGeneration(run, channel).catch(() => {
+    // Only a reset or dispose lands here: the stream ends without a terminal event.
+    channel.drop();
+  });
+  return channel.readable;
+}
+
+async function runGeneration(run: GenerationRun, channel: EventChannel): Promise<void> {
+  const { project, fault, state } = run;
+  let sent = 0;
+  let dropped = false;
+  let failedByFault = false;
+
+  const touch = () => {
+    project.updatedAt = run.now();
+  };
+
+  const emit = (event: Record<string, unknown>) => {
+    if (dropped) return;
+    channel.write(`data: ${JSON.stringify(event)}\n\n`);
+    sent++;
+    if (fault?.kind === 'malformed_line' && sent === (fault.afterEvents ?? 1)) channel.write('data: {"type":"file_created","path":\n\n');
+    if (fault?.kind === 'drop_after' && sent >= fault.events) {
+      dropped = true;
+      channel.drop();
+    }
+    if (fault?.kind === 'error_event' && !failedByFault && sent >= (fault.afterEvents ?? 1)) failedByFault = true;
+  };
+
+  const delay = (kind: keyof typeof realisticDelays): number => {
+    if (fault?.kind === 'slow_drip') return fault.intervalMs;
+    return run.speed === 'realistic' ? realisticDelays[kind] : 0;
+  };
+
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    let remaining = ms;
+    while (remaining > run.heartbeatMs) {
+      await sleep(run.heartbeatMs, run.timers, run.lifetime);
+      remaining -= run.heartbeatMs;
+      if (!dropped) channel.write(': ping\n\n');
+    }
+    await sleep(remaining, run.timers, run.lifetime);
+  };
+
+  const fail = (message: string) => {
+    project.status = 'failed';
+    touch();
+    emit({ type: 'error', message, project_id: project.id });
+    channel.end();
+  };
+  const faultMessage = () => (fault?.kind === 'error_event' ? fault.message : undefined) ?? 'The generation failed: the AI agent stopped unexpectedly.';
+
+  if (fault?.kind === 'drop_after' && fault.events === 0) {
+    dropped = true;
+    channel.drop();
+  }
+
+  if (!run.followUp) {
+    emit({ type: 'project_created', project_id: project.id, app_url: project.appUrl });
+    for (const [percentage, message] of containerSteps) {
+      if (failedByFault) return fail(faultMessage());
+      await pause(delay('container'));
+      emit({ type: 'container_progress', message, percentage });
+    }
+    if (failedByFault) return fail(faultMessage());
+    await pause(delay('boot'));
+    project.status = 'generating';
+    touch();
+    emit({ type: 'container_ready', message: 'Container ready. Starting AI generation.' });
+  } else {
+    project.status = 'generating';
+    touch();
+  }
+
+  for (const step of run.steps) {
+    if (failedByFault) return fail(faultMessage());
+    await pause(delay(step.type === 'error' ? 'tool' : step.type));
+    switch (step.type) {
+      case 'file': {
+        const team = state.teams.get(project.teamId);
+        if (team === undefined || team.credits <= 0) {
+          project.status = 'credits_exhausted';
+          touch();
+          emit({ type: 'credits_exhausted', message: creditsExhaustedMessage, project_id: project.id });
+          channel.end();
+          return;
+        }
+        team.credits -= 1;
+        project.files.set(step.path, (project.files.get(step.path) ?? 0) + 1);
+        touch();
+        emit({ type: 'file_created', path: step.path, action: step.action ?? 'created' });
+        break;
+      }
+      case 'tool':
+        emit({ type: 'tool_progress', tool: step.tool, message: step.message, ...(step.status === undefined ? {} : { status: step.status }) });
+        break;
+      case 'error':
+        return fail(step.message);
+      case 'raw':
+        emit(step.event);
+        break;
+      default:
+        step satisfies never;
+    }
+  }
+  if (failedByFault) return fail(faultMessage());
+  await pause(delay('finish'));
+  project.status = 'ready';
+  touch();
+  emit({ type: 'stream_end', project_id: project.id, app_url: project.appUrl });
+  channel.end();
+}
