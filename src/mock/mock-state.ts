@@ -149,7 +149,7 @@ export function slugify(text: string): string {
 
 const fillerWords = new Set([
   'a', 'an', 'the', 'build', 'create', 'make', 'generate', 'me', 'please', 'simple', 'small', 'basic', 'with', 'for', 'and',
-  'of', 'to', 'that', 'my', 'our', 'new', 'web', 'app', 'application', 'website', 'site', 'page', 'i', 'want', 'need', 'in',
+  'of', 'to', 'that', 'my', 'our', 'new', 'web', 'app', 'application', 'website', 'site', 'page', 'landing', 'i', 'want', 'need', 'in',
 ]);
 
 /** The main subject of a prompt ("Build a todo app" gives "todo"), for names and file paths. */
