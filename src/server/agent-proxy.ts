@@ -20,7 +20,7 @@ export interface AgentProxyUser {
 /** One structured log line. It never holds the token, a request body or a header value. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'ownership_recorded' | 'stream_closed' | 'upstream_unreachable' | 'upstream_rate_limited' | 'internal_error';
+  event: 'request' | 'ownership_recorded' | 'browser_disconnected' | 'stream_closed' | 'upstream_unreachable' | 'upstream_rate_limited' | 'internal_error';
   method: string;
   route: AgentRouteName | 'unknown';
   status?: number;
@@ -481,6 +481,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       timers,
       signal: request.signal,
       wantsEvents: () => !recorded,
+      onBrowserGone: () => log({ level: 'info', event: 'browser_disconnected', method: 'POST', route, externalUserId: userId, reason: 'the upstream stream is read on to its end' }),
       inspect: async (data) => {
         if (recorded || !data.includes('project_created')) return;
         const parsed = parseAgentEvent(data);

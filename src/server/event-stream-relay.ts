@@ -21,6 +21,8 @@ export interface EventStreamRelayOptions {
   wantsEvents?(): boolean;
   /** Sees the data of each complete event while wanted; awaited before the chunk goes to the browser. */
   inspect?(data: string): void | Promise<void>;
+  /** The browser went away while the upstream stream was still open (called once). */
+  onBrowserGone?(): void;
 }
 
 /** How the relay ended, for logs. */
@@ -132,6 +134,7 @@ export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: 
   let browserOpen = true;
   let sentAtBoundary = true;
   let timer: unknown;
+  let upstreamOpen = true;
 
   const stopHeartbeat = () => {
     if (timer !== undefined) options.timers.clearTimeout(timer);
@@ -147,8 +150,10 @@ export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: 
     }, options.heartbeatMs);
   };
   const detach = () => {
+    const wasOpen = browserOpen;
     browserOpen = false;
     stopHeartbeat();
+    if (wasOpen && upstreamOpen) options.onBrowserGone?.();
   };
   const send = (bytes: Uint8Array) => {
     if (!browserOpen || browser === undefined) return;
@@ -183,7 +188,10 @@ export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: 
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
+        if (done) {
+          upstreamOpen = false;
+          break;
+        }
         const collect = options.inspect !== undefined && (options.wantsEvents?.() ?? true);
         const events = scanner.push(value, collect);
         for (const data of events) await options.inspect?.(data);
@@ -200,6 +208,7 @@ export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: 
       }
       return { upstreamCompleted: true, browserDisconnected };
     } catch (error) {
+      upstreamOpen = false;
       const browserDisconnected = !browserOpen;
       detach();
       try {
