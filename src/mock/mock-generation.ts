@@ -257,8 +257,8 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     return run.speed === 'realistic' ? realisticDelays[kind] : 0;
   };
 
+  // Only called with ms > 0: an instant generation never awaits, so it runs to its end synchronously.
   const pause = async (ms: number) => {
-    if (ms <= 0) return;
     let remaining = ms;
     while (remaining > run.heartbeatMs) {
       await sleep(run.heartbeatMs, run.timers, run.lifetime);
@@ -285,11 +285,11 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     emit({ type: 'project_created', project_id: project.id, app_url: project.appUrl });
     for (const [percentage, message] of containerSteps) {
       if (failedByFault) return fail(faultMessage());
-      await pause(delay('container'));
+      if (delay('container') > 0) await pause(delay('container'));
       emit({ type: 'container_progress', message, percentage });
     }
     if (failedByFault) return fail(faultMessage());
-    await pause(delay('boot'));
+    if (delay('boot') > 0) await pause(delay('boot'));
     project.status = 'generating';
     touch();
     emit({ type: 'container_ready', message: 'Container ready. Starting AI generation.' });
@@ -300,7 +300,8 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
 
   for (const step of run.steps) {
     if (failedByFault) return fail(faultMessage());
-    await pause(delay(step.type === 'error' ? 'tool' : step.type));
+    const wait = delay(step.type === 'error' ? 'tool' : step.type);
+    if (wait > 0) await pause(wait);
     switch (step.type) {
       case 'file': {
         const team = state.teams.get(project.teamId);
@@ -330,7 +331,7 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     }
   }
   if (failedByFault) return fail(faultMessage());
-  await pause(delay('finish'));
+  if (delay('finish') > 0) await pause(delay('finish'));
   project.status = 'ready';
   touch();
   emit({ type: 'stream_end', project_id: project.id, app_url: project.appUrl });
