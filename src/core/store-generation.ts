@@ -83,6 +83,8 @@ export interface GenerationState {
   toolCount: number;
   unknownEventCount: number;
   error: AgentApiError | undefined;
+  /** The request was refused before any event (validation, credits, auth, rate limit, network). */
+  refused: boolean;
   startedAt: number;
   endedAt: number | undefined;
   eventCount: number;
@@ -111,6 +113,7 @@ export interface GenerationDraft {
   toolCount: number;
   unknownEventCount: number;
   error: AgentApiError | undefined;
+  refused: boolean;
   startedAt: number;
   endedAt: number | undefined;
   eventCount: number;
@@ -162,6 +165,7 @@ export function createGenerationDraft(init: {
     toolCount: 0,
     unknownEventCount: 0,
     error: undefined,
+    refused: false,
     startedAt: init.startedAt,
     endedAt: undefined,
     eventCount: 0,
@@ -307,6 +311,7 @@ export function snapshotGeneration(draft: GenerationDraft, count: { copied: numb
     toolCount: draft.toolCount,
     unknownEventCount: draft.unknownEventCount,
     error: draft.error,
+    refused: draft.refused,
     startedAt: draft.startedAt,
     endedAt: draft.endedAt,
     eventCount: draft.eventCount,

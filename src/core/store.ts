@@ -477,6 +477,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         const error = toApiError(thrown);
         // A 400 "not enough credits" before the stream is the same situation as the event during it.
         const outcome = error.kind === 'aborted' ? 'aborted' : error.kind === 'insufficient_credits' ? 'credits_exhausted' : 'failed';
+        if (outcome !== 'aborted') draft.refused = true;
         finish(run, { outcome, error });
       },
     );

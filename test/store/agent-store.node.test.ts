@@ -273,6 +273,7 @@ describe('refusals, cancel and end states', () => {
     const generation = store.getState().generations[result.key]!;
     expect(generation.status).toBe('failed');
     expect(generation.error?.fieldErrors).toEqual({ prompt: ['The prompt must be at least 10 characters.'] });
+    expect(generation.refused).toBe(true);
   });
 
   it('a 400 "not enough credits" refusal ends in credits_exhausted, like the event during a stream', async () => {

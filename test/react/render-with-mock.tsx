@@ -1,0 +1,58 @@
+/** Renders components inside an AgentProvider backed by the in-browser mock (instant speed, no rate limit). */
+import { cleanup, render, type RenderResult } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { StrictMode, type ReactNode } from 'react';
+import { AgentProvider, type AgentProviderOptions, type AgentStore } from 'agent-embed';
+import { createAgentClient, createAgentStore, type AgentStoreOptions } from 'agent-embed/core';
+import { createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
+
+const mocks: { api: { dispose(): void } }[] = [];
+
+/** Unmounts everything, stops the mocks' timers and clears the storage the provider persists to. */
+export function cleanupRendered(): void {
+  cleanup();
+  for (const mock of mocks.splice(0)) mock.api.dispose();
+  sessionStorage.clear();
+}
+
+/** Options of `renderWithMock`. */
+export interface RenderWithMockOptions {
+  mock?: MockTransportOptions;
+  /** Store options (a store is built over the mock transport); omit to let the provider build its own. */
+  store?: Partial<Omit<AgentStoreOptions, 'client'>>;
+  provider?: Omit<AgentProviderOptions, 'children'>;
+  strict?: boolean;
+}
+
+/** Everything a test needs to drive and inspect a rendered embed. */
+export interface RenderedWithMock extends RenderResult {
+  user: ReturnType<typeof userEvent.setup>;
+  transport: ReturnType<typeof createMockTransport>;
+  store: AgentStore | undefined;
+  /** Generation and follow-up POSTs the mock received. */
+  generationPosts(): { method: string; path: string }[];
+  statusGets(): { method: string; path: string }[];
+}
+
+/** Renders `ui` inside a provider over a fresh in-memory mock. */
+export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {}): RenderedWithMock {
+  const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
+  mocks.push(transport);
+  const store = options.store === undefined ? undefined : createAgentStore({ client: createAgentClient({ transport }), storage: null, ...options.store });
+  const source = store === undefined ? { transport } : { store };
+  const tree = (
+    <AgentProvider {...source} {...options.provider}>
+      {ui}
+    </AgentProvider>
+  );
+  const result = render(options.strict === true ? <StrictMode>{tree}</StrictMode> : tree);
+  const requests = () => transport.api.admin.requests;
+  return {
+    ...result,
+    user: userEvent.setup(),
+    transport,
+    store,
+    generationPosts: () => requests().filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path)),
+    statusGets: () => requests().filter((request) => request.method === 'GET' && request.path.includes('/agent/project/')),
+  };
+}
