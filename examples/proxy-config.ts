@@ -23,6 +23,9 @@ export function proxyOptionsFromEnv(): AgentProxyOptions {
     // A cookie session is sent by the browser on its own, so cross-site POSTs must be refused.
     csrf: { allowedOrigins: [appOrigin] },
     returnUrlOrigins: [appOrigin],
-    onLog: (entry) => console.log(JSON.stringify(entry)),
+    // Refusals and failures only; an entry never holds the token, a body or a header value.
+    onLog: (entry) => {
+      if (entry.level !== 'info') console.warn(JSON.stringify(entry));
+    },
   };
 }
