@@ -522,6 +522,20 @@ describe('secrets', () => {
     expect(JSON.stringify(logs)).not.toContain(fakeToken);
   });
 
+  it('answers 500 in the spec shape when the session check itself fails, and logs it without secrets', async () => {
+    const { proxy, logs, upstream } = setup(undefined, {
+      authorize: () => {
+        throw new Error(`session store down (${fakeToken})`);
+      },
+    });
+    const response = await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }));
+    expect(response.status).toBe(500);
+    expect(await bodyOf(response)).toEqual({ success: false, message: 'The proxy failed to handle the request.', data: null, errors: null });
+    expect(upstream.calls).toHaveLength(0);
+    expect(logs.some((entry) => entry.event === 'internal_error')).toBe(true);
+    expect(JSON.stringify(logs)).not.toContain(fakeToken);
+  });
+
   it('refuses to start without a token or with a non-http API URL', () => {
     expect(() => createAgentProxy({ apiBaseUrl: upstreamBase, apiToken: '', authorize })).toThrow(TypeError);
     expect(() => createAgentProxy({ apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken, authorize })).toThrow(TypeError);
