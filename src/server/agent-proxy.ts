@@ -7,15 +7,8 @@ import { agentRoutes, fillPath, matchRoute, parseAgentEvent, parseRetryAfter, ty
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
-import { errorBody, errorResponse, jsonHeaders, proxyMessages, retryAfterSeconds, withRetryAfter, type ErrorShape } from './proxy-responses.js';
-
-/** The signed-in end user, as the agency's own session says. */
-export interface AgentProxyUser {
-  /** The agency's id of the end user; must match `^[A-Za-z0-9_-]{1,128}$` to appear in paths. */
-  externalUserId: string;
-  name?: string;
-  email?: string;
-}
+import { errorBody, errorResponse, jsonHeaders, ProxyRefusal, proxyMessages, retryAfterSeconds, withRetryAfter, type ErrorShape } from './proxy-responses.js';
+import { bindBodyToUser, filterOwnListing, policyFor, readJsonObjectBody, shapeOfUnknownPath, type AgentProxyUser } from './route-policy.js';
 
 /** One structured log line. It never holds the token, a request body or a header value. */
 export interface ProxyLogEntry {
@@ -68,72 +61,6 @@ export interface AgentProxyOptions {
 /** A request handler over Web standard Request and Response. */
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
 
-interface RoutePolicy {
-  shape: ErrorShape;
-  /** The path's `externalUserId` must be the signed-in user. */
-  pathUser: boolean;
-  /** The path's `projectId` must have been created by the signed-in user. */
-  ownedProject: boolean;
-  /** The body's `external_user_id` is checked, and filled in when absent if 'fill'. */
-  bodyUser: 'none' | 'check' | 'fill';
-  /** Fill `external_user_name` and `external_user_email` from the session when absent. */
-  profile: boolean;
-  returnUrl: boolean;
-  /** An agency-wide listing, cut down to the signed-in user's items. */
-  filterList: boolean;
-  query: readonly string[];
-  recordsOwner: boolean;
-  cachedStatus: boolean;
-}
-
-const basePolicy: RoutePolicy = {
-  shape: 'envelope',
-  pathUser: false,
-  ownedProject: false,
-  bodyUser: 'none',
-  profile: false,
-  returnUrl: false,
-  filterList: false,
-  query: [],
-  recordsOwner: false,
-  cachedStatus: false,
-};
-
-function policyFor(name: AgentRouteName): RoutePolicy {
-  switch (name) {
-    case 'generate':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true };
-    case 'followUp':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true };
-    case 'getProject':
-      return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
-    case 'listPlans':
-      return { ...basePolicy };
-    case 'connectDeployment':
-      return { ...basePolicy, bodyUser: 'fill' };
-    case 'getDeploymentConnection':
-    case 'getCodehostConnection':
-      return { ...basePolicy, pathUser: true };
-    case 'listDeploymentConnections':
-    case 'listCodehostConnections':
-      return { ...basePolicy, filterList: true };
-    case 'deploy':
-    case 'linkRepository':
-    case 'pushRepository':
-      return { ...basePolicy, bodyUser: 'fill', ownedProject: true };
-    case 'startCodehostConnect':
-      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true };
-    case 'listRepositories':
-      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'] };
-    default:
-      return name satisfies never;
-  }
-}
-
-function shapeOfUnknownPath(path: string): ErrorShape {
-  return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
-}
-
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
@@ -144,15 +71,6 @@ interface Relayed {
 }
 
 type Outcome = { response: Response; reason?: string; cache?: ProxyLogEntry['cache'] };
-
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly message: string,
-    readonly reason: string,
-    readonly extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
-  ) {}
-}
 
 function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '');
@@ -245,7 +163,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     if (limits === undefined) return;
     const decision = await store.acquireBudget(userId, now(), limits);
     if (!decision.ok) {
-      throw new Refusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, { retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
+      throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, { retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
     }
   }
 
@@ -283,99 +201,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     if (origin !== null && allowedOrigins.has(origin)) return;
     // Every browser that can carry a cross-site cookie sends one of these two headers on a POST.
     if (site === null && origin === null) return;
-    throw new Refusal(403, proxyMessages.crossOrigin, 'csrf');
-  }
-
-  async function readBody(request: Request): Promise<Record<string, unknown>> {
-    const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > maxBodyBytes) throw new Refusal(413, proxyMessages.tooLarge, 'body too large');
-    const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
-    // Requiring JSON also makes every cross-origin POST a preflighted one, which CORS then blocks.
-    if (!contentType.startsWith('application/json')) throw new Refusal(415, proxyMessages.unsupportedMediaType, 'not json');
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (request.body !== null) {
-      const reader = request.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.length;
-        if (size > maxBodyBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw new Refusal(413, proxyMessages.tooLarge, 'body too large');
-        }
-        chunks.push(value);
-      }
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
-    const text = new TextDecoder().decode(bytes);
-    if (text.trim() === '') return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Refusal(400, proxyMessages.notJson, 'invalid json');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Refusal(400, proxyMessages.notJson, 'not an object');
-    return parsed as Record<string, unknown>;
-  }
-
-  function bindBody(body: Record<string, unknown>, policy: RoutePolicy, user: AgentProxyUser): void {
-    if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
-      throw new Refusal(403, proxyMessages.forbidden, 'another external_user_id in body');
-    }
-    if (policy.bodyUser === 'fill') body.external_user_id = user.externalUserId;
-    if (policy.profile) {
-      if (body.external_user_name === undefined && user.name !== undefined) body.external_user_name = user.name;
-      if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
-    }
-    if (policy.returnUrl && body.return_url !== undefined) {
-      const allowed = (() => {
-        if (typeof body.return_url !== 'string') return false;
-        try {
-          const url = new URL(body.return_url);
-          if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-          return returnUrlOrigins === undefined || returnUrlOrigins.has(url.origin);
-        } catch {
-          return false;
-        }
-      })();
-      if (!allowed) throw new Refusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', { errors: { return_url: [proxyMessages.invalidReturnUrl] } });
-    }
-  }
-
-  /** Keeps only the signed-in user's items of a listing whose shape the spec does not show. */
-  function filterListing(text: string, userId: string): string | undefined {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    const mine = (items: unknown[]) =>
-      items.filter((item) => typeof item === 'object' && item !== null && (item as { external_user_id?: unknown }).external_user_id === userId);
-    if (Array.isArray(body)) return JSON.stringify(mine(body));
-    if (typeof body !== 'object' || body === null) return undefined;
-    const record = { ...(body as Record<string, unknown>) };
-    if (Array.isArray(record.data)) return JSON.stringify({ ...record, data: mine(record.data) });
-    if (typeof record.data === 'object' && record.data !== null) {
-      const data = { ...(record.data as Record<string, unknown>) };
-      for (const key of ['items', 'connections']) {
-        const items = data[key];
-        if (!Array.isArray(items)) continue;
-        const kept = mine(items);
-        data[key] = kept;
-        // A count of everyone's connections would leak how many other end users there are.
-        if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta) data.meta = { ...data.meta, total_count: kept.length };
-        return JSON.stringify({ ...record, data });
-      }
-    }
-    return undefined;
+    throw new ProxyRefusal(403, proxyMessages.crossOrigin, 'csrf');
   }
 
   async function projectStatus(projectId: string, userId: string, shape: ErrorShape): Promise<Outcome> {
@@ -388,7 +214,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
         try {
           await acquire(userId);
         } catch (thrown) {
-          if (!(thrown instanceof Refusal)) throw thrown;
+          if (!(thrown instanceof ProxyRefusal)) throw thrown;
           return { status: thrown.status, body: errorBody(shape, thrown.message), retryAfter: String(thrown.extra.retryAfterSeconds ?? 1) };
         }
         const response = await callUpstream(upstreamUrl('getProject', { projectId }, new URLSearchParams()), 'GET', undefined, false);
@@ -421,16 +247,16 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       checkCsrf(request);
       const user = await options.authorize(request);
       if (user === null || typeof user !== 'object' || typeof user.externalUserId !== 'string' || user.externalUserId === '') {
-        throw new Refusal(401, proxyMessages.unauthorized, 'no session');
+        throw new ProxyRefusal(401, proxyMessages.unauthorized, 'no session');
       }
       entry.externalUserId = user.externalUserId;
       const { params } = match;
-      if (policy.pathUser && params.externalUserId !== user.externalUserId) throw new Refusal(403, proxyMessages.forbidden, 'another externalUserId in path');
+      if (policy.pathUser && params.externalUserId !== user.externalUserId) throw new ProxyRefusal(403, proxyMessages.forbidden, 'another externalUserId in path');
 
       let body: string | undefined;
       if (match.route.method === 'POST') {
-        const parsed = await readBody(request);
-        bindBody(parsed, policy, user);
+        const parsed = await readJsonObjectBody(request, maxBodyBytes);
+        bindBodyToUser(parsed, policy, user, returnUrlOrigins);
         body = JSON.stringify(parsed);
       }
       const projectId = params.projectId;
@@ -438,7 +264,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       if (policy.ownedProject) {
         // Someone else's project and no project at all look the same, so existence does not leak.
         if (projectId === undefined || (await store.getProjectOwner(projectId)) !== user.externalUserId) {
-          throw new Refusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
+          throw new ProxyRefusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
         }
       }
       if (policy.cachedStatus && projectId !== undefined) return await projectStatus(projectId, user.externalUserId, policy.shape);
@@ -453,7 +279,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
       if (response === undefined) {
         log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
-        throw new Refusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
+        throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
       }
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
@@ -462,13 +288,13 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       }
       const relayed = await readJson(response, policy.shape);
       if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
-        const filtered = filterListing(relayed.body, user.externalUserId);
-        if (filtered === undefined) throw new Refusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
+        const filtered = filterOwnListing(relayed.body, user.externalUserId);
+        if (filtered === undefined) throw new ProxyRefusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
         return { response: toResponse({ ...relayed, body: filtered }) };
       }
       return { response: toResponse(relayed) };
     } catch (thrown) {
-      if (!(thrown instanceof Refusal)) throw thrown;
+      if (!(thrown instanceof ProxyRefusal)) throw thrown;
       return { response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra), reason: thrown.reason };
     }
   }

@@ -59,3 +59,13 @@ export const proxyMessages = {
   upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
   internal: 'The proxy failed to handle the request.',
 } as const;
+
+/** A request the proxy refuses itself, with the reason it logs. */
+export class ProxyRefusal {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly reason: string,
+    readonly extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
+  ) {}
+}

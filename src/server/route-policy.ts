@@ -1,0 +1,176 @@
+/** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
+import type { AgentRouteName } from '../core/index.js';
+import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
+
+/** The signed-in end user, as the agency's own session says. */
+export interface AgentProxyUser {
+  /** The agency's id of the end user; must match `^[A-Za-z0-9_-]{1,128}$` to appear in paths. */
+  externalUserId: string;
+  name?: string;
+  email?: string;
+}
+
+/** What the proxy checks and changes on one route. */
+export interface RoutePolicy {
+  shape: ErrorShape;
+  /** The path's `externalUserId` must be the signed-in user. */
+  pathUser: boolean;
+  /** The path's `projectId` must have been created by the signed-in user. */
+  ownedProject: boolean;
+  /** The body's `external_user_id` is checked, and filled in when absent if 'fill'. */
+  bodyUser: 'none' | 'check' | 'fill';
+  /** Fill `external_user_name` and `external_user_email` from the session when absent. */
+  profile: boolean;
+  returnUrl: boolean;
+  /** An agency-wide listing, cut down to the signed-in user's items. */
+  filterList: boolean;
+  query: readonly string[];
+  recordsOwner: boolean;
+  cachedStatus: boolean;
+}
+
+const basePolicy: RoutePolicy = {
+  shape: 'envelope',
+  pathUser: false,
+  ownedProject: false,
+  bodyUser: 'none',
+  profile: false,
+  returnUrl: false,
+  filterList: false,
+  query: [],
+  recordsOwner: false,
+  cachedStatus: false,
+};
+
+/** The policy of a route of the table. */
+export function policyFor(name: AgentRouteName): RoutePolicy {
+  switch (name) {
+    case 'generate':
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true };
+    case 'followUp':
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true };
+    case 'getProject':
+      return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
+    case 'listPlans':
+      return { ...basePolicy };
+    case 'connectDeployment':
+      return { ...basePolicy, bodyUser: 'fill' };
+    case 'getDeploymentConnection':
+    case 'getCodehostConnection':
+      return { ...basePolicy, pathUser: true };
+    case 'listDeploymentConnections':
+    case 'listCodehostConnections':
+      return { ...basePolicy, filterList: true };
+    case 'deploy':
+    case 'linkRepository':
+    case 'pushRepository':
+      return { ...basePolicy, bodyUser: 'fill', ownedProject: true };
+    case 'startCodehostConnect':
+      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true };
+    case 'listRepositories':
+      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'] };
+    default:
+      return name satisfies never;
+  }
+}
+
+/** The body shape of a 404 for a path outside the table, by its family. */
+export function shapeOfUnknownPath(path: string): ErrorShape {
+  return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
+}
+
+/** Reads a JSON object body of at most `maxBodyBytes`, sent as application/json; an empty body is `{}`. */
+export async function readJsonObjectBody(request: Request, maxBodyBytes: number): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+  const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
+  // Requiring JSON also makes every cross-origin POST a preflighted one, which CORS then blocks.
+  if (!contentType.startsWith('application/json')) throw new ProxyRefusal(415, proxyMessages.unsupportedMediaType, 'not json');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body !== null) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > maxBodyBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ProxyRefusal(400, proxyMessages.notJson, 'invalid json');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ProxyRefusal(400, proxyMessages.notJson, 'not an object');
+  return parsed as Record<string, unknown>;
+}
+
+
+/** Binds a body to the signed-in user: refuses anyone else's `external_user_id`, fills in what the route carries. */
+export function bindBodyToUser(body: Record<string, unknown>, policy: RoutePolicy, user: AgentProxyUser, returnUrlOrigins: ReadonlySet<string> | undefined): void {
+  if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
+    throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
+  }
+  if (policy.bodyUser === 'fill') body.external_user_id = user.externalUserId;
+  if (policy.profile) {
+    if (body.external_user_name === undefined && user.name !== undefined) body.external_user_name = user.name;
+    if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
+  }
+  if (policy.returnUrl && body.return_url !== undefined) {
+    const allowed = (() => {
+      if (typeof body.return_url !== 'string') return false;
+      try {
+        const url = new URL(body.return_url);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+        return returnUrlOrigins === undefined || returnUrlOrigins.has(url.origin);
+      } catch {
+        return false;
+      }
+    })();
+    if (!allowed) throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', { errors: { return_url: [proxyMessages.invalidReturnUrl] } });
+  }
+}
+
+
+/** Keeps only the signed-in user's items of a listing whose shape the spec does not show; undefined when unrecognised. */
+export function filterOwnListing(text: string, userId: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const mine = (items: unknown[]) =>
+    items.filter((item) => typeof item === 'object' && item !== null && (item as { external_user_id?: unknown }).external_user_id === userId);
+  if (Array.isArray(body)) return JSON.stringify(mine(body));
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = { ...(body as Record<string, unknown>) };
+  if (Array.isArray(record.data)) return JSON.stringify({ ...record, data: mine(record.data) });
+  if (typeof record.data === 'object' && record.data !== null) {
+    const data = { ...(record.data as Record<string, unknown>) };
+    for (const key of ['items', 'connections']) {
+      const items = data[key];
+      if (!Array.isArray(items)) continue;
+      const kept = mine(items);
+      data[key] = kept;
+      // A count of everyone's connections would leak how many other end users there are.
+      if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta) data.meta = { ...data.meta, total_count: kept.length };
+      return JSON.stringify({ ...record, data });
+    }
+  }
+  return undefined;
+}
