@@ -131,6 +131,8 @@ interface Run {
   resolve: (result: GenerationActionResult) => void;
   stopRecovery: (() => void) | undefined;
   settled: boolean;
+  /** A terminal event arrived. */
+  ended: boolean;
 }
 
 const statuses: ReadonlySet<string> = new Set<GenerationStatus>(['idle', 'submitting', 'provisioning', 'generating', 'recovering', 'completed', 'credits_exhausted', 'failed', 'interrupted', 'aborted']);
@@ -363,7 +365,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     const promise = new Promise<GenerationActionResult>((done) => {
       resolve = done;
     });
-    const run: Run = { draft, controller: new AbortController(), promise, resolve, stopRecovery: undefined, settled: false };
+    const run: Run = { draft, controller: new AbortController(), promise, resolve, stopRecovery: undefined, settled: false, ended: false };
     runs.add(run);
     return run;
   }
@@ -381,7 +383,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       draft.projectId = result.projectId;
       if (draft.key !== result.projectId && !draft.removed) rekey(draft, result.projectId);
     }
-    if (result.appUrl !== undefined) draft.appUrl = result.appUrl;
+    // The events the store applied are the reference; the result only fills a gap.
+    draft.appUrl ??= result.appUrl;
     const changed = draft.status !== status || draft.error !== error || draft.endedAt === undefined;
     draft.status = status;
     draft.error = error;
@@ -409,7 +412,10 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         onProject(project) {
           if (!isTerminalProjectStatus(project.project_status)) return;
           const outcome = outcomeOfProject(project);
-          if (outcome !== undefined) finish(run, outcome);
+          if (outcome === undefined) return;
+          // The status endpoint is fresher than what the cut stream said.
+          if (typeof project.app_url === 'string') run.draft.appUrl = project.app_url;
+          finish(run, outcome);
         },
         onFatal(error) {
           finish(run, { outcome: 'interrupted', projectId, error });
@@ -441,11 +447,13 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   }
 
   function onEvent(run: Run, event: AgentEvent): void {
-    if (run.settled || destroyed) return;
+    if (run.settled || destroyed || run.ended) return;
     const { draft } = run;
     const first = draft.eventCount === 0;
     stats.events++;
     const applied = applyGenerationEvent(draft, event, now());
+    // Nothing after a terminal event counts, even if the same network chunk carried more.
+    if (applied.terminal) run.ended = true;
     if (!draft.removed) {
       if (applied.projectCreated && draft.projectId !== undefined) rekey(draft, draft.projectId);
       if (applied.projectCreated || applied.terminal || (first && draft.projectId !== undefined)) persist(draft);

@@ -3,7 +3,7 @@ import { cleanup, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode, type ReactNode } from 'react';
 import { AgentProvider, type AgentProviderOptions, type AgentStore } from 'agent-embed';
-import { createAgentClient, createAgentStore, type AgentStoreOptions } from 'agent-embed/core';
+import { createAgentClient, createAgentStore, type AgentStoreOptions, type AgentTransport } from 'agent-embed/core';
 import { createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
 
 const mocks: { api: { dispose(): void } }[] = [];
@@ -22,6 +22,8 @@ export interface RenderWithMockOptions {
   store?: Partial<Omit<AgentStoreOptions, 'client'>>;
   provider?: Omit<AgentProviderOptions, 'children'>;
   strict?: boolean;
+  /** Puts a layer between the client and the mock (a stricter server, a rewritten answer). */
+  wrapTransport?: (transport: AgentTransport) => AgentTransport;
 }
 
 /** Everything a test needs to drive and inspect a rendered embed. */
@@ -38,8 +40,9 @@ export interface RenderedWithMock extends RenderResult {
 export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {}): RenderedWithMock {
   const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
   mocks.push(transport);
-  const store = options.store === undefined ? undefined : createAgentStore({ client: createAgentClient({ transport }), storage: null, ...options.store });
-  const source = store === undefined ? { transport } : { store };
+  const wire = options.wrapTransport?.(transport) ?? transport;
+  const store = options.store === undefined ? undefined : createAgentStore({ client: createAgentClient({ transport: wire }), storage: null, ...options.store });
+  const source = store === undefined ? { transport: wire } : { store };
   const tree = (
     <AgentProvider {...source} {...options.provider}>
       {ui}

@@ -112,6 +112,24 @@ describe('generation state machine', () => {
     expect(generation.unknownEventCount).toBe(2);
   });
 
+  it('ignores anything after a terminal event, and keeps what the events said over the result', async () => {
+    const { store, scripted } = setup();
+    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    stream.emit(created('p1'));
+    stream.emit({ type: 'stream_end', project_id: 'p1', app_url: 'https://first.example.test' });
+    stream.emit({ type: 'file_created', path: 'late.ts' });
+    stream.emit({ type: 'stream_end', project_id: 'p1', app_url: 'https://second.example.test' });
+    stream.close();
+    const result = await promise;
+    const generation = store.getState().generations.p1!;
+    expect(generation.files).toHaveLength(0);
+    expect(generation.eventCount).toBe(2);
+    expect(generation.appUrl).toBe('https://first.example.test');
+    expect(result.appUrl).toBe('https://first.example.test');
+  });
+
   it('keeps published snapshots immutable while later events arrive', () => {
     const { store, scripted, frames } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });

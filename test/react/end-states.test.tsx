@@ -1,0 +1,229 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
+import { agentApiMessages, defaultStorageKey } from 'agent-embed/core';
+import { creditsExhaustedMessage, createMockAgentApi } from 'agent-embed/mock';
+import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const validPrompt = 'A habit tracker with streaks';
+
+function buildLog() {
+  return screen.getByRole('region', { name: 'Build progress' });
+}
+
+function outcome() {
+  return buildLog().querySelector('.ae-outcome');
+}
+
+describe('credits exhausted', () => {
+  it('before the generation (400): out of credits, the API message in the panel, a buy-credits call to action', async () => {
+    const onBuyCredits = vi.fn();
+    const { user, transport, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog onBuyCredits={onBuyCredits} />
+      </>,
+    );
+    transport.api.admin.setCredits(0);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(outcome()).toHaveAttribute('data-outcome', 'credits_exhausted');
+    expect(outcome()).toHaveTextContent('Your credits ran out.');
+    expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
+    await user.click(within(buildLog()).getByRole('button', { name: 'Buy credits' }));
+    expect(onBuyCredits).toHaveBeenCalledTimes(1);
+    expect(within(buildLog()).getByRole('log')).toHaveTextContent('Your credits ran out.');
+    expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('during the generation (event): out of credits after the files it could pay for, with a buy link', async () => {
+    const { user, transport } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog buyCreditsUrl="https://agency.example.test/billing" />
+      </>,
+    );
+    transport.api.admin.setCredits(3);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
+    expect(outcome()).toHaveTextContent(creditsExhaustedMessage);
+    expect(within(buildLog()).getByText('3 files, 0 modified')).toBeInTheDocument();
+    const link = within(buildLog()).getByRole('link', { name: 'Buy credits' });
+    expect(link).toHaveAttribute('href', 'https://agency.example.test/billing');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    // The stream had started: this is the log's news, not a refusal of the form.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('form')).toHaveAttribute('data-state', 'credits_exhausted');
+  });
+
+  it('never links a non-http buy-credits URL', async () => {
+    const { user, transport } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog buyCreditsUrl="javascript:alert(1)" />
+      </>,
+    );
+    transport.api.admin.setCredits(0);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
+    expect(within(buildLog()).queryByRole('link')).not.toBeInTheDocument();
+  });
+});
+
+describe('interrupted streams', () => {
+  it('shows recovering, then the recovered outcome from the status endpoint, with one POST', async () => {
+    const { user, transport, generationPosts, statusGets } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { store: { pollIntervalMs: 20, maxPollIntervalMs: 40 } },
+    );
+    // The stream drops after four events; the generation goes on at the mock. The first status poll
+    // fails, so the recovering state stays on screen until the backoff retry.
+    transport.api.admin.injectFault({ kind: 'drop_after', events: 4 });
+    transport.api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
+    expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
+    expect(within(buildLog()).getByRole('log')).toHaveTextContent('Connection lost. Checking how the generation ended.');
+    expect(screen.getByRole('button', { name: 'Stop waiting' })).toBeInTheDocument();
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
+    const project = transport.api.admin.projects()[0]!;
+    expect(within(buildLog()).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project.appUrl);
+    expect(generationPosts()).toHaveLength(1);
+    expect(statusGets().length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('"Stop waiting" ends the recovery in interrupted', async () => {
+    const { user, transport, statusGets } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 } },
+    );
+    transport.api.admin.injectFault({ kind: 'drop_after', events: 2 });
+    transport.api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
+    await user.click(screen.getByRole('button', { name: 'Stop waiting' }));
+    expect(buildLog()).toHaveAttribute('data-state', 'interrupted');
+    expect(outcome()).toHaveTextContent('The connection was lost and the outcome is unknown.');
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    expect(statusGets()).toHaveLength(1);
+  });
+
+  it('a reload resumes the unfinished generation from sessionStorage and shows its outcome, without a POST', async () => {
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    const user = { id: 'end-user-1', name: 'Ada' };
+    const before = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { mock: { api }, provider: { externalUser: user } },
+    );
+    api.admin.injectFault({ kind: 'drop_after', events: 3 });
+    api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
+    await before.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await before.user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
+    const project = api.admin.projects()[0]!;
+    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({ projectId: project.id, status: 'recovering' });
+    before.unmount(); // the page reloads while the outcome is unknown
+
+    const after = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <ProjectStatus />
+      </>,
+      { mock: { api }, provider: { externalUser: user } },
+    );
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
+    expect(within(buildLog()).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project.appUrl);
+    // The restored project is offered for a follow-up.
+    expect(screen.getByRole('form', { name: 'Refine your app' })).toBeInTheDocument();
+    expect(screen.getByText(`Follow-up on project ${project.id}`)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-project-status', 'ready'));
+    expect(after.generationPosts()).toHaveLength(1);
+    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({ projectId: project.id, status: 'completed' });
+  });
+
+  it('the persisted project belongs to one end user: another one resumes nothing', async () => {
+    sessionStorage.setItem(`${defaultStorageKey}:someone-else`, JSON.stringify({ projectId: 'p_other', status: 'generating', kind: 'generate', mode: 'build' }));
+    const { statusGets } = renderWithMock(<LiveBuildLog />, { provider: { externalUser: { id: 'end-user-2' } } });
+    expect(buildLog()).toHaveAttribute('data-state', 'idle');
+    expect(statusGets()).toHaveLength(0);
+  });
+});
+
+describe('an app_url that is not http(s) never becomes a link or an iframe', () => {
+  it('from the stream: no link, no iframe, a labelled message instead', async () => {
+    const { user, container } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <AppPreview />
+      </>,
+      {
+        // A server (or a proxy in between) that sends a script URL as the app address.
+        wrapTransport: (mock) => ({
+          json: (request) => mock.json(request),
+          stream: (request, handlers) =>
+            mock.stream(request, {
+              ...handlers,
+              onEvent: (event) => handlers.onEvent(event.type === 'project_created' || event.type === 'stream_end' ? { ...event, app_url: 'javascript:alert(document.cookie)' } : event),
+            }),
+        }),
+      },
+    );
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
+    expect(outcome()).toHaveTextContent('The app address is not a web address, so it is not shown as a link.');
+    expect(screen.getByRole('region', { name: 'App preview' })).toHaveAttribute('data-state', 'unsafe');
+    expect(screen.getByText('The app address is not a web address, so it cannot be previewed.')).toBeInTheDocument();
+    expect(container.querySelector('iframe')).toBeNull();
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    expect(container.innerHTML).not.toContain('javascript:');
+  });
+
+  it('from the status endpoint (and from an explicit url): no link, no iframe', async () => {
+    const first = renderWithMock(<></>, { store: {} });
+    const { projectId } = await first.store!.getState().generate({ prompt: validPrompt });
+    first.unmount();
+    const { container } = renderWithMock(
+      <>
+        <ProjectStatus projectId={projectId!} />
+        <AppPreview projectId={projectId!} />
+        <AppPreview url="data:text/html,<script>alert(1)</script>" />
+      </>,
+      {
+        mock: { api: first.transport.api },
+        wrapTransport: (mock) => ({
+          json: async (request) => ({ ...(await mock.json(request)) as object, app_url: 'vbscript:msgbox(1)' }),
+          stream: (request, handlers) => mock.stream(request, handlers),
+        }),
+      },
+    );
+    const status = screen.getByRole('region', { name: 'Project status' });
+    await waitFor(() => expect(status).toHaveAttribute('data-project-status', 'ready'));
+    expect(within(status).getByText('Not a web address')).toBeInTheDocument();
+    const previews = screen.getAllByRole('region', { name: 'App preview' });
+    expect(previews.map((preview) => preview.getAttribute('data-state'))).toEqual(['unsafe', 'unsafe']);
+    expect(container.querySelector('iframe')).toBeNull();
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,160 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GeneratePanel, LiveBuildLog, type GenerationActionResult } from 'agent-embed';
+import { AgentApiError, type AgentTransport } from 'agent-embed/core';
+import { createMockTransport } from 'agent-embed/mock';
+import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const validPrompt = 'A habit tracker with streaks';
+
+describe('GeneratePanel validation', () => {
+  it('checks the 10-character minimum before sending, inline, with the API message', async () => {
+    const { user, generationPosts } = renderWithMock(<GeneratePanel />);
+    const prompt = screen.getByLabelText('Describe the app you want');
+    await user.type(prompt, '  short   ');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const message = screen.getByText('The prompt must be at least 10 characters.');
+    expect(prompt).toHaveAttribute('aria-invalid', 'true');
+    expect(prompt.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    expect(prompt).toHaveAccessibleDescription('At least 10 characters. The prompt must be at least 10 characters.');
+    expect(prompt).toHaveFocus();
+    expect(generationPosts()).toHaveLength(0);
+    // Editing clears the client-side error.
+    await user.type(prompt, ' more text');
+    expect(prompt).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('The prompt must be at least 10 characters.')).not.toBeInTheDocument();
+  });
+
+  it('the validation message comes from labels', async () => {
+    const { user } = renderWithMock(<GeneratePanel />, { provider: { labels: { generatePanel: { promptTooShort: 'Mindestens 10 Zeichen.' } } } });
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(screen.getByText('Mindestens 10 Zeichen.')).toBeInTheDocument();
+  });
+
+  it('shows server field errors inline on the prompt and focuses it', async () => {
+    // A server with a rule the client does not know.
+    const { user, generationPosts, container } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      {
+        wrapTransport: (mock) => ({
+          json: (request) => mock.json(request),
+          stream: (request, handlers) =>
+            (request.body as { prompt: string }).prompt.includes('lorem')
+              ? Promise.reject(new AgentApiError('validation', 'The given data was invalid.', { status: 422, fieldErrors: { prompt: ['The prompt may not contain placeholder text.'] } }))
+              : mock.stream(request, handlers),
+        }),
+      },
+    );
+    const prompt = screen.getByLabelText('Describe the app you want');
+    await user.type(prompt, 'lorem ipsum dolor sit amet');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const message = await screen.findByText('The prompt may not contain placeholder text.');
+    expect(prompt).toHaveAttribute('aria-invalid', 'true');
+    expect(prompt.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    await waitFor(() => expect(prompt).toHaveFocus());
+    expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'failed');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(generationPosts()).toHaveLength(0);
+    expect(container.querySelector('.ae-build-log')).toHaveAttribute('data-state', 'failed');
+    // Fixing the prompt and sending again works.
+    await user.clear(prompt);
+    await user.type(prompt, validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(screen.getByRole('form', { name: 'Refine your app' })).toHaveAttribute('data-state', 'completed'));
+    expect(screen.queryByText('The prompt may not contain placeholder text.')).not.toBeInTheDocument();
+  });
+
+  it('shows other refusals in an alert that takes focus (suspended team)', async () => {
+    const { user, transport } = renderWithMock(<GeneratePanel />);
+    transport.api.admin.suspendTeam();
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The request was not accepted');
+    expect(alert).toHaveTextContent('This team is currently suspended.');
+    expect(alert).toHaveAttribute('data-kind', 'suspended');
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(screen.getByLabelText('Describe the app you want')).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('one POST per user action', () => {
+  it('a double click sends one POST and reports one outcome', async () => {
+    const onComplete = vi.fn<(result: GenerationActionResult) => void>();
+    const { user, generationPosts, transport } = renderWithMock(<GeneratePanel onComplete={onComplete} />);
+    // Slow events keep the generation running across both clicks, as a real one would.
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 10_000 });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.dblClick(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'provisioning'));
+    expect(generationPosts()).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1));
+    expect(onComplete.mock.calls[0]![0].outcome).toBe('aborted');
+    expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('two clicks in the same tick, before React re-renders, still send one POST', async () => {
+    const onComplete = vi.fn<(result: GenerationActionResult) => void>();
+    const { user, generationPosts } = renderWithMock(<GeneratePanel onComplete={onComplete} />);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    const button = screen.getByRole('button', { name: 'Generate' });
+    act(() => {
+      button.click();
+      button.click();
+      button.click();
+    });
+    await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1));
+    expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('React StrictMode sends one POST (and resumes without any)', async () => {
+    const { user, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { strict: true },
+    );
+    expect(generationPosts()).toHaveLength(0);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Build progress' })).toHaveAttribute('data-state', 'completed'));
+    expect(generationPosts()).toHaveLength(1);
+  });
+});
+
+describe('cancel', () => {
+  it('aborts the running generation, ends in aborted and frees the form', async () => {
+    const { user, transport, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+    );
+    // Every event after project_created waits 10 s: the generation is still running when we cancel.
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 10_000 });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    await waitFor(() => expect(log).toHaveAttribute('data-state', 'provisioning'));
+    expect(screen.getByRole('button', { name: 'Working…' })).toBeDisabled();
+    expect(screen.getByLabelText('Describe the app you want')).toBeDisabled();
+    const cancel = screen.getByRole('button', { name: 'Cancel' });
+    expect(cancel).toHaveFocus(); // the submit button was disabled under the keyboard
+    await user.click(cancel);
+    await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
+    expect(log.querySelector('[data-outcome="aborted"]')).toHaveTextContent('The generation was cancelled.');
+    expect(within(log).getByRole('log')).toHaveTextContent('The generation was cancelled.');
+    expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'aborted');
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Describe the app you want')).toHaveFocus();
+    expect(generationPosts()).toHaveLength(1);
+  });
+});
