@@ -1,0 +1,130 @@
+/** The playground page: a fake agency product embedding agent-embed, plus a panel to trigger the mock's states. */
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AgentProvider, AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
+import 'agent-embed/styles.css';
+import './playground.css';
+import { playgroundUsers, sessionCookie, userFromCookie } from './users.ts';
+
+declare const __PLAYGROUND_BACKEND__: 'mock' | 'real';
+
+function signIn(externalUserId: string | null) {
+  document.cookie = externalUserId
+    ? `${sessionCookie}=${externalUserId}; path=/; SameSite=Lax`
+    : `${sessionCookie}=; path=/; max-age=0; SameSite=Lax`;
+  window.location.reload();
+}
+
+interface Scenario {
+  label: string;
+  path: string;
+  body?: unknown;
+}
+
+const scenarios: Scenario[] = [
+  { label: 'Plenty of credits', path: '/credits', body: { credits: 1000 } },
+  { label: 'No credits', path: '/credits', body: { credits: 0 } },
+  { label: 'Credits run out mid-build', path: '/credits', body: { credits: 3 } },
+  { label: 'Suspend the team', path: '/suspend', body: { suspended: true } },
+  { label: 'Lift the suspension', path: '/suspend', body: { suspended: false } },
+  { label: 'Expire the API token', path: '/expire-token' },
+  { label: 'Drop the next stream', path: '/faults', body: { kind: 'drop_after', events: 4 } },
+  { label: 'Malformed line in the next stream', path: '/faults', body: { kind: 'malformed_line' } },
+  { label: 'Next request: HTTP 500', path: '/faults', body: { kind: 'http_500' } },
+  { label: 'Next request: 429', path: '/faults', body: { kind: 'rate_limited', retryAfterSeconds: 20 } },
+  { label: 'Reset the mock (token valid again)', path: '/reset' },
+];
+
+function ScenarioPanel() {
+  const [status, setStatus] = useState('');
+  async function run(scenario: Scenario) {
+    const response = await fetch(`/playground/mock${scenario.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(scenario.body ?? {}),
+    });
+    setStatus(response.ok ? `Done: ${scenario.label}` : `Failed (${response.status}): ${scenario.label}`);
+  }
+  return (
+    <aside className="playground-scenarios" aria-labelledby="scenarios-title">
+      <h2 id="scenarios-title">Mock scenarios</h2>
+      {__PLAYGROUND_BACKEND__ === 'mock' ? (
+        <>
+          <div className="playground-scenario-buttons">
+            {scenarios.map((scenario) => (
+              <button key={scenario.label} type="button" onClick={() => void run(scenario)}>
+                {scenario.label}
+              </button>
+            ))}
+          </div>
+          <p role="status">{status}</p>
+        </>
+      ) : (
+        <p>Connected to a real Agent API: scenarios need the built-in mock.</p>
+      )}
+    </aside>
+  );
+}
+
+function App() {
+  const user = userFromCookie(document.cookie);
+  const [colorScheme, setColorScheme] = useState<'light' | 'dark' | 'auto'>('auto');
+  return (
+    <div className="playground">
+      <header className="playground-header">
+        <strong>Acme Sites</strong> <span>(a fake agency product)</span>
+        <label>
+          Signed in as{' '}
+          <select value={user?.externalUserId ?? ''} onChange={(event) => signIn(event.target.value || null)}>
+            <option value="">nobody</option>
+            {playgroundUsers.map((candidate) => (
+              <option key={candidate.externalUserId} value={candidate.externalUserId}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Theme{' '}
+          <select value={colorScheme} onChange={(event) => setColorScheme(event.target.value as 'light' | 'dark' | 'auto')}>
+            <option value="auto">auto</option>
+            <option value="light">light</option>
+            <option value="dark">dark</option>
+          </select>
+        </label>
+      </header>
+      <div className="playground-body">
+        <main>
+          {user ? (
+            <AgentProvider
+              key={user.externalUserId}
+              baseUrl="/api/agent"
+              externalUser={{ id: user.externalUserId, name: user.name, email: user.email }}
+              colorScheme={colorScheme}
+            >
+              <div className="playground-grid">
+                <section aria-label="Build">
+                  <GeneratePanel />
+                  <LiveBuildLog />
+                </section>
+                <section aria-label="Result">
+                  <ProjectStatus />
+                  <AppPreview />
+                </section>
+              </div>
+            </AgentProvider>
+          ) : (
+            <p>Sign in as one of the fake end users to start building.</p>
+          )}
+        </main>
+        <ScenarioPanel />
+      </div>
+    </div>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

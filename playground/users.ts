@@ -1,0 +1,24 @@
+/** The playground's two fake end users of the fake agency, and its fake session cookie. */
+export interface PlaygroundUser {
+  externalUserId: string;
+  name: string;
+  email: string;
+}
+
+/** The end users one can sign in as. */
+export const playgroundUsers: readonly PlaygroundUser[] = [
+  { externalUserId: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+  { externalUserId: 'grace', name: 'Grace Hopper', email: 'grace@example.com' },
+];
+
+/** Name of the cookie that holds the signed-in user's id. */
+export const sessionCookie = 'playground_user';
+
+/** The signed-in user of a Cookie header, or null. */
+export function userFromCookie(cookieHeader: string | null | undefined): PlaygroundUser | null {
+  const id = cookieHeader
+    ?.split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === sessionCookie)?.[1];
+  return playgroundUsers.find((user) => user.externalUserId === id) ?? null;
+}
