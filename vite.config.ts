@@ -13,6 +13,7 @@ export const entryAliases = [
   { find: /^agent-embed\/core$/, replacement: source('core/index.ts') },
   { find: /^agent-embed\/server$/, replacement: source('server/index.ts') },
   { find: /^agent-embed\/mock$/, replacement: source('mock/index.ts') },
+  { find: /^agent-embed\/styles\.css$/, replacement: source('react/styles.css') },
 ];
 
 const external = [

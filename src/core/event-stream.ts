@@ -54,6 +54,8 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
           : refused;
       },
       onmessage(message) {
+        // A fetch that ignores the abort keeps delivering; nothing reaches the app after a cancel or a terminal event.
+        if (controller.signal.aborted) return;
         // Heartbeat comments (": ping") end in an empty message.
         if (message.data === '') return;
         const parsed = parseAgentEvent(message.data);

@@ -305,3 +305,36 @@ describe('parsing the stream', () => {
     });
   });
 });
+
+describe('after a cancel', () => {
+  it('no event reaches the app, even from a fetch that ignores the abort', async () => {
+    const encoder = new TextEncoder();
+    let push: (text: string) => void = () => {};
+    let opened: () => void = () => {};
+    const streamOpened = new Promise<void>((resolve) => (opened = resolve));
+    const deafFetch: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (text) => controller.enqueue(encoder.encode(text));
+            opened();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const events: string[] = [];
+    const controller = new AbortController();
+    const pending = clientFor('http://127.0.0.1:1/api/v1', deafFetch).generate(
+      { prompt: 'A todo list app' },
+      { signal: controller.signal, onEvent: (event) => events.push(event.type) },
+    );
+    await streamOpened;
+    push(sse(created));
+    await vi.waitFor(() => expect(events).toEqual(['project_created']));
+    controller.abort();
+    push(sse(fileEvent('late.ts')) + sse(streamEnd));
+    await expect(pending).resolves.toMatchObject({ outcome: 'aborted' });
+    await tick(20);
+    expect(events).toEqual(['project_created']);
+  });
+});
