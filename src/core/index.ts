@@ -48,7 +48,8 @@ export type {
   SubscriptionPlan,
 } from './resources.js';
 export { createAgentStore, defaultStorageKey } from './store.js';
-export type { AgentLogEntry, AgentLogKind, AgentState, AgentStorage, AgentStore, AgentStoreOptions, AgentStoreStats, GenerationActionResult } from './store.js';
+export type { AgentLogEntry, AgentLogKind, AgentState, AgentStore, AgentStoreOptions, AgentStoreStats, GenerationActionResult } from './store.js';
+export type { AgentStorage } from './store-persistence.js';
 export { isGenerationRunning, isGenerationSettled } from './store-generation.js';
 export type { ContainerState, GeneratedFile, GenerationKind, GenerationState, GenerationStatus, ToolStep } from './store-generation.js';
 export { isTerminalProjectStatus } from './store-poller.js';

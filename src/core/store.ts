@@ -5,7 +5,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentClient, GenerationResult } from './client.js';
-import { AgentApiError, agentApiMessages, isAgentApiError, type AgentErrorKind } from './errors.js';
+import { AgentApiError, agentApiMessages, isAgentApiError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { FollowUpInput, GenerateInput, GenerationMode, Project } from './resources.js';
 import {
@@ -19,10 +19,9 @@ import {
   type GenerationStatus,
 } from './store-generation.js';
 import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } from './store-poller.js';
+import { createFrameBatcher, type ScheduleFlush } from './store-batcher.js';
+import { createProjectPersistence, defaultStorage, savedError, type AgentStorage, type SavedProject } from './store-persistence.js';
 import { createRing } from './store-ring.js';
-
-/** The part of the Web Storage API the store uses (sessionStorage by default). */
-export type AgentStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** Kinds of log entries. */
 export type AgentLogKind = 'action' | 'event' | 'outcome' | 'poll' | 'error';
@@ -98,7 +97,7 @@ export interface AgentStoreOptions {
   storage?: AgentStorage | null;
   storageKey?: string;
   /** Schedules a flush for the next frame and returns its cancel (default requestAnimationFrame, else 16 ms). */
-  scheduleFlush?: (flush: () => void) => () => void;
+  scheduleFlush?: ScheduleFlush;
   setTimeout?: (callback: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
   now?: () => number;
@@ -114,16 +113,6 @@ export interface AgentStoreOptions {
 /** Default key of the persisted last project. */
 export const defaultStorageKey = 'agent-embed:last-project';
 
-interface SavedProject {
-  projectId: string;
-  status: GenerationStatus;
-  kind: GenerationKind;
-  mode: GenerationMode;
-  appUrl?: string;
-  errorKind?: AgentErrorKind;
-  errorMessage?: string;
-}
-
 interface Run {
   draft: GenerationDraft;
   controller: AbortController;
@@ -133,17 +122,6 @@ interface Run {
   settled: boolean;
   /** A terminal event arrived. */
   ended: boolean;
-}
-
-const statuses: ReadonlySet<string> = new Set<GenerationStatus>(['idle', 'submitting', 'provisioning', 'generating', 'recovering', 'completed', 'credits_exhausted', 'failed', 'interrupted', 'aborted']);
-
-function defaultStorage(): AgentStorage | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    // Access can throw (sandboxed iframes, storage disabled).
-    return null;
-  }
 }
 
 function hasDocument(): boolean {
@@ -175,9 +153,9 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   const now = options.now ?? (() => Date.now());
   const setTimer = options.setTimeout ?? ((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
   const clearTimer = options.clearTimeout ?? ((handle: unknown) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>));
-  const scheduleFlush =
+  const scheduleFlush: ScheduleFlush =
     options.scheduleFlush ??
-    ((flush: () => void) => {
+    ((flush) => {
       if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
         const id = requestAnimationFrame(() => flush());
         return () => cancelAnimationFrame(id);
@@ -193,8 +171,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       document.addEventListener('visibilitychange', listener);
       return () => document.removeEventListener('visibilitychange', listener);
     });
-  const storage = options.storage === undefined ? defaultStorage() : options.storage;
-  const storageKey = options.storageKey ?? defaultStorageKey;
+  const persistence = createProjectPersistence(options.storage === undefined ? defaultStorage() : options.storage, options.storageKey ?? defaultStorageKey);
   const toolLimit = options.toolLimit ?? 200;
   const logRing = createRing<AgentLogEntry>(options.logLimit ?? 2000);
 
@@ -209,7 +186,6 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   let currentDirty = false;
   let logId = 0;
   let pendingId = 0;
-  let cancelFrame: (() => void) | undefined;
   let resumed = false;
   let destroyed = false;
 
@@ -248,24 +224,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     store.setState(patch);
   }
 
-  function onFrame(): void {
-    cancelFrame = undefined;
-    if (destroyed || !hasPending()) return;
-    publish();
-    cancelFrame = scheduleFlush(onFrame);
-  }
-
-  /** Immediate for state changes people wait on; otherwise leading edge, then at most once per frame. */
-  function requestPublish(immediate: boolean): void {
-    if (destroyed) return;
-    if (immediate) {
-      publish();
-      return;
-    }
-    if (cancelFrame !== undefined) return;
-    publish();
-    cancelFrame = scheduleFlush(onFrame);
-  }
+  const batcher = createFrameBatcher({ scheduleFlush, publish, hasPending });
+  const requestPublish = (immediate: boolean) => batcher.request(immediate);
 
   function log(kind: AgentLogKind, text: string, key: string | undefined): void {
     logRing.push({ id: ++logId, at: now(), kind, text, key });
@@ -291,50 +251,14 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   });
 
   function persist(draft: GenerationDraft): void {
-    if (storage === null || draft.projectId === undefined || draft.removed) return;
+    if (draft.projectId === undefined || draft.removed) return;
     const saved: SavedProject = { projectId: draft.projectId, status: draft.status, kind: draft.kind, mode: draft.mode };
     if (draft.appUrl !== undefined) saved.appUrl = draft.appUrl;
     if (draft.error !== undefined) {
       saved.errorKind = draft.error.kind;
       saved.errorMessage = draft.error.message;
     }
-    try {
-      storage.setItem(storageKey, JSON.stringify(saved));
-    } catch {
-      // Quota or privacy mode: resuming after a reload is a convenience, not a requirement.
-    }
-  }
-
-  function readSaved(): SavedProject | undefined {
-    if (storage === null) return undefined;
-    let value: unknown;
-    try {
-      const text = storage.getItem(storageKey);
-      value = text === null ? undefined : JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (typeof value !== 'object' || value === null) return undefined;
-    const record = value as Partial<SavedProject>;
-    if (typeof record.projectId !== 'string' || record.projectId === '' || typeof record.status !== 'string' || !statuses.has(record.status)) return undefined;
-    return {
-      projectId: record.projectId,
-      status: record.status,
-      kind: record.kind === 'followUp' ? 'followUp' : 'generate',
-      mode: record.mode === 'design' ? 'design' : 'build',
-      ...(typeof record.appUrl === 'string' ? { appUrl: record.appUrl } : {}),
-      ...(typeof record.errorKind === 'string' ? { errorKind: record.errorKind } : {}),
-      ...(typeof record.errorMessage === 'string' ? { errorMessage: record.errorMessage } : {}),
-    };
-  }
-
-  function forgetSaved(projectId: string | undefined): void {
-    if (storage === null || projectId === undefined) return;
-    try {
-      if (readSaved()?.projectId === projectId) storage.removeItem(storageKey);
-    } catch {
-      // Nothing to do: the entry stays and a reload offers it again.
-    }
+    persistence.save(saved);
   }
 
   function setCurrent(key: string | undefined): void {
@@ -535,7 +459,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     resume() {
       if (resumed || destroyed) return;
       resumed = true;
-      const saved = readSaved();
+      const saved = persistence.read();
       if (saved === undefined || drafts.has(saved.projectId)) return;
       // `interrupted` is retried too: after a reload the outcome may well be known by now.
       const unfinished = !isGenerationSettled(saved.status) || saved.status === 'interrupted';
@@ -550,7 +474,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         status: unfinished ? 'recovering' : saved.status,
         appUrl: saved.appUrl,
       });
-      if (saved.errorKind !== undefined && saved.errorMessage !== undefined) draft.error = new AgentApiError(saved.errorKind, saved.errorMessage);
+      draft.error = savedError(saved);
       if (!unfinished) draft.endedAt = now();
       place(draft);
       if (currentKey === undefined) setCurrent(draft.key);
@@ -570,7 +494,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       drafts.delete(key);
       removedKeys.add(key);
       dirtyDrafts.delete(draft);
-      forgetSaved(draft.projectId);
+      if (draft.projectId !== undefined) persistence.forget(draft.projectId);
       if (currentKey === key) setCurrent(undefined);
       log('action', `Reset ${key}`, undefined);
       requestPublish(true);
@@ -583,8 +507,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      cancelFrame?.();
-      cancelFrame = undefined;
+      batcher.stop();
       for (const run of [...runs]) {
         if (run.draft.status === 'recovering') finish(run, { outcome: 'interrupted', error: new AgentApiError('aborted', 'The store was destroyed.') });
         else run.controller.abort();
