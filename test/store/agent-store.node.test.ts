@@ -233,6 +233,28 @@ describe('batched notifications and work per event', () => {
     expect(frames.pending).toBe(1);
   });
 
+  it('outside a DOM, frames fall back to 16 ms timers and visibility is assumed', async () => {
+    expect(typeof requestAnimationFrame).toBe('undefined');
+    const scripted = createScriptedTransport();
+    const timers = createManualTimers();
+    scripted.setDefaultProject(project('p1', 'generating'));
+    const store = createAgentStore({ client: createAgentClient({ transport: scripted.transport }), storage: null, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, now: timers.now });
+    let notifications = 0;
+    store.subscribe(() => void notifications++);
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.emit(created('p1'));
+    scripted.streams[0]!.emit({ type: 'file_created', path: 'a.ts' });
+    const before = notifications;
+    expect(timers.pending()).toEqual([16]);
+    await timers.advance(16);
+    expect(notifications).toBe(before + 1);
+    expect(store.getState().generations.p1?.files).toHaveLength(1);
+    store.getState().watchProject('p1');
+    await settle();
+    expect(store.getState().projects.p1?.status).toBe('polling');
+    store.destroy();
+  });
+
   it('keeps the log bounded', () => {
     const { store, scripted } = setup({ logLimit: 5 });
     void store.getState().generate({ prompt: 'A todo app with tags' });
