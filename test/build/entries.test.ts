@@ -14,6 +14,24 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   dependencies: Record<string, string>;
 };
 
+/** A selector list split at its top-level commas (not those inside :is() or :not()). */
+function topLevelParts(selectorList: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < selectorList.length; index++) {
+    const character = selectorList[index];
+    if (character === '(') depth++;
+    else if (character === ')') depth--;
+    else if (character === ',' && depth === 0) {
+      parts.push(selectorList.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(selectorList.slice(start));
+  return parts;
+}
+
 describe('the built package', () => {
   it('has every file its exports name, types first', () => {
     for (const [entry, target] of Object.entries(packageJson.exports)) {
@@ -33,9 +51,16 @@ describe('the built package', () => {
   });
 
   it('ships one stylesheet in the agent-embed cascade layer, never on :root', () => {
-    const css = readFileSync(join(root, 'dist/styles.css'), 'utf8');
-    expect(css).toContain('@layer agent-embed');
+    const css = readFileSync(join(root, 'dist/styles.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    expect(css).toMatch(/^\s*@layer agent-embed\s*\{/);
     expect(css).not.toMatch(/:root|(^|[\s,}])(html|body)\s*[{,]/);
+    // Every rule sits under the provider's root element.
+    const selectors = [...css.matchAll(/([^{};]+)\{/g)]
+      .map((match) => match[1]!.trim())
+      .filter((selector) => selector !== '' && !selector.startsWith('@') && !/^(from|to|\d+%)$/.test(selector));
+    for (const selector of selectors) {
+      for (const part of topLevelParts(selector)) expect(part.trim(), selector).toMatch(/^\[data-agent-embed\]/);
+    }
   });
 });
 
