@@ -65,7 +65,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'node', environment: 'node', include: ['test/**/*.node.test.ts'] },
+        test: { name: 'node', environment: 'node', include: ['test/**/*.node.test.ts'], exclude: ['test/browser/**'] },
       },
       {
         extends: true,
@@ -73,13 +73,18 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/**/*.node.test.ts', 'test/build/**'],
+          exclude: ['test/**/*.node.test.ts', 'test/build/**', 'test/browser/**'],
           setupFiles: ['test/setup-dom.ts'],
         },
       },
       {
         extends: true,
         test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'] },
+      },
+      {
+        // Real Chromium through playwright-core; needs /usr/bin/chromium (or CHROMIUM_PATH).
+        extends: true,
+        test: { name: 'browser', environment: 'node', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false },
       },
     ],
   },
