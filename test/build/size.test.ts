@@ -1,0 +1,38 @@
+/**
+ * Size budgets of what a browser downloads: each entry bundled with its dependencies (React excluded,
+ * the host app has it), minified and gzipped, as an app's bundler would ship it.
+ */
+import { gzipSync } from 'node:zlib';
+import { resolve } from 'node:path';
+import { build, type Rollup } from 'vite';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** Gzipped bytes of an entry of dist/ bundled and minified. */
+async function shippedBytes(entry: string): Promise<number> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root,
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: resolve(root, entry), formats: ['es'], fileName: 'bundle' },
+      rollupOptions: { external: [/^react($|\/)/, /^react-dom($|\/)/] },
+    },
+  })) as Rollup.RollupOutput[];
+  const chunks = output.flatMap((result) => result.output).filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+  return chunks.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0);
+}
+
+describe('bundle budgets (gzipped, dependencies included, React excluded)', () => {
+  it.each([
+    ['dist/core.js', 16_000],
+    ['dist/index.js', 48_000],
+  ])('%s stays under %i bytes', async (entry, budget) => {
+    const bytes = await shippedBytes(entry);
+    console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);
+    expect(bytes).toBeLessThan(budget);
+  });
+});
