@@ -1,0 +1,33 @@
+import type { StorybookConfig } from '@storybook/react-vite';
+import { entryAliases } from '../vite.config.ts';
+
+const config: StorybookConfig = {
+  framework: '@storybook/react-vite',
+  stories: ['../stories/**/*.stories.tsx'],
+  addons: ['@storybook/addon-a11y'],
+  // The stand-in page of generated apps (app_url of the stories' mock).
+  staticDirs: ['./public'],
+  core: { disableTelemetry: true },
+  async viteFinal(viteConfig) {
+    viteConfig.resolve = { ...viteConfig.resolve, alias: entryAliases };
+    viteConfig.optimizeDeps = {
+      ...viteConfig.optimizeDeps,
+      include: [...(viteConfig.optimizeDeps?.include ?? []), 'react', 'react-dom', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
+    };
+    // Library-mode settings of vite.config.ts do not apply to the Storybook site.
+    if (viteConfig.build) {
+      delete viteConfig.build.lib;
+      viteConfig.build.rollupOptions = {
+        onwarn(warning, warn) {
+          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+        },
+      };
+    }
+    viteConfig.plugins = (viteConfig.plugins ?? []).filter(
+      (plugin) => !(plugin && typeof plugin === 'object' && 'name' in plugin && plugin.name === 'agent-embed-stylesheet'),
+    );
+    return viteConfig;
+  },
+};
+
+export default config;

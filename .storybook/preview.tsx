@@ -1,0 +1,20 @@
+/** Project annotations of the Storybook: the agent convention of stories/story-agent.tsx, toolbars, a11y. */
+import type { Preview } from '@storybook/react-vite';
+import 'agent-embed/styles.css';
+import { agentBeforeEach, agentGlobalTypes, agentInitialGlobals, agentLoader, withAgent } from '../stories/story-agent.js';
+
+const preview = {
+  loaders: [agentLoader],
+  beforeEach: agentBeforeEach,
+  decorators: [withAgent],
+  globalTypes: agentGlobalTypes,
+  initialGlobals: agentInitialGlobals,
+  parameters: {
+    layout: 'fullscreen',
+    // Axe violations fail the story's test, not just the panel.
+    a11y: { test: 'error' },
+    controls: { expanded: true },
+  },
+} satisfies Preview;
+
+export default preview;

@@ -1,0 +1,233 @@
+/**
+ * The Storybook convention of agent-embed: every story gets a fresh in-browser mock Agent API, a fresh
+ * store and an `AgentProvider`, with no server and nothing shared between stories.
+ *
+ * Registered globally in `.storybook/preview.tsx` (loader `agentLoader`, `agentBeforeEach`, decorator
+ * `withAgent`), so a story only says what it needs, through `parameters.agent` (use `agentParameters`
+ * for type checking; component- and story-level values are merged by Storybook):
+ *
+ *   parameters: agentParameters({
+ *     speed: 'instant',                         // default; 'realistic' streams over a few seconds
+ *     mock: { credits: 3, scenario: { files: 3000 } },   // createMockAgentApi options (rate limit off by default)
+ *     store: { pollIntervalMs: 50 },            // createAgentStore options; storage is always null (no resume leaks)
+ *     externalUser: { id: 'designer-1' },       // default `storyUser`
+ *     provider: { labels, locale, onError },    // other AgentProvider props
+ *     setup: async (agent) => { ... },          // runs before render: inject faults, start a generation, wait for a state
+ *   })
+ *   parameters: { agent: false }                // no mock and no provider (the story brings its own)
+ *
+ * The toolbar's `colorScheme` (light, dark, auto) and `appearance` (a preset of `appearancePresets`)
+ * globals theme the provider. Play functions reach the mock and the store with `storyAgent(context)`;
+ * `generateUntil` and `waitForStore` freeze a generation in a given state. App pages are not served by the
+ * in-memory mock to an iframe, so `app_url`s point at `.storybook/public/mock-app/index.html` (a static
+ * page of the Storybook site that shows the project named in its hash).
+ */
+import type { Decorator, Loader, StoryContext } from '@storybook/react-vite';
+import { AgentProvider, type AgentAppearance, type AgentColorScheme, type AgentProviderOptions, type ExternalUser } from 'agent-embed';
+import {
+  createAgentClient,
+  createAgentStore,
+  type AgentClient,
+  type AgentState,
+  type AgentStore,
+  type AgentStoreOptions,
+  type GenerateInput,
+  type GenerationState,
+} from 'agent-embed/core';
+import { createMockTransport, type MockAgentApi, type MockAgentApiOptions, type MockSpeed } from 'agent-embed/mock';
+import type { AgentTransport } from 'agent-embed/core';
+
+/** What a story gets: the mock, the transport over it, the client and the store the provider uses. */
+export interface StoryAgent {
+  api: MockAgentApi;
+  transport: AgentTransport;
+  client: AgentClient;
+  store: AgentStore;
+  externalUser: ExternalUser;
+}
+
+/** `parameters.agent` of a story. */
+export interface AgentStoryParameters {
+  /** Mock timing (default 'instant': deterministic under test). */
+  speed?: MockSpeed;
+  /** Options of the mock; the rate limit is off unless given. */
+  mock?: Omit<MockAgentApiOptions, 'speed'>;
+  /** Options of the store; `storage` defaults to null. */
+  store?: Partial<Omit<AgentStoreOptions, 'client'>>;
+  /** The signed-in end user (default `storyUser`). */
+  externalUser?: ExternalUser;
+  /** Other provider props. */
+  provider?: Pick<AgentProviderOptions, 'labels' | 'locale' | 'onError' | 'className'>;
+  /** Runs after the agent is built and before the story renders. */
+  setup?: (agent: StoryAgent) => void | Promise<void>;
+}
+
+/** Types `parameters.agent` for a story or a meta. */
+export function agentParameters(agent: AgentStoryParameters | false): { agent: AgentStoryParameters | false } {
+  return { agent };
+}
+
+/** The default end user of stories. */
+export const storyUser: ExternalUser = { id: 'story-user-1', name: 'Ada Lovelace', email: 'ada@agency.example.test' };
+
+/** A prompt the API accepts. */
+export const storyPrompt = 'A booking site for a yoga studio with a class calendar';
+
+/** Names of the appearance presets of the toolbar. */
+export type AppearancePresetName = 'default' | 'ocean' | 'forest' | 'compact';
+
+/** Appearance presets of the toolbar, as an agency would pass them. */
+export const appearancePresets: Record<AppearancePresetName, AgentAppearance | undefined> = {
+  default: undefined,
+  ocean: { colorPrimary: '#0e7490', colorPrimaryText: '#ffffff', colorFocus: '#0891b2', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
+  forest: { colorPrimary: '#166534', colorPrimaryText: '#ffffff', colorSuccess: '#15803d', borderRadius: 2, spacingUnit: 5 },
+  compact: { fontSize: 13, spacingUnit: 3, borderRadius: 4 },
+};
+
+const colorSchemes: readonly AgentColorScheme[] = ['light', 'dark', 'auto'];
+
+/** Toolbar globals: colour scheme and appearance preset. */
+export const agentGlobalTypes = {
+  colorScheme: {
+    description: 'Colour scheme of the AgentProvider',
+    toolbar: { title: 'Scheme', icon: 'mirror', items: colorSchemes.map((value) => ({ value, title: value })), dynamicTitle: true },
+  },
+  appearance: {
+    description: 'Appearance preset passed to AgentProvider',
+    toolbar: { title: 'Appearance', icon: 'paintbrush', items: Object.keys(appearancePresets).map((value) => ({ value, title: value })), dynamicTitle: true },
+  },
+};
+
+/** Initial toolbar values. */
+export const agentInitialGlobals: { colorScheme: AgentColorScheme; appearance: AppearancePresetName } = { colorScheme: 'light', appearance: 'default' };
+
+const live = new Set<StoryAgent>();
+
+function storyAppBaseUrl(): string {
+  // A page of the Storybook site (or of jsdom's document) that an iframe can really load.
+  const base = typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
+  return new URL('mock-app/index.html#', base).href;
+}
+
+function parametersOf(context: Pick<StoryContext, 'parameters'>): AgentStoryParameters | false {
+  const value: unknown = context.parameters.agent;
+  if (value === false) return false;
+  return typeof value === 'object' && value !== null ? (value as AgentStoryParameters) : {};
+}
+
+/** Builds a fresh agent for the story (a global loader): `context.loaded.agent`. */
+export const agentLoader: Loader = async (context) => {
+  const parameters = parametersOf(context);
+  if (parameters === false) return {};
+  const transport = createMockTransport({ rateLimit: false, appBaseUrl: storyAppBaseUrl(), ...parameters.mock, speed: parameters.speed ?? 'instant' });
+  const client = createAgentClient({ transport });
+  const store = createAgentStore({ client, storage: null, ...parameters.store });
+  const agent: StoryAgent = { api: transport.api, transport, client, store, externalUser: parameters.externalUser ?? storyUser };
+  live.add(agent);
+  await parameters.setup?.(agent);
+  return { agent };
+};
+
+function dispose(agent: StoryAgent): void {
+  if (!live.delete(agent)) return;
+  // The store first: it aborts its streams, so nothing reaches React after the mock stops.
+  agent.store.destroy();
+  agent.api.dispose();
+}
+
+/** Stops the story's store and mock when the story goes away (a global beforeEach). */
+export const agentBeforeEach = (context: Pick<StoryContext, 'loaded'>): (() => void) | undefined => {
+  const agent = loadedAgent(context);
+  return agent === undefined ? undefined : () => dispose(agent);
+};
+
+/** Stops every agent still alive (for test runners, after the last story). */
+export function disposeStoryAgents(): void {
+  for (const agent of [...live]) dispose(agent);
+}
+
+function loadedAgent(context: Pick<StoryContext, 'loaded'>): StoryAgent | undefined {
+  const value: unknown = context.loaded.agent;
+  return typeof value === 'object' && value !== null && 'store' in value ? (value as StoryAgent) : undefined;
+}
+
+/** The story's agent, in a play function; throws when the story has none. */
+export function storyAgent(context: Pick<StoryContext, 'loaded'>): StoryAgent {
+  const agent = loadedAgent(context);
+  if (agent === undefined) throw new Error('This story has no agent: is parameters.agent false, or agentLoader missing from the preview?');
+  return agent;
+}
+
+function isColorScheme(value: unknown): value is AgentColorScheme {
+  return value === 'light' || value === 'dark' || value === 'auto';
+}
+
+function presetOf(value: unknown): AgentAppearance | undefined {
+  return typeof value === 'string' && value in appearancePresets ? appearancePresets[value as AppearancePresetName] : undefined;
+}
+
+const canvasBackground: Record<AgentColorScheme, string | undefined> = { light: '#ffffff', dark: '#0b0d12', auto: undefined };
+
+/** Wraps the story in an AgentProvider over the story's agent, themed by the toolbar (a global decorator). */
+export const withAgent: Decorator = (Story, context) => {
+  const agent = loadedAgent(context);
+  const parameters = parametersOf(context);
+  if (agent === undefined || parameters === false) return <Story />;
+  const colorScheme = isColorScheme(context.globals.colorScheme) ? context.globals.colorScheme : agentInitialGlobals.colorScheme;
+  const appearance = presetOf(context.globals.appearance);
+  return (
+    <div data-story-canvas={colorScheme} style={{ background: canvasBackground[colorScheme], padding: 16 }}>
+      <AgentProvider store={agent.store} externalUser={agent.externalUser} colorScheme={colorScheme} {...(appearance === undefined ? {} : { appearance })} {...parameters.provider}>
+        <Story />
+      </AgentProvider>
+    </div>
+  );
+};
+
+/** Resolves once the store's state satisfies `predicate` (checked now and on every notification). */
+export function waitForStore(store: AgentStore, predicate: (state: AgentState) => boolean): Promise<AgentState> {
+  return new Promise((resolve) => {
+    const state = store.getState();
+    if (predicate(state)) {
+      resolve(state);
+      return;
+    }
+    const unsubscribe = store.subscribe((next) => {
+      if (!predicate(next)) return;
+      unsubscribe();
+      resolve(next);
+    });
+  });
+}
+
+/** The store's current generation. */
+export function currentGeneration(state: AgentState): GenerationState | undefined {
+  return state.currentKey === undefined ? undefined : state.generations[state.currentKey];
+}
+
+/**
+ * Starts a generation through the store (as the panel would) and resolves with it once `until` holds;
+ * with a `pause_after` fault injected first, the generation stays frozen there.
+ */
+export async function generateUntil(
+  agent: StoryAgent,
+  until: (generation: GenerationState) => boolean,
+  input: GenerateInput = { prompt: storyPrompt },
+): Promise<GenerationState> {
+  void agent.store.getState().generate(input);
+  const state = await waitForStore(agent.store, (next) => {
+    const generation = currentGeneration(next);
+    return generation !== undefined && until(generation);
+  });
+  return currentGeneration(state) as GenerationState;
+}
+
+/** Sends a follow-up through the store and resolves with it once `until` holds. */
+export async function followUpUntil(agent: StoryAgent, projectId: string, until: (generation: GenerationState) => boolean, prompt = 'Add a dark theme and a contact page'): Promise<GenerationState> {
+  void agent.store.getState().followUp(projectId, { prompt });
+  const state = await waitForStore(agent.store, (next) => {
+    const generation = next.generations[projectId];
+    return generation !== undefined && generation.kind === 'followUp' && until(generation);
+  });
+  return state.generations[projectId] as GenerationState;
+}
