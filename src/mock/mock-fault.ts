@@ -9,6 +9,11 @@ export type MockFaultRoute = AgentRouteName | 'any';
 export type MockFault =
   /** Closes the stream abruptly after `events` events: no terminal event, the generation goes on server-side. */
   | { kind: 'drop_after'; events: number; route?: MockFaultRoute }
+  /**
+   * Freezes the generation after `events` events until the mock is reset or disposed: the stream stays
+   * open with heartbeats (or, with `drop`, is closed while the project stays where it was).
+   */
+  | { kind: 'pause_after'; events: number; drop?: boolean; route?: MockFaultRoute }
   /** Writes one line of invalid JSON after `afterEvents` events (default 1); the stream continues. */
   | { kind: 'malformed_line'; afterEvents?: number; route?: MockFaultRoute }
   /** Waits `intervalMs` before every event, with heartbeats while idle. */
@@ -23,7 +28,7 @@ export type MockFault =
   | { kind: 'non_json_502'; route?: MockFaultRoute };
 
 /** Faults applied to the event stream of a generation. */
-export type MockStreamFault = Extract<MockFault, { kind: 'drop_after' | 'malformed_line' | 'slow_drip' | 'error_event' }>;
+export type MockStreamFault = Extract<MockFault, { kind: 'drop_after' | 'pause_after' | 'malformed_line' | 'slow_drip' | 'error_event' }>;
 
 /** Faults that replace the whole response. */
 export type MockHttpFault = Extract<MockFault, { kind: 'http_500' | 'rate_limited' | 'non_json_502' }>;
@@ -34,6 +39,7 @@ const streamRoutes: ReadonlySet<string> = new Set<AgentRouteName>(['generate', '
 export function isStreamFault(fault: MockFault): fault is MockStreamFault {
   switch (fault.kind) {
     case 'drop_after':
+    case 'pause_after':
     case 'malformed_line':
     case 'slow_drip':
     case 'error_event':
@@ -60,6 +66,10 @@ export function faultProblem(value: unknown): string | undefined {
   switch (fault.kind) {
     case 'drop_after':
       if (!nonNegativeInteger(fault.events)) return 'drop_after needs events: a non-negative integer.';
+      break;
+    case 'pause_after':
+      if (!nonNegativeInteger(fault.events)) return 'pause_after needs events: a non-negative integer.';
+      if (fault.drop !== undefined && typeof fault.drop !== 'boolean') return 'drop must be a boolean.';
       break;
     case 'malformed_line':
     case 'error_event':

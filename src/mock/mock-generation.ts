@@ -220,6 +220,13 @@ function sleep(ms: number, timers: MockTimers, signal: AbortSignal): Promise<voi
   });
 }
 
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 /** Starts a generation and returns its SSE body. The generation runs to its end even if nobody reads. */
 export function startGeneration(run: GenerationRun): ReadableStream<Uint8Array> {
   const channel = createEventChannel(run.requestSignal);
@@ -235,15 +242,25 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   let sent = 0;
   let dropped = false;
   let failedByFault = false;
+  let paused = false;
 
   const touch = () => {
     project.updatedAt = run.now();
+  };
+
+  const pauseHere = () => {
+    paused = true;
+    if (fault?.kind === 'pause_after' && fault.drop === true) {
+      dropped = true;
+      channel.drop();
+    }
   };
 
   const emit = (event: Record<string, unknown>) => {
     if (dropped) return;
     channel.write(`data: ${JSON.stringify(event)}\n\n`);
     sent++;
+    if (fault?.kind === 'pause_after' && !paused && sent >= fault.events) pauseHere();
     if (fault?.kind === 'malformed_line' && sent === (fault.afterEvents ?? 1)) channel.write('data: {"type":"file_created","path":\n\n');
     if (fault?.kind === 'drop_after' && sent >= fault.events) {
       dropped = true;
@@ -268,6 +285,15 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     await sleep(remaining, run.timers, run.lifetime);
   };
 
+  // A paused generation never goes on: only a reset or dispose (the lifetime) ends it.
+  const hold = async (): Promise<never> => {
+    for (;;) {
+      if (dropped || run.requestSignal?.aborted === true) await untilAborted(run.lifetime);
+      await sleep(run.heartbeatMs, run.timers, run.lifetime);
+      if (!dropped) channel.write(': ping\n\n');
+    }
+  };
+
   const fail = (message: string) => {
     project.status = 'failed';
     touch();
@@ -280,14 +306,18 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     dropped = true;
     channel.drop();
   }
+  if (fault?.kind === 'pause_after' && fault.events === 0) pauseHere();
 
   if (!run.followUp) {
+    if (paused) await hold();
     emit({ type: 'project_created', project_id: project.id, app_url: project.appUrl });
     for (const [percentage, message] of containerSteps) {
+      if (paused) await hold();
       if (failedByFault) return fail(faultMessage());
       if (delay('container') > 0) await pause(delay('container'));
       emit({ type: 'container_progress', message, percentage });
     }
+    if (paused) await hold();
     if (failedByFault) return fail(faultMessage());
     if (delay('boot') > 0) await pause(delay('boot'));
     project.status = 'generating';
@@ -299,6 +329,7 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   }
 
   for (const step of run.steps) {
+    if (paused) await hold();
     if (failedByFault) return fail(faultMessage());
     const wait = delay(step.type === 'error' ? 'tool' : step.type);
     if (wait > 0) await pause(wait);
@@ -330,6 +361,7 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
         step satisfies never;
     }
   }
+  if (paused) await hold();
   if (failedByFault) return fail(faultMessage());
   if (delay('finish') > 0) await pause(delay('finish'));
   project.status = 'ready';
