@@ -54,3 +54,30 @@ export { isGenerationRunning, isGenerationSettled } from './store-generation.js'
 export type { ContainerState, GeneratedFile, GenerationKind, GenerationState, GenerationStatus, ToolStep } from './store-generation.js';
 export { isTerminalProjectStatus } from './store-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store-poller.js';
+export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store-codehost.js';
+export type {
+  CodehostConnectionState,
+  CodehostConnectionStatus,
+  CodehostSlice,
+  CodehostStartState,
+  CodehostStartStatus,
+  RepositoryActionStatus,
+  RepositoryLinkState,
+  RepositoryListState,
+  RepositoryPushState,
+  StartCodehostInput,
+} from './store-codehost.js';
+export { deploymentConnectionKey, deploymentKey } from './store-deployments.js';
+export type {
+  DeploymentConnectionListState,
+  DeploymentConnectionState,
+  DeploymentConnectionStatus,
+  DeploymentConnectStatus,
+  DeploymentsSlice,
+  DeploymentState,
+  DeploymentStatus,
+  ListStatus,
+} from './store-deployments.js';
+export type { IntegrationResult } from './store-integrations.js';
+export { plansInDisplayOrder } from './store-plans.js';
+export type { PlansSlice, PlansState } from './store-plans.js';

@@ -22,6 +22,10 @@ import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } f
 import { createFrameBatcher, type ScheduleFlush } from './store-batcher.js';
 import { createProjectPersistence, defaultStorage, savedError, type AgentStorage, type SavedProject } from './store-persistence.js';
 import { createRing } from './store-ring.js';
+import { createCodehostSlice, type CodehostSlice } from './store-codehost.js';
+import { createDeploymentsSlice, type DeploymentsSlice } from './store-deployments.js';
+import type { SliceContext } from './store-integrations.js';
+import { createPlansSlice, type PlansSlice } from './store-plans.js';
 
 /** Kinds of log entries. */
 export type AgentLogKind = 'action' | 'event' | 'outcome' | 'poll' | 'error';
@@ -41,8 +45,8 @@ export interface GenerationActionResult extends GenerationResult {
   key: string;
 }
 
-/** State and actions of the store. */
-export interface AgentState {
+/** State and actions of the store: generations here, deployments, code host and plans in their slices. */
+export interface AgentState extends DeploymentsSlice, CodehostSlice, PlansSlice {
   /** By project id, or by a temporary `pending:N` key until `project_created` arrives. */
   generations: Record<string, GenerationState>;
   /** The key of this store's latest generation. */
@@ -438,7 +442,13 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     run.controller.abort();
   }
 
-  const store = createStore<AgentState>()(() => ({
+  const lifetime = new AbortController();
+  const logNow = (kind: AgentLogKind, text: string) => {
+    log(kind, text, undefined);
+    requestPublish(true);
+  };
+  const store = createStore<AgentState>()((set, get) => ({
+    ...createIntegrationSlices({ client, set, get, now, signal: lifetime.signal, log: logNow }),
     generations: {},
     currentKey: undefined,
     projects: {},
@@ -507,6 +517,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      lifetime.abort();
       batcher.stop();
       for (const run of [...runs]) {
         if (run.draft.status === 'recovering') finish(run, { outcome: 'interrupted', error: new AgentApiError('aborted', 'The store was destroyed.') });
@@ -515,4 +526,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       pollers.stopAll();
     },
   });
+}
+
+function createIntegrationSlices(context: SliceContext<AgentState>): DeploymentsSlice & CodehostSlice & PlansSlice {
+  return { ...createDeploymentsSlice(context), ...createCodehostSlice(context), ...createPlansSlice(context) };
 }

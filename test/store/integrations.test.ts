@@ -1,0 +1,300 @@
+/** The store's deployment, code-host and plan slices against the in-memory mock (jsdom: generations stream). */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AgentApiError,
+  agentApiMessages,
+  createAgentClient,
+  createAgentStore,
+  type AgentStore,
+  type AgentStoreOptions,
+  type AgentTransport,
+  type TransportRequest,
+} from 'agent-embed/core';
+import { createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
+
+const prompt = 'A recipe sharing app with ratings';
+const day = 24 * 60 * 60 * 1000;
+const opened: { store: AgentStore; transport: ReturnType<typeof createMockTransport> }[] = [];
+
+afterEach(() => {
+  for (const { store, transport } of opened.splice(0)) {
+    store.destroy();
+    transport.api.dispose();
+  }
+});
+
+interface Setup {
+  mock?: MockTransportOptions;
+  store?: Partial<Omit<AgentStoreOptions, 'client'>>;
+  wrap?: (transport: AgentTransport) => AgentTransport;
+}
+
+function setup(options: Setup = {}) {
+  const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
+  const sent: TransportRequest[] = [];
+  const recording: AgentTransport = {
+    json: (request) => {
+      sent.push(request);
+      return transport.json(request);
+    },
+    stream: (request, handlers) => transport.stream(request, handlers),
+  };
+  const client = createAgentClient({ transport: options.wrap?.(recording) ?? recording });
+  const store = createAgentStore({ client, storage: null, scheduleFlush: (flush) => (flush(), () => {}), ...options.store });
+  opened.push({ store, transport });
+  const admin = transport.api.admin;
+  return {
+    store,
+    transport,
+    admin,
+    sent,
+    state: () => store.getState(),
+    posts: (fragment: string) => admin.requests.filter((request) => request.method === 'POST' && request.path.includes(fragment)),
+    async project(): Promise<string> {
+      const result = await store.getState().generate({ prompt });
+      expect(result.outcome).toBe('completed');
+      return result.projectId!;
+    },
+    /** Runs the install flow as the browser would: start, then the mock's callback redirects to return_url. */
+    async connectCodehost(externalUserId = 'ada', name = 'Ada Lovelace'): Promise<void> {
+      const started = await store.getState().startCodehostConnect({ external_user_id: externalUserId, external_user_name: name, external_user_email: `${externalUserId}@example.com`, return_url: 'https://agency.example/app' });
+      if (!started.ok) throw started.error;
+      const state = new URL(started.data.redirect_url).searchParams.get('state')!;
+      const callback = await transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.data.redirect_url)));
+      expect(callback.status).toBe(302);
+    },
+  };
+}
+
+describe('deployments slice', () => {
+  it('a missing connection, a rejected token, a connected account; the token is in no state and no log', async () => {
+    const { state, store } = setup();
+    const token = 'bad_secret_token_9f3a';
+    const goodToken = 'acme-team:secret-value-771';
+    expect((await state().loadDeploymentConnection('vercel', 'ada')).ok).toBe(false);
+    expect(state().deploymentConnections['vercel:ada']).toMatchObject({ status: 'missing', error: { message: agentApiMessages.deploymentConnectionNotFound } });
+
+    const rejected = await state().connectDeployment('vercel', 'ada', token);
+    expect(rejected.ok).toBe(false);
+    const afterRejection = state().deploymentConnections['vercel:ada']!;
+    expect(afterRejection.status).toBe('missing');
+    expect(afterRejection.connectStatus).toBe('failed');
+    expect(afterRejection.connectError?.fieldErrors?.token?.[0]).toContain('rejected by Vercel');
+
+    const connected = await state().connectDeployment('vercel', 'ada', goodToken);
+    expect(connected.ok).toBe(true);
+    expect(state().deploymentConnections['vercel:ada']).toMatchObject({ status: 'connected', connectStatus: 'connected', connectError: undefined, connection: { provider_account_name: 'acme-team (Vercel)' } });
+
+    const serialized = JSON.stringify(store.getState()) + JSON.stringify(store.getState().log);
+    expect(serialized).not.toContain(token);
+    expect(serialized).not.toContain(goodToken);
+    expect(serialized).not.toContain('secret-value');
+    expect(store.getState().log.map((entry) => entry.text)).toEqual(expect.arrayContaining(['Connect vercel for ada', 'Connected vercel for ada']));
+  });
+
+  it('409 for an account of another end user, unknown provider, and an expired connection', async () => {
+    const { state } = setup({ store: { now: () => Date.now() } });
+    expect((await state().connectDeployment('netlify', 'grace', 'shared:one')).ok).toBe(true);
+    await state().connectDeployment('netlify', 'ada', 'shared:two');
+    expect(state().deploymentConnections['netlify:ada']).toMatchObject({ connectStatus: 'failed', connectError: { kind: 'conflict', message: agentApiMessages.providerAccountTaken } });
+
+    await state().loadDeploymentConnection('heroku', 'ada');
+    expect(state().deploymentConnections['heroku:ada']).toMatchObject({ status: 'unknown_provider', error: { message: agentApiMessages.providerNotFound } });
+    await state().connectDeployment('heroku', 'ada', 'long_enough_token');
+    expect(state().deploymentConnections['heroku:ada']).toMatchObject({ status: 'unknown_provider', connectStatus: 'failed' });
+
+    const expiring = setup({
+      store: { now: () => Date.parse('2030-01-01T00:00:00Z') },
+      wrap: (inner) => ({
+        json: async (request) => {
+          const body = (await inner.json(request)) as { data?: Record<string, unknown> };
+          return request.path.includes('/connections/') ? { ...body, data: { ...body.data, expires_at: '2029-12-31T00:00:00Z' } } : body;
+        },
+        stream: inner.stream,
+      }),
+    });
+    await expiring.state().connectDeployment('vercel', 'ada', 'long_enough_token');
+    await expiring.state().loadDeploymentConnection('vercel', 'ada');
+    expect(expiring.state().deploymentConnections['vercel:ada']?.status).toBe('expired');
+  });
+
+  it('masks the token in an error that echoes it', async () => {
+    const token = 'echoed_secret_4242';
+    const { state, store } = setup({
+      wrap: (inner) => ({
+        json: async (request) => {
+          if (request.method === 'POST' && request.path.endsWith('/connections')) {
+            throw new AgentApiError('validation', `Token ${token} is not valid.`, { status: 422, fieldErrors: { token: [`${token} was revoked`] } });
+          }
+          return inner.json(request);
+        },
+        stream: inner.stream,
+      }),
+    });
+    await state().connectDeployment('vercel', 'ada', token);
+    const error = state().deploymentConnections['vercel:ada']!.connectError!;
+    expect(error.message).toBe('Token ••• is not valid.');
+    expect(error.fieldErrors).toEqual({ token: ['••• was revoked'] });
+    expect(error.kind).toBe('validation');
+    expect(JSON.stringify(store.getState()) + error.message).not.toContain(token);
+  });
+
+  it('deploys once per double click; a missing connection fails the deploy and marks the connection missing', async () => {
+    const { state, posts, project } = setup();
+    const projectId = await project();
+    const missing = await state().deploy('vercel', projectId, 'ada');
+    expect(missing).toMatchObject({ ok: false, error: { message: agentApiMessages.deploymentConnectionNotFound } });
+    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({ status: 'failed' });
+    expect(state().deploymentConnections['vercel:ada']?.status).toBe('missing');
+
+    await state().connectDeployment('vercel', 'ada', 'long_enough_token');
+    const first = state().deploy('vercel', projectId, 'ada');
+    const second = state().deploy('vercel', projectId, 'ada');
+    expect(second).toBe(first);
+    expect(state().deployments[`vercel:${projectId}`]?.status).toBe('deploying');
+    const result = await first;
+    expect(result.ok).toBe(true);
+    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({ status: 'deployed', error: undefined, deployment: { status: 'ready', url: expect.stringMatching(/^https:\/\//) } });
+    expect(posts('/project/').filter((request) => request.path.endsWith('/deploy'))).toHaveLength(2);
+  });
+
+  it('lists connections; after destroy nothing is published', async () => {
+    const { state, store } = setup();
+    await state().connectDeployment('vercel', 'ada', 'long_enough_token');
+    await state().loadDeploymentConnections('vercel');
+    expect(state().deploymentConnectionLists.vercel?.connections.map((connection) => connection.external_user_id)).toEqual(['ada']);
+    const pending = state().loadDeploymentConnection('vercel', 'ada');
+    store.destroy();
+    expect((await pending).ok).toBe(false);
+    expect(state().deploymentConnections['vercel:ada']?.status).toBe('loading');
+    expect(await state().loadPlans()).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+  });
+});
+
+describe('code-host slice', () => {
+  it('missing, then the install flow, then connected with the installation status; inactive and expired', async () => {
+    const { state } = setup();
+    await state().loadCodehostConnection('ada');
+    expect(state().codehostConnections.ada).toMatchObject({ status: 'missing', error: { message: agentApiMessages.codehostConnectionNotFound } });
+
+    const flow = setup();
+    await flow.connectCodehost('ada');
+    expect(flow.state().codehostStarts.ada).toMatchObject({ status: 'started', redirectUrl: expect.stringContaining('/__mock/codehost/install?state=') });
+    await flow.state().loadCodehostConnection('ada');
+    expect(flow.state().codehostConnections.ada).toMatchObject({ status: 'connected', connection: { codehost_login: 'ada-lovelace', installation_status: 'active' } });
+    flow.admin.setCodehostInstallationStatus('ada', 'suspended');
+    await flow.state().loadCodehostConnection('ada');
+    expect(flow.state().codehostConnections.ada?.status).toBe('inactive');
+
+    const later = setup({ store: { now: () => Date.now() + 400 * day } });
+    await later.connectCodehost('ada');
+    await later.state().loadCodehostConnection('ada');
+    expect(later.state().codehostConnections.ada?.status).toBe('expired');
+  });
+
+  it('a start whose redirect_url is not http(s) fails and keeps no address; validation errors are kept', async () => {
+    const { state } = setup({
+      wrap: (inner) => ({
+        json: async (request) => {
+          const body = (await inner.json(request)) as { data?: Record<string, unknown> };
+          return request.path.endsWith('/connect/start') ? { ...body, data: { ...body.data, redirect_url: 'javascript:alert(1)' } } : body;
+        },
+        stream: inner.stream,
+      }),
+    });
+    const result = await state().startCodehostConnect({ external_user_id: 'ada', external_user_name: 'Ada', external_user_email: 'ada@example.com', return_url: 'https://agency.example/app' });
+    expect(result.ok).toBe(false);
+    expect(state().codehostStarts.ada).toMatchObject({ status: 'failed', redirectUrl: undefined, error: { kind: 'protocol' } });
+    expect(JSON.stringify(state())).not.toContain('javascript:');
+
+    const plain = setup();
+    await plain.state().startCodehostConnect({ external_user_id: 'ada', return_url: 'https://agency.example/app' });
+    expect(plain.state().codehostStarts.ada?.error?.fieldErrors).toMatchObject({ external_user_name: expect.any(Array), external_user_email: expect.any(Array) });
+  });
+
+  it('pages: clamped bounds, cached pages, total count, null total count, a new page size starts over', async () => {
+    const { state, sent, connectCodehost } = setup();
+    await connectCodehost('ada');
+    const query = () => sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
+
+    await state().loadRepositories('ada', { page: 0, perPage: 500 });
+    await state().loadRepositories('ada', { page: -3, perPage: 0 });
+    await state().loadRepositories('ada', { page: 2.7, perPage: 20.9 });
+    expect(query()).toEqual([
+      { page: 1, per_page: 100 },
+      { page: 1, per_page: 1 },
+      { page: 2, per_page: 20 },
+    ]);
+    const list = state().repositoryLists.ada!;
+    expect(list).toMatchObject({ status: 'loaded', page: 2, perPage: 20, totalCount: 47 });
+    expect(Object.keys(list.pages)).toEqual(['2']);
+    expect(list.pages[2]).toHaveLength(20);
+    await state().loadRepositories('ada', { page: 3 });
+    expect(state().repositoryLists.ada?.pages[3]).toHaveLength(7);
+    expect(Object.keys(state().repositoryLists.ada!.pages)).toEqual(['2', '3']);
+
+    const unknown = setup({ mock: { scenario: { repositoryTotalCountUnknown: true, repositoryCount: 5 } } });
+    await unknown.connectCodehost('ada');
+    await unknown.state().loadRepositories('ada', { perPage: 2 });
+    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'loaded', totalCount: null, perPage: 2 });
+  });
+
+  it('listing without a connection fails with the spec message and marks the connection missing', async () => {
+    const { state } = setup();
+    await state().loadRepositories('ada');
+    expect(state().repositoryLists.ada).toMatchObject({ status: 'error', error: { message: agentApiMessages.codehostConnectionNotFound } });
+    expect(state().codehostConnections.ada?.status).toBe('missing');
+  });
+
+  it('link ok and not found, push to the linked repository, to an existing one and to a new one', async () => {
+    const { state, connectCodehost, project } = setup();
+    await connectCodehost('ada');
+    const projectId = await project();
+    await state().loadRepositories('ada', { perPage: 5 });
+    const first = state().repositoryLists.ada!.pages[1]![0]!;
+    const [owner, name] = first.full_name.split('/') as [string, string];
+
+    await state().pushRepository(projectId, 'ada');
+    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'failed', error: { kind: 'validation' } });
+
+    await state().linkRepository(projectId, 'ada', { owner, name: 'no-such-repository' });
+    expect(state().repositoryLinks[projectId]).toMatchObject({ status: 'failed', error: { kind: 'not_found' } });
+    await state().linkRepository(projectId, 'ada', { owner, name });
+    expect(state().repositoryLinks[projectId]).toMatchObject({ status: 'succeeded', result: { project_id: projectId, repo_url: first.html_url, branch: first.default_branch, codehost_login: 'ada-lovelace' } });
+
+    await state().pushRepository(projectId, 'ada');
+    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'succeeded', repository: undefined, result: { repo_created: false, repo_url: first.html_url } });
+    await state().pushRepository(projectId, 'ada', { owner, name });
+    expect(state().repositoryPushes[projectId]?.result?.repo_created).toBe(false);
+    await state().pushRepository(projectId, 'ada', { owner, name: 'brand-new-site' });
+    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'succeeded', repository: { owner, name: 'brand-new-site' }, result: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') } });
+    // The created repository invalidates the cached pages.
+    expect(state().repositoryLists.ada).toMatchObject({ status: 'idle', pages: {} });
+
+    const missingProject = await state().linkRepository('proj_missing', 'ada', { owner, name });
+    expect(missingProject).toMatchObject({ ok: false, error: { message: agentApiMessages.projectNotFound } });
+    await state().pushRepository(projectId, 'grace');
+    expect(state().repositoryPushes[projectId]?.error?.message).toBe(agentApiMessages.codehostConnectionNotFound);
+    expect(state().codehostConnections.grace?.status).toBe('missing');
+  });
+});
+
+describe('plans slice', () => {
+  it('in display order, without payment ids, one request for concurrent callers', async () => {
+    const { state, admin } = setup();
+    const [a, b] = [state().loadPlans(), state().loadPlans()];
+    expect(b).toBe(a);
+    await a;
+    expect(state().plans.status).toBe('loaded');
+    expect(state().plans.plans.map((plan) => plan.name)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    expect(JSON.stringify(state().plans)).not.toMatch(/stripe|price_mock|prod_mock/);
+    expect(admin.requests.filter((request) => request.path.endsWith('/subscription-plans'))).toHaveLength(1);
+  });
+
+  it('a failure is kept with its message', async () => {
+    const { state, admin } = setup();
+    admin.injectFault({ kind: 'http_500', route: 'listPlans' });
+    await state().loadPlans();
+    expect(state().plans).toMatchObject({ status: 'error', error: { kind: 'upstream' } });
+  });
+});
