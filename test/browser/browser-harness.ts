@@ -1,0 +1,140 @@
+/** One playground (proxy in front of an instant mock) and one real Chromium per test file, and what tests need to drive them. */
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { MockAgentServer } from 'agent-embed/mock';
+import { startPlayground, type Playground } from '../../playground/server.ts';
+import { sessionCookie } from '../../playground/users.ts';
+
+/** Chromium's flags on this machine (TOOLCHAIN.md): headless, and no background traffic on the closed network. */
+export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Launches Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium); never a downloaded browser. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+}
+
+/** A fake end user of the playground. */
+export type PlaygroundUserId = 'ada' | 'grace';
+
+/** A page of the playground in its own browser context (own cookies and sessionStorage). */
+export interface PlaygroundPage {
+  page: Page;
+  context: BrowserContext;
+  /** Paths of the generate and follow-up POSTs the page sent, in order. */
+  generationPosts: string[];
+  /** Uncaught exceptions of the page. */
+  pageErrors: string[];
+}
+
+/** Options of `BrowserHarness.openPage`. */
+export interface OpenPageOptions {
+  /** Signed in by cookie before the page loads (default 'ada'); null: nobody. */
+  user?: PlaygroundUserId | null;
+  colorScheme?: 'light' | 'dark';
+}
+
+/** The running playground, its mock and the browser. */
+export interface BrowserHarness {
+  playground: Playground;
+  mock: MockAgentServer;
+  browser: Browser;
+  /** Opens the playground in a fresh context and waits until the page is interactive. */
+  openPage(options?: OpenPageOptions): Promise<PlaygroundPage>;
+  /** Resets the mock (projects, credits, faults, held streams): each test starts clean. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const generationPath = /^\/api\/agent\/agent\/generate(\/[^/]+)?$/;
+
+/** Starts the playground on 127.0.0.1, port 0, with an instant mock, and launches Chromium. */
+export async function startBrowserHarness(): Promise<BrowserHarness> {
+  const playground = await startPlayground({
+    port: 0,
+    host: '127.0.0.1',
+    speed: 'instant',
+    watch: false,
+    logLevel: 'warn',
+    // Journeys send more requests than the API's 10 per minute; the budget has its own tests in test/server.
+    mock: { rateLimit: false },
+    proxy: { rateLimit: false },
+  });
+  const mock = playground.mock;
+  if (mock === undefined) throw new Error('The playground started without its mock.');
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (thrown) {
+    await playground.close();
+    throw thrown;
+  }
+  return {
+    playground,
+    mock,
+    browser,
+    async openPage({ user = 'ada', colorScheme = 'light' } = {}) {
+      const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+      if (user !== null) await context.addCookies([{ name: sessionCookie, value: user, url: playground.url }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const opened: PlaygroundPage = { page, context, generationPosts: [], pageErrors: [] };
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (request.method() === 'POST' && generationPath.test(path)) opened.generationPosts.push(path);
+      });
+      page.on('pageerror', (error) => opened.pageErrors.push(error.message));
+      await page.goto(playground.url);
+      await page.getByLabel('Theme').waitFor();
+      if (user !== null) await page.getByRole('form').first().waitFor();
+      return opened;
+    },
+    reset() {
+      mock.api.admin.reset();
+    },
+    async close() {
+      await browser.close();
+      await playground.close();
+    },
+  };
+}
+
+/** Generate and follow-up POSTs the mock received, as `METHOD path`. */
+export function mockGenerationPosts(mock: MockAgentServer): string[] {
+  return mock.api.admin.requests.filter((request) => request.method === 'POST' && /\/agent\/generate(\/[^/]+)?$/.test(request.path)).map((request) => request.path);
+}
+
+/** The build log region. */
+export function buildLog(page: Page): Locator {
+  return page.getByRole('region', { name: 'Build progress' });
+}
+
+/** Waits until `locator` shows `data-state="state"`. */
+export function waitForState(locator: Locator, state: string): Promise<void> {
+  return locator.and(locator.page().locator(`[data-state="${state}"]`)).waitFor();
+}
+
+/** Switches the page to a colour scheme: the system preference and the playground's Theme select. */
+export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.getByLabel('Theme').selectOption(scheme);
+  await page.locator(`[data-agent-embed][data-color-scheme="${scheme}"]`).first().waitFor();
+}
+
+/** Runs axe-core on the whole page (frames included, every rule) and returns each violation as one readable line. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'n/a'}) at ${JSON.stringify(node.target)}: ${node.html}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? violation.help}`),
+  );
+}
+
+/** Presses Tab until `target` has focus (none if it has it already); fails after `limit` presses. */
+export async function tabTo(page: Page, target: Locator, limit = 40): Promise<number> {
+  const focused = () => target.evaluate((element) => element === document.activeElement);
+  if (await focused()) return 0;
+  for (let presses = 1; presses <= limit; presses++) {
+    await page.keyboard.press('Tab');
+    if (await focused()) return presses;
+  }
+  throw new Error(`${limit} presses of Tab never reached the target.`);
+}
