@@ -22,7 +22,7 @@
  * in-memory mock to an iframe, so `app_url`s point at `.storybook/public/mock-app/index.html` (a static
  * page of the Storybook site that shows the project named in its hash).
  */
-import type { Decorator, Loader, StoryContext } from '@storybook/react-vite';
+import type { Decorator, Loader, Preview, StoryContext } from '@storybook/react-vite';
 import { AgentProvider, type AgentAppearance, type AgentColorScheme, type AgentProviderOptions, type ExternalUser } from 'agent-embed';
 import {
   createAgentClient,
@@ -33,6 +33,7 @@ import {
   type AgentStoreOptions,
   type GenerateInput,
   type GenerationState,
+  isGenerationSettled,
 } from 'agent-embed/core';
 import { createMockTransport, type MockAgentApi, type MockAgentApiOptions, type MockSpeed } from 'agent-embed/mock';
 import type { AgentTransport } from 'agent-embed/core';
@@ -87,7 +88,7 @@ export const appearancePresets: Record<AppearancePresetName, AgentAppearance | u
 const colorSchemes: readonly AgentColorScheme[] = ['light', 'dark', 'auto'];
 
 /** Toolbar globals: colour scheme and appearance preset. */
-export const agentGlobalTypes = {
+export const agentGlobalTypes: NonNullable<Preview['globalTypes']> = {
   colorScheme: {
     description: 'Colour scheme of the AgentProvider',
     toolbar: { title: 'Scheme', icon: 'mirror', items: colorSchemes.map((value) => ({ value, title: value })), dynamicTitle: true },
@@ -205,6 +206,20 @@ export function currentGeneration(state: AgentState): GenerationState | undefine
   return state.currentKey === undefined ? undefined : state.generations[state.currentKey];
 }
 
+/** Waits until `until` holds for the generation `select` picks; rejects if it settles otherwise. */
+async function untilGeneration(store: AgentStore, select: (state: AgentState) => GenerationState | undefined, until: (generation: GenerationState) => boolean): Promise<GenerationState> {
+  let missed: GenerationState | undefined;
+  const state = await waitForStore(store, (next) => {
+    const generation = select(next);
+    if (generation === undefined) return false;
+    if (until(generation)) return true;
+    if (isGenerationSettled(generation.status)) missed = generation;
+    return missed !== undefined;
+  });
+  if (missed !== undefined) throw new Error(`The story's generation ended ${missed.status}${missed.error === undefined ? '' : ` (${missed.error.message})`} before reaching the awaited state.`);
+  return select(state) as GenerationState;
+}
+
 /**
  * Starts a generation through the store (as the panel would) and resolves with it once `until` holds;
  * with a `pause_after` fault injected first, the generation stays frozen there.
@@ -214,20 +229,20 @@ export async function generateUntil(
   until: (generation: GenerationState) => boolean,
   input: GenerateInput = { prompt: storyPrompt },
 ): Promise<GenerationState> {
-  void agent.store.getState().generate(input);
-  const state = await waitForStore(agent.store, (next) => {
-    const generation = currentGeneration(next);
-    return generation !== undefined && until(generation);
-  });
-  return currentGeneration(state) as GenerationState;
+  const action = agent.store.getState().generate(input);
+  const generation = await untilGeneration(agent.store, currentGeneration, until);
+  // A terminal event is shown before the run has settled; a follow-up sent in between would be de-duplicated.
+  if (isGenerationSettled(generation.status)) await action;
+  return currentGeneration(agent.store.getState()) ?? generation;
 }
 
 /** Sends a follow-up through the store and resolves with it once `until` holds. */
 export async function followUpUntil(agent: StoryAgent, projectId: string, until: (generation: GenerationState) => boolean, prompt = 'Add a dark theme and a contact page'): Promise<GenerationState> {
-  void agent.store.getState().followUp(projectId, { prompt });
-  const state = await waitForStore(agent.store, (next) => {
-    const generation = next.generations[projectId];
-    return generation !== undefined && generation.kind === 'followUp' && until(generation);
-  });
-  return state.generations[projectId] as GenerationState;
+  const action = agent.store.getState().followUp(projectId, { prompt });
+  const generation = await untilGeneration(agent.store, (state) => {
+    const found = state.generations[projectId];
+    return found?.kind === 'followUp' ? found : undefined;
+  }, until);
+  if (isGenerationSettled(generation.status)) await action;
+  return agent.store.getState().generations[projectId] ?? generation;
 }

@@ -1,0 +1,268 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { GeneratePanel } from 'agent-embed';
+import { agentApiMessages, type AgentErrorKind } from 'agent-embed/core';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, storyAgent, storyPrompt, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import { prepare, reach } from './story-states.js';
+
+const meta = {
+  title: 'Generation/GeneratePanel',
+  component: GeneratePanel,
+  args: { onComplete: fn() },
+} satisfies Meta<typeof GeneratePanel>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+function panel(canvasElement: HTMLElement) {
+  const canvas = within(canvasElement);
+  const form = canvas.getByRole('form');
+  return {
+    canvas,
+    form,
+    prompt: () => canvas.getByRole('textbox'),
+    submit: () => within(form).getByRole('button', { name: /^(Generate|Send follow-up|Working…)$/ }),
+  };
+}
+
+/** Types a valid prompt and presses Generate, as a person would. */
+async function submitPrompt(canvasElement: HTMLElement, prompt = storyPrompt) {
+  const { prompt: field, submit } = panel(canvasElement);
+  await userEvent.type(field(), prompt);
+  await userEvent.click(submit());
+}
+
+function generationPosts(agent: StoryAgent) {
+  return agent.api.admin.requests.filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path));
+}
+
+export const Idle: Story = {
+  play: async ({ canvasElement }) => {
+    const { canvas, form, prompt, submit } = panel(canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'idle');
+    await expect(canvas.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
+    await expect(prompt()).toHaveAccessibleName('Describe the app you want');
+    await expect(prompt()).toHaveAccessibleDescription('At least 10 characters.');
+    await expect(canvas.getByRole('radio', { name: 'Build' })).toBeChecked();
+    await expect(canvas.getByRole('radio', { name: 'Design' })).not.toBeChecked();
+    await expect(submit()).toBeEnabled();
+    await expect(canvas.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+  },
+};
+
+export const IdleDark: Story = {
+  globals: { colorScheme: 'dark' },
+  play: async (context) => {
+    await Idle.play?.(context);
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+  },
+};
+
+export const IdleCompactAppearance: Story = {
+  globals: { appearance: 'compact' },
+  play: async (context) => {
+    await Idle.play?.(context);
+    const root = context.canvasElement.querySelector<HTMLElement>('[data-agent-embed]');
+    await expect(root?.style.getPropertyValue('--agent-embed-font-size')).toBe('13px');
+    await expect(root?.style.getPropertyValue('--agent-embed-spacing-unit')).toBe('3px');
+  },
+};
+
+export const DesignMode: Story = {
+  args: { defaultMode: 'design' },
+  play: async (context) => {
+    const { canvas } = panel(context.canvasElement);
+    await expect(canvas.getByRole('radio', { name: 'Design' })).toBeChecked();
+    await expect(canvas.getByRole('radio', { name: 'Design' })).toHaveAccessibleDescription('A frontend-focused design.');
+    await submitPrompt(context.canvasElement);
+    await waitFor(() => expect(storyAgent(context).api.admin.projects()[0]?.mode).toBe('design'));
+  },
+};
+
+export const PromptTooShort: Story = {
+  play: async (context) => {
+    const { canvas, prompt } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement, '  short  ');
+    const message = canvas.getByText('The prompt must be at least 10 characters.');
+    await expect(prompt()).toHaveAttribute('aria-invalid', 'true');
+    await expect(prompt().getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    await expect(prompt()).toHaveFocus();
+    // Checked before sending: nothing reached the API.
+    await expect(generationPosts(storyAgent(context))).toHaveLength(0);
+    await expect(context.args.onComplete).not.toHaveBeenCalled();
+  },
+};
+
+export const Submitting: Story = {
+  parameters: agentParameters(prepare.holdBeforeFirstEvent),
+  play: async (context) => {
+    const { canvas, form, prompt, submit } = panel(context.canvasElement);
+    await userEvent.type(prompt(), storyPrompt);
+    await userEvent.click(submit());
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'submitting'));
+    await expect(form).toHaveAttribute('aria-busy', 'true');
+    await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
+    await expect(prompt()).toBeDisabled();
+    // Keyboard users keep their place: focus moves from the disabled submit to Cancel.
+    await expect(canvas.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
+  },
+};
+
+export const DoubleClickSendsOnePost: Story = {
+  parameters: agentParameters(prepare.holdBeforeFirstEvent),
+  play: async (context) => {
+    const { form, prompt, submit } = panel(context.canvasElement);
+    await userEvent.type(prompt(), storyPrompt);
+    await userEvent.dblClick(submit());
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'submitting'));
+    // The request has reached the mock (it created the project); the second click sent nothing.
+    await waitFor(() => expect(storyAgent(context).api.admin.projects()).toHaveLength(1));
+    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
+  },
+};
+
+export const Provisioning: Story = {
+  name: 'Provisioning 35%',
+  parameters: agentParameters(reach.provisioning(35)),
+  play: async ({ canvasElement }) => {
+    const { canvas, form, prompt } = panel(canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'provisioning');
+    await expect(prompt()).toBeDisabled();
+    await expect(canvas.getByRole('group', { name: 'Mode' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  },
+};
+
+export const Generating: Story = {
+  name: 'Generating (5 files)',
+  parameters: agentParameters(reach.generating(5)),
+  play: async ({ canvasElement }) => {
+    const { canvas, form } = panel(canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'generating');
+    await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
+  },
+};
+
+export const CancelWhileProvisioning: Story = {
+  parameters: agentParameters({ setup: (agent) => agent.api.admin.injectFault({ kind: 'pause_after', events: 3 }) }),
+  play: async (context) => {
+    const { canvas, form, submit } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'provisioning'));
+    await userEvent.click(canvas.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
+    await expect(submit()).toHaveAccessibleName('Generate');
+    await expect(submit()).toBeEnabled();
+    await waitFor(() => expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'aborted' })));
+  },
+};
+
+export const CompletedOffersFollowUp: Story = {
+  name: 'Completed: follow-up offered',
+  parameters: agentParameters(reach.completed),
+  play: async (context) => {
+    const { canvas, form, prompt } = panel(context.canvasElement);
+    const projectId = storyAgent(context).api.admin.projects()[0]?.id ?? '';
+    await expect(form).toHaveAttribute('data-state', 'completed');
+    await expect(canvas.getByRole('heading', { name: 'Refine your app' })).toBeInTheDocument();
+    await expect(canvas.getByText(`Follow-up on project ${projectId}`)).toBeInTheDocument();
+    await expect(prompt()).toHaveAccessibleName('What should change?');
+    await expect(canvas.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
+    await expect(canvas.queryByRole('group', { name: 'Mode' })).not.toBeInTheDocument();
+    // Starting over brings the new-project form back.
+    await userEvent.click(canvas.getByRole('button', { name: 'Start a new project' }));
+    await expect(canvas.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
+    await expect(form).toHaveAttribute('data-state', 'idle');
+  },
+};
+
+export const FollowUp: Story = {
+  parameters: agentParameters(reach.completed),
+  play: async (context) => {
+    const agent = storyAgent(context);
+    const projectId = agent.api.admin.projects()[0]?.id ?? '';
+    const { form } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement, 'Add a dark theme and a contact page');
+    await waitFor(() => expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'completed', projectId })));
+    await expect(form).toHaveAttribute('data-state', 'completed');
+    const posts = generationPosts(agent);
+    await expect(posts.map((post) => post.path.replace(/^.*\/agent/, '/agent'))).toEqual(['/agent/generate', `/agent/generate/${projectId}`]);
+    await expect(agent.api.admin.projects()[0]?.prompts).toHaveLength(2);
+  },
+};
+
+export const CreditsExhaustedBefore: Story = {
+  name: 'Credits exhausted before (400)',
+  parameters: agentParameters(prepare.noCredits),
+  play: async (context) => {
+    const { canvas, form } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    const alert = await canvas.findByRole('alert');
+    await expect(alert).toHaveTextContent('The request was not accepted');
+    await expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
+    await expect(alert).toHaveAttribute('data-kind', 'insufficient_credits');
+    await waitFor(() => expect(alert).toHaveFocus());
+    await expect(form).toHaveAttribute('data-state', 'credits_exhausted');
+  },
+};
+
+export const CreditsExhaustedDuring: Story = {
+  name: 'Credits exhausted during (event)',
+  parameters: agentParameters(prepare.creditsForThreeFiles),
+  play: async (context) => {
+    const { canvas, form, submit } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'credits_exhausted'));
+    // The stream had started: the build log tells the story, the form is not refused.
+    await expect(canvas.queryByRole('alert')).not.toBeInTheDocument();
+    await expect(submit()).toBeEnabled();
+    await expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'credits_exhausted' }));
+  },
+};
+
+export const Failed: Story = {
+  parameters: agentParameters(prepare.failing),
+  play: async (context) => {
+    const { form, submit } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'failed'));
+    await expect(submit()).toBeEnabled();
+    await expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'failed' }));
+  },
+};
+
+export const RecoveringThenStopWaiting: Story = {
+  name: 'Interrupted, recovering, stop waiting',
+  parameters: agentParameters(prepare.cutAndStalled),
+  play: async (context) => {
+    const { canvas, form, submit } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'recovering'));
+    await expect(submit()).toBeDisabled();
+    await userEvent.click(canvas.getByRole('button', { name: 'Stop waiting' }));
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'interrupted'));
+    await expect(submit()).toBeEnabled();
+    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
+  },
+};
+
+function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message: string): Story {
+  return {
+    parameters: agentParameters(parameters),
+    play: async (context) => {
+      const { canvas, form, submit } = panel(context.canvasElement);
+      await submitPrompt(context.canvasElement);
+      const alert = await canvas.findByRole('alert');
+      await expect(alert).toHaveAttribute('data-kind', kind);
+      await expect(alert).toHaveTextContent(message);
+      await expect(form).toHaveAttribute('data-state', 'failed');
+      await expect(submit()).toBeEnabled();
+    },
+  };
+}
+
+export const RateLimited: Story = refused(prepare.rateLimited, 'rate_limited', agentApiMessages.tooManyAttempts);
+export const Unauthorized: Story = refused(prepare.unauthorized, 'unauthorized', agentApiMessages.unauthorized);
+export const TokenExpired: Story = refused(prepare.expired, 'token_expired', agentApiMessages.tokenExpired);
+export const TeamSuspended: Story = refused(prepare.suspended, 'suspended', agentApiMessages.suspended);

@@ -1,0 +1,300 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { createAgentFormat, LiveBuildLog } from 'agent-embed';
+import { agentApiMessages } from 'agent-embed/core';
+import { creditsExhaustedMessage } from 'agent-embed/mock';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, currentGeneration, storyAgent } from './story-agent.js';
+import { reach, storyBillingUrl, storyFailureMessage } from './story-states.js';
+
+const meta = {
+  title: 'Generation/LiveBuildLog',
+  component: LiveBuildLog,
+  args: { buyCreditsUrl: storyBillingUrl },
+} satisfies Meta<typeof LiveBuildLog>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+function parts(canvasElement: HTMLElement) {
+  const region = within(canvasElement).getByRole('region', { name: 'Build progress' });
+  const log = within(region);
+  return {
+    region,
+    log,
+    outcome: () => region.querySelector('.ae-outcome'),
+    badge: () => region.querySelector('.ae-badge'),
+    announcement: () => log.getByRole('log'),
+  };
+}
+
+async function expectProgress(canvasElement: HTMLElement, percentage: number) {
+  const { region, log } = parts(canvasElement);
+  await expect(region).toHaveAttribute('data-state', 'provisioning');
+  const bar = log.getByRole('progressbar', { name: 'Container setup' });
+  await expect(bar).toHaveAttribute('aria-valuenow', String(percentage));
+  await expect(bar).toHaveAttribute('aria-valuetext', `${createAgentFormat(undefined).percent(percentage)} done`);
+  await expect(log.getByRole('log')).toHaveTextContent('Setting up the container.');
+}
+
+export const Idle: Story = {
+  play: async ({ canvasElement }) => {
+    const { region, log, badge } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'idle');
+    await expect(log.getByText('Nothing is being built yet.')).toBeInTheDocument();
+    await expect(badge()).toHaveTextContent('Ready');
+    await expect(log.queryByRole('progressbar')).not.toBeInTheDocument();
+  },
+};
+
+export const Submitting: Story = {
+  parameters: agentParameters(reach.submitting),
+  play: async ({ canvasElement }) => {
+    const { region, badge, announcement } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'submitting');
+    await expect(region).toHaveAttribute('aria-busy', 'true');
+    await expect(badge()).toHaveTextContent('Sending');
+    await expect(announcement()).toHaveTextContent('Sending your request.');
+  },
+};
+
+export const Provisioning10: Story = {
+  name: 'Provisioning 10%',
+  parameters: agentParameters(reach.provisioning(10)),
+  play: async ({ canvasElement }) => {
+    await expectProgress(canvasElement, 10);
+    await expect(parts(canvasElement).log.getByText('Allocating a container')).toBeInTheDocument();
+  },
+};
+
+export const Provisioning35: Story = {
+  name: 'Provisioning 35%',
+  parameters: agentParameters(reach.provisioning(35)),
+  play: async ({ canvasElement }) => {
+    await expectProgress(canvasElement, 35);
+    await expect(parts(canvasElement).log.getByText('Pulling the base image')).toBeInTheDocument();
+  },
+};
+
+export const Provisioning85: Story = {
+  name: 'Provisioning 85%',
+  parameters: agentParameters(reach.provisioning(85)),
+  play: async ({ canvasElement }) => {
+    await expectProgress(canvasElement, 85);
+    await expect(parts(canvasElement).log.getByText('Installing the runtime')).toBeInTheDocument();
+  },
+};
+
+export const ContainerReady: Story = {
+  parameters: agentParameters(reach.containerReady),
+  play: async ({ canvasElement }) => {
+    const { region, log, announcement } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'generating');
+    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    await expect(log.getByText('Container ready. Generating code…')).toBeInTheDocument();
+    await expect(announcement()).toHaveTextContent('Generating code.');
+    await expect(log.queryByRole('region', { name: 'Generated files' })).not.toBeInTheDocument();
+  },
+};
+
+export const GeneratingAFewFiles: Story = {
+  parameters: agentParameters(reach.generating(5)),
+  play: async ({ canvasElement }) => {
+    const { region, log } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'generating');
+    await expect(log.getByText('5 files, 0 modified')).toBeInTheDocument();
+    const files = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
+    await expect(files.map((item) => item.querySelector('.ae-file-path')?.textContent)).toEqual(['package.json', 'vite.config.ts', 'index.html', 'src/main.tsx', 'src/App.tsx']);
+    const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
+    await expect(steps.at(-1)).toHaveTextContent('Wrote 4 of 15 files');
+  },
+};
+
+export const GeneratingThousandsOfFiles: Story = {
+  parameters: agentParameters(reach.generating(3000, 5000)),
+  play: async (context) => {
+    const { region, log } = parts(context.canvasElement);
+    const generation = currentGeneration(storyAgent(context).store.getState());
+    await expect(generation?.files).toHaveLength(3000);
+    await expect(region).toHaveAttribute('data-state', 'generating');
+    await expect(log.getByText(`${createAgentFormat(undefined).number(3000)} files, 0 modified`)).toBeInTheDocument();
+    // Windowed: a screenful of rows is in the DOM, not three thousand.
+    const rows = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
+    await expect(rows.length).toBeGreaterThan(0);
+    await expect(rows.length).toBeLessThan(60);
+    await expect(rows[0]).toHaveAttribute('aria-setsize', '3000');
+    // A running step that reports again is updated in place, not repeated 750 times.
+    const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
+    await expect(steps).toHaveLength(2);
+    await expect(steps[1]).toHaveTextContent('Wrote 2996 of 5000 files');
+  },
+};
+
+export const Completed: Story = {
+  parameters: agentParameters(reach.completed),
+  play: async (context) => {
+    const { region, log, outcome, announcement } = parts(context.canvasElement);
+    const project = storyAgent(context).api.admin.projects()[0];
+    await expect(region).toHaveAttribute('data-state', 'completed');
+    await expect(outcome()).toHaveTextContent('Your app is ready.');
+    const link = log.getByRole('link', { name: 'Open the app' });
+    await expect(link).toHaveAttribute('href', project?.appUrl);
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(log.getByText('13 files, 0 modified')).toBeInTheDocument();
+    await expect(announcement()).toHaveTextContent('Your app is ready.');
+  },
+};
+
+export const CompletedDark: Story = {
+  ...Completed,
+  globals: { colorScheme: 'dark' },
+  play: async (context) => {
+    await Completed.play?.(context);
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+  },
+};
+
+export const CompletedOceanAppearance: Story = {
+  ...Completed,
+  globals: { appearance: 'ocean' },
+  play: async (context) => {
+    await Completed.play?.(context);
+    const root = context.canvasElement.querySelector<HTMLElement>('[data-agent-embed]');
+    await expect(root?.style.getPropertyValue('--agent-embed-color-primary')).toBe('#0e7490');
+    await expect(root?.style.getPropertyValue('--agent-embed-border-radius')).toBe('14px');
+  },
+};
+
+export const FollowUpRunning: Story = {
+  parameters: agentParameters(reach.followUpRunning),
+  play: async ({ canvasElement }) => {
+    const { region, log } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'generating');
+    // A follow-up has no container stage.
+    await expect(log.queryByRole('progressbar')).not.toBeInTheDocument();
+    await expect(log.getByText('1 file, 1 modified')).toBeInTheDocument();
+    await expect(log.getByText('src/App.tsx')).toBeInTheDocument();
+    await expect(log.getByText('modified')).toBeInTheDocument();
+  },
+};
+
+export const FollowUpCompleted: Story = {
+  parameters: agentParameters(reach.followUpCompleted),
+  play: async ({ canvasElement }) => {
+    const { region, log } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'completed');
+    await expect(log.getByText('3 files, 2 modified')).toBeInTheDocument();
+    await expect(log.getByRole('link', { name: 'Open the app' })).toBeInTheDocument();
+  },
+};
+
+export const CreditsExhaustedBefore: Story = {
+  name: 'Credits exhausted before (400)',
+  args: { onBuyCredits: fn() },
+  parameters: agentParameters(reach.creditsExhaustedBefore),
+  play: async ({ canvasElement, args }) => {
+    const { region, log, outcome } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
+    await expect(outcome()).toHaveTextContent('Your credits ran out.');
+    await expect(outcome()).toHaveTextContent(agentApiMessages.insufficientCredits);
+    await expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
+    // With onBuyCredits, the call to action is a button rather than the link.
+    await userEvent.click(log.getByRole('button', { name: 'Buy credits' }));
+    await expect(args.onBuyCredits).toHaveBeenCalledTimes(1);
+    await expect(log.queryByRole('link', { name: 'Buy credits' })).not.toBeInTheDocument();
+  },
+};
+
+export const CreditsExhaustedDuring: Story = {
+  name: 'Credits exhausted during (event)',
+  parameters: agentParameters(reach.creditsExhaustedDuring),
+  play: async ({ canvasElement }) => {
+    const { region, log, outcome, announcement } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
+    await expect(outcome()).toHaveTextContent(creditsExhaustedMessage);
+    await expect(log.getByText('3 files, 0 modified')).toBeInTheDocument();
+    const link = log.getByRole('link', { name: 'Buy credits' });
+    await expect(link).toHaveAttribute('href', storyBillingUrl);
+    await expect(announcement()).toHaveTextContent('Your credits ran out.');
+  },
+};
+
+export const Failed: Story = {
+  parameters: agentParameters(reach.failed),
+  play: async ({ canvasElement }) => {
+    const { region, outcome, badge, announcement } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'failed');
+    await expect(outcome()).toHaveTextContent('The generation failed.');
+    await expect(outcome()).toHaveTextContent(storyFailureMessage);
+    await expect(badge()).toHaveTextContent('Failed');
+    await expect(announcement()).toHaveTextContent('The generation failed.');
+  },
+};
+
+export const Recovering: Story = {
+  name: 'Interrupted, recovering',
+  parameters: agentParameters(reach.recovering),
+  play: async (context) => {
+    const { region, outcome, badge, announcement } = parts(context.canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'recovering');
+    await expect(region).toHaveAttribute('aria-busy', 'true');
+    await expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
+    await expect(badge()).toHaveTextContent('Reconnecting');
+    await expect(announcement()).toHaveTextContent('Connection lost. Checking how the generation ended.');
+    // The project is still being generated at the mock: polling goes on.
+    await waitFor(() => expect(storyAgent(context).api.admin.requests.some((request) => request.path.includes('/agent/project/'))).toBe(true));
+  },
+};
+
+export const Recovered: Story = {
+  name: 'Interrupted, then recovered',
+  parameters: agentParameters(reach.recovered),
+  play: async (context) => {
+    const { region, log } = parts(context.canvasElement);
+    const agent = storyAgent(context);
+    await expect(region).toHaveAttribute('data-state', 'completed');
+    await expect(log.getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', agent.api.admin.projects()[0]?.appUrl);
+    // The stream was cut after ten events (7 container events, 2 plan steps, 1 file); the rest came from polling.
+    await expect(log.getByText('1 file, 0 modified')).toBeInTheDocument();
+    await expect(agent.store.getState().log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(true);
+    await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  },
+};
+
+export const Interrupted: Story = {
+  name: 'Interrupted, outcome unknown',
+  parameters: agentParameters(reach.interrupted),
+  play: async ({ canvasElement }) => {
+    const { region, outcome, announcement } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'interrupted');
+    await expect(outcome()).toHaveTextContent('The connection was lost and the outcome is unknown.');
+    await expect(announcement()).toHaveTextContent('The connection was lost.');
+  },
+};
+
+export const Cancelled: Story = {
+  parameters: agentParameters(reach.cancelled),
+  play: async ({ canvasElement }) => {
+    const { region, outcome, badge } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'aborted');
+    await expect(outcome()).toHaveTextContent('The generation was cancelled.');
+    await expect(badge()).toHaveTextContent('Cancelled');
+  },
+};
+
+function refusal(parameters: typeof reach.rateLimited, message: string): Story {
+  return {
+    parameters: agentParameters(parameters),
+    play: async ({ canvasElement }) => {
+      const { region, outcome } = parts(canvasElement);
+      await expect(region).toHaveAttribute('data-state', 'failed');
+      await expect(outcome()).toHaveTextContent(message);
+      await expect(region.querySelector('.ae-file')).toBeNull();
+    },
+  };
+}
+
+export const RateLimited: Story = refusal(reach.rateLimited, agentApiMessages.tooManyAttempts);
+export const Unauthorized: Story = refusal(reach.unauthorized, agentApiMessages.unauthorized);
+export const TokenExpired: Story = refusal(reach.expired, agentApiMessages.tokenExpired);
+export const TeamSuspended: Story = refusal(reach.suspended, agentApiMessages.suspended);

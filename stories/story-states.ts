@@ -1,0 +1,140 @@
+/**
+ * Ready-made `parameters.agent` values for the generation states: `prepare.*` only sets the mock up (a play
+ * function then acts like a person would), `reach.*` also runs a generation through the store until it is
+ * in the state, frozen there with a `pause_after` fault where the state would otherwise move on.
+ */
+import type { GenerationState } from 'agent-embed/core';
+import type { MockFault } from 'agent-embed/mock';
+import { followUpUntil, generateUntil, waitForStore, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+
+/** The message of the `error` event of failed stories. */
+export const storyFailureMessage = 'The build failed: npm install exited with code 1.';
+
+/** Where the `buy credits` link of stories goes. */
+export const storyBillingUrl = 'https://agency.example.test/billing';
+
+/** Container progress steps of the mock: percentage → events sent once it is shown (project_created first). */
+const eventsAtPercentage = { 10: 2, 35: 3, 60: 4, 85: 5, 100: 6 } as const;
+
+/** A container percentage the mock reports. */
+export type StoryPercentage = keyof typeof eventsAtPercentage;
+
+/**
+ * Events sent once the mock's default script has created `files` files: 7 container events, 2 plan
+ * steps, the files, and a `write_files` step after every fourth file.
+ */
+export function eventsAfterFiles(files: number): number {
+  return 9 + files + Math.floor((files - 1) / 4);
+}
+
+function inject(agent: StoryAgent, fault: MockFault): void {
+  agent.api.admin.injectFault(fault);
+}
+
+const status = (wanted: GenerationState['status']) => (generation: GenerationState) => generation.status === wanted;
+
+/** Mock conditions only: the story's play function submits the prompt. */
+export const prepare = {
+  /** The stream opens and no event ever comes: the generation stays `submitting`. */
+  holdBeforeFirstEvent: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 0 }) },
+  /** No credits left: the generate request is refused with 400. */
+  noCredits: { setup: (agent) => agent.api.admin.setCredits(0) },
+  /** Credits for three files: the stream ends with `credits_exhausted`. */
+  creditsForThreeFiles: { setup: (agent) => agent.api.admin.setCredits(3) },
+  /** The stream ends with an `error` event after ten events. */
+  failing: { setup: (agent) => inject(agent, { kind: 'error_event', afterEvents: 10, message: storyFailureMessage }) },
+  /** The generate request gets 429 with Retry-After: 30. */
+  rateLimited: { setup: (agent) => inject(agent, { kind: 'rate_limited', retryAfterSeconds: 30, route: 'generate' }) },
+  /** The token was revoked: 401 'Unauthorized.'. */
+  unauthorized: { setup: (agent) => agent.api.admin.revokeToken(agent.api.token) },
+  /** The token is past its expiration date: 401 'API token has expired.'. */
+  expired: { setup: (agent) => agent.api.admin.expireToken(agent.api.token) },
+  /** The team is suspended: 403 'This team is currently suspended.'. */
+  suspended: { setup: (agent) => agent.api.admin.suspendTeam() },
+  /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
+  cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
+  /** The stream is cut after ten events; the generation completes at the mock, so recovery finds it ready. */
+  cutThenCompleted: { setup: (agent) => inject(agent, { kind: 'drop_after', events: 10 }), store: { pollIntervalMs: 40, maxPollIntervalMs: 80 } },
+} satisfies Record<string, AgentStoryParameters>;
+
+/** A project that was generated to the end, for follow-up and preview stories. */
+export async function completedProject(agent: StoryAgent): Promise<GenerationState> {
+  return generateUntil(agent, status('completed'));
+}
+
+type Prepare = (agent: StoryAgent) => void;
+
+/** Parameters that prepare the mock, then generate until the generation has the status. */
+function generateTo(wanted: GenerationState['status'], before?: Prepare, extra: AgentStoryParameters = {}): AgentStoryParameters {
+  return {
+    ...extra,
+    setup: async (agent) => {
+      before?.(agent);
+      await generateUntil(agent, status(wanted));
+    },
+  };
+}
+
+/** Runs a generation through the store until it is in the state. */
+export const reach = {
+  submitting: generateTo('submitting', prepare.holdBeforeFirstEvent.setup),
+  provisioning: (percentage: StoryPercentage): AgentStoryParameters => ({
+    setup: async (agent) => {
+      inject(agent, { kind: 'pause_after', events: eventsAtPercentage[percentage] });
+      await generateUntil(agent, (generation) => generation.container.percentage === percentage);
+    },
+  }),
+  /** Container ready, AI generation starting, no file yet. */
+  containerReady: {
+    setup: async (agent) => {
+      inject(agent, { kind: 'pause_after', events: 7 });
+      await generateUntil(agent, (generation) => generation.container.ready);
+    },
+  },
+  /** Generating, with `files` files so far (out of `total`, default at least 13). */
+  generating: (files: number, total = Math.max(13, files + 10)): AgentStoryParameters => ({
+    mock: { scenario: { files: total }, credits: total + 100 },
+    setup: async (agent) => {
+      inject(agent, { kind: 'pause_after', events: eventsAfterFiles(files) });
+      await generateUntil(agent, (generation) => generation.files.length === files);
+    },
+  }),
+  completed: generateTo('completed'),
+  /** A follow-up on a completed project, frozen after it modified `src/App.tsx`. */
+  followUpRunning: {
+    setup: async (agent) => {
+      const project = await completedProject(agent);
+      inject(agent, { kind: 'pause_after', events: 3, route: 'followUp' });
+      await followUpUntil(agent, project.projectId as string, (generation) => generation.files.length === 1);
+    },
+  },
+  /** A follow-up that completed. */
+  followUpCompleted: {
+    setup: async (agent) => {
+      const project = await completedProject(agent);
+      await followUpUntil(agent, project.projectId as string, status('completed'));
+    },
+  },
+  creditsExhaustedBefore: generateTo('credits_exhausted', prepare.noCredits.setup),
+  creditsExhaustedDuring: generateTo('credits_exhausted', prepare.creditsForThreeFiles.setup),
+  failed: generateTo('failed', prepare.failing.setup),
+  /** The stream was cut and the project is still generating: the store keeps polling. */
+  recovering: generateTo('recovering', prepare.cutAndStalled.setup),
+  /** The stream was cut; polling found the project ready. */
+  recovered: generateTo('completed', prepare.cutThenCompleted.setup, { store: prepare.cutThenCompleted.store }),
+  /** The stream was cut before the project was created: the outcome cannot be known. */
+  interrupted: generateTo('interrupted', (agent) => inject(agent, { kind: 'drop_after', events: 0 })),
+  /** Cancelled while provisioning. */
+  cancelled: {
+    setup: async (agent) => {
+      inject(agent, { kind: 'pause_after', events: 3 });
+      await generateUntil(agent, status('provisioning'));
+      agent.store.getState().cancel();
+      await waitForStore(agent.store, (state) => state.currentKey !== undefined && state.generations[state.currentKey]?.status === 'aborted');
+    },
+  },
+  rateLimited: generateTo('failed', prepare.rateLimited.setup),
+  unauthorized: generateTo('failed', prepare.unauthorized.setup),
+  expired: generateTo('failed', prepare.expired.setup),
+  suspended: generateTo('failed', prepare.suspended.setup),
+} satisfies Record<string, AgentStoryParameters | ((...args: never[]) => AgentStoryParameters)>;
