@@ -1,0 +1,69 @@
+'use client';
+/** The signed-in end user's code-host connection and install flow, refreshed when the user comes back. */
+import { useEffect, useMemo } from 'react';
+import { useStore } from 'zustand';
+import type { CodehostConnection, CodehostConnectionState, CodehostStartState, IntegrationResult, StartCodehostConnectResult } from '../core/index.js';
+import { useAgentContext } from './agent-context.js';
+
+/** Options of `useCodehost`. */
+export interface UseCodehostOptions {
+  /** Load again when the page is shown again or regains focus, as after the install page (default true). */
+  refreshOnReturn?: boolean;
+}
+
+/** What `useCodehost` returns. */
+export interface UseCodehostResult {
+  /** Undefined without an `externalUser` on the provider. */
+  connection: CodehostConnectionState | undefined;
+  start: CodehostStartState | undefined;
+  refresh(): Promise<IntegrationResult<CodehostConnection>> | undefined;
+  /** Starts the install flow; name and email come from the provider's `externalUser`. */
+  startConnect(returnUrl: string): Promise<IntegrationResult<StartCodehostConnectResult>> | undefined;
+}
+
+/** Loads the connection on mount and, by default, whenever the user comes back to the page. */
+export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult {
+  const { store, externalUser } = useAgentContext();
+  const refreshOnReturn = options.refreshOnReturn ?? true;
+  const userId = externalUser?.id;
+  const userName = externalUser?.name;
+  const userEmail = externalUser?.email;
+  const connection = useStore(store, (state) => (userId === undefined ? undefined : state.codehostConnections[userId]));
+  const start = useStore(store, (state) => (userId === undefined ? undefined : state.codehostStarts[userId]));
+
+  useEffect(() => {
+    if (userId === undefined) return undefined;
+    const refresh = () => void store.getState().loadCodehostConnection(userId);
+    refresh();
+    if (!refreshOnReturn || typeof window === 'undefined') return undefined;
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') refresh();
+    };
+    // pageshow covers a return through the back/forward cache, where nothing remounts.
+    window.addEventListener('pageshow', refresh);
+    window.addEventListener('focus', refresh);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.removeEventListener('pageshow', refresh);
+      window.removeEventListener('focus', refresh);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [store, userId, refreshOnReturn]);
+
+  const actions = useMemo(
+    () => ({
+      refresh: () => (userId === undefined ? undefined : store.getState().loadCodehostConnection(userId)),
+      startConnect: (returnUrl: string) =>
+        userId === undefined
+          ? undefined
+          : store.getState().startCodehostConnect({
+              external_user_id: userId,
+              ...(userName === undefined ? {} : { external_user_name: userName }),
+              ...(userEmail === undefined ? {} : { external_user_email: userEmail }),
+              return_url: returnUrl,
+            }),
+    }),
+    [store, userId, userName, userEmail],
+  );
+  return { connection, start, ...actions };
+}

@@ -1,0 +1,268 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DeployButton } from 'agent-embed';
+import { agentApiMessages, createAgentClient, type AgentTransport } from 'agent-embed/core';
+import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
+import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
+const prompt = 'A portfolio site for a ceramic artist';
+
+async function violations(container: HTMLElement) {
+  const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+}
+
+/** Renders a DeployButton for Ada over the mock, with a completed project as the current generation. */
+async function renderDeploy(options: RenderWithMockOptions & { provider?: string; withProject?: boolean } = {}) {
+  const rendered = renderWithMock(<DeployButton provider={options.provider ?? 'vercel'} />, { store: {}, ...options, provider: { externalUser: ada, ...options.provider } });
+  if (options.withProject !== false) {
+    await act(async () => {
+      const result = await rendered.store!.getState().generate({ prompt });
+      expect(result.outcome).toBe('completed');
+    });
+  }
+  const region = () => screen.getByRole('region', { name: /^Deploy to / });
+  const deployPosts = () => rendered.transport.api.admin.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/deploy'));
+  const connectPosts = () => rendered.transport.api.admin.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/connections'));
+  return { ...rendered, region, deployPosts, connectPosts };
+}
+
+function clientOf(transport: AgentTransport) {
+  return createAgentClient({ transport });
+}
+
+async function submitToken(user: ReturnType<typeof renderWithMock>['user'], token: string) {
+  const dialog = screen.getByRole('dialog', { name: 'Connect Vercel' });
+  const input = within(dialog).getByLabelText('Vercel access token');
+  await user.clear(input);
+  if (token !== '') await user.type(input, token);
+  await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
+  return { dialog, input: input as HTMLInputElement };
+}
+
+describe('DeployButton journeys', () => {
+  it('no connection → the dialog → a rejected token inline → an accepted one → deployed, with the token nowhere', async () => {
+    const { user, region, store, deployPosts, container } = await renderDeploy();
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
+    expect(region()).toHaveTextContent('Not connected to Vercel yet.');
+
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    const rejectedToken = 'bad_rejected_token_5521';
+    const first = await submitToken(user, rejectedToken);
+    expect(first.input.value).toBe('');
+    const fieldError = await within(first.dialog).findByText(/The token was rejected by Vercel/);
+    expect(first.input).toHaveAttribute('aria-invalid', 'true');
+    expect(first.input).toHaveAttribute('aria-describedby', fieldError.id);
+    await waitFor(() => expect(first.input).toHaveFocus());
+    expect(deployPosts()).toHaveLength(0);
+
+    const goodToken = 'studio-ada:vercel-secret-8841';
+    const second = await submitToken(user, goodToken);
+    expect(second.input.value).toBe('');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    expect(region()).toHaveTextContent('Connected as studio-ada (Vercel)');
+    expect(region()).toHaveTextContent('Deployed.');
+    expect(region()).toHaveTextContent('Status: ready');
+    const link = within(region()).getByRole('link', { name: 'Open the deployment' });
+    expect(link.getAttribute('href')).toMatch(/^https:\/\/[a-z0-9-]+\.vercel\.mock\.agent-embed\.test\/$/);
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(deployPosts()).toHaveLength(1);
+
+    const everything = [JSON.stringify(store!.getState()), document.documentElement.outerHTML, JSON.stringify({ ...sessionStorage }), JSON.stringify({ ...localStorage }), container.innerHTML];
+    for (const place of everything) {
+      expect(place).not.toContain(rejectedToken);
+      expect(place).not.toContain(goodToken);
+      expect(place).not.toContain('vercel-secret');
+    }
+    for (const input of document.querySelectorAll('input')) expect(input.value).not.toContain('secret');
+  });
+
+  it('the 409 message when the provider account belongs to another end user', async () => {
+    const { user, region, transport } = await renderDeploy();
+    await clientOf(transport).deployments.connect('vercel', { external_user_id: 'grace', token: 'shared-account:one' });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
+    const { dialog, input } = await submitToken(user, 'shared-account:two');
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('The token was not accepted');
+    expect(alert).toHaveTextContent(agentApiMessages.providerAccountTaken);
+    expect(alert).toHaveTextContent('This deployment provider account is already connected to another external user for this agency.');
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(input.value).toBe('');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    // Connecting alone does not deploy.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(region()).toHaveAttribute('data-state', 'missing');
+  });
+
+  it('an empty token is refused before anything is sent; a reopened dialog starts clean', async () => {
+    const { user, region, connectPosts } = await renderDeploy();
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
+    const { dialog } = await submitToken(user, '');
+    expect(within(dialog).getByText('Enter an access token.')).toBeInTheDocument();
+    expect(connectPosts()).toHaveLength(0);
+    await submitToken(user, 'bad_one_two_three');
+    await within(dialog).findByText(/rejected by Vercel/);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
+    const reopened = screen.getByRole('dialog', { name: 'Connect Vercel' });
+    expect(within(reopened).queryByText(/rejected by Vercel/)).not.toBeInTheDocument();
+    expect(within(reopened).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('connected: deploys with one POST per double click and reports it once', async () => {
+    const onDeployed = vi.fn();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const rendered = renderWithMock(<DeployButton provider="netlify" onDeployed={onDeployed} />, {
+      store: {},
+      provider: { externalUser: ada },
+      // The answer waits until the test releases it, so the second click lands while the first is in flight.
+      wrapTransport: (inner) => ({
+        json: async (request) => {
+          const answer = await inner.json(request);
+          if (request.path.endsWith('/deploy')) await held;
+          return answer;
+        },
+        stream: inner.stream,
+      }),
+    });
+    await clientOf(rendered.transport).deployments.connect('netlify', { external_user_id: 'ada', token: 'netlify-ada:token' });
+    await act(async () => {
+      await rendered.store!.getState().generate({ prompt });
+    });
+    const region = screen.getByRole('region', { name: 'Deploy to Netlify' });
+    await act(async () => {
+      await rendered.store!.getState().loadDeploymentConnection('netlify', 'ada');
+    });
+    await waitFor(() => expect(region).toHaveAttribute('data-state', 'connected'));
+    expect(region).toHaveTextContent('Connected as netlify-ada (Netlify) (netlify-ada@netlify.mock.agent-embed.test)');
+    const button = within(region).getByRole('button', { name: 'Deploy to Netlify' });
+    await rendered.user.dblClick(button);
+    await waitFor(() => expect(region).toHaveAttribute('data-state', 'deploying'));
+    expect(within(region).getByRole('status')).toHaveTextContent('Deploying to Netlify…');
+    expect(button).toBeDisabled();
+    release();
+    await waitFor(() => expect(region).toHaveAttribute('data-state', 'deployed'));
+    expect(rendered.transport.api.admin.requests.filter((request) => request.path.endsWith('/deploy'))).toHaveLength(1);
+    expect(onDeployed).toHaveBeenCalledTimes(1);
+    expect(onDeployed.mock.calls[0]?.[0]).toMatchObject({ status: 'ready' });
+  });
+
+  it('unknown provider: the spec message, no deploy and no connect', async () => {
+    const { region, container } = await renderDeploy({ provider: 'heroku' });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'unknown_provider'));
+    expect(within(region()).getByRole('alert')).toHaveTextContent('Deployment provider not found.');
+    expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
+    expect(await violations(container)).toEqual([]);
+  });
+
+  it('a deploy answered with "connection not found": the spec message, and the connect button is back', async () => {
+    const { user, region } = await renderDeploy({
+      // As if the connection were removed behind the page's back: the API finds none for the deploy.
+      wrapTransport: (inner) => ({
+        json: (request) => inner.json(request.path.endsWith('/deploy') ? { ...request, body: { external_user_id: 'removed-user' } } : request),
+        stream: inner.stream,
+      }),
+    });
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    const { dialog } = await submitToken(user, 'ada-account:token');
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
+    const alert = within(region()).getByRole('alert');
+    expect(alert).toHaveTextContent('The deployment failed');
+    expect(alert).toHaveTextContent('Deployment provider connection not found for the provided external user.');
+    expect(region()).toHaveAttribute('data-connection', 'missing');
+    expect(within(region()).getByRole('button', { name: 'Connect Vercel' })).toBeInTheDocument();
+  });
+
+  it('a failing deploy (HTTP 500) shows its message; the next click deploys', async () => {
+    const { user, region, transport } = await renderDeploy();
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    await submitToken(user, 'ada-account:token');
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    transport.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
+    expect(within(region()).getByRole('alert')).toHaveTextContent('The deployment failed');
+    expect(within(region()).queryByRole('link')).not.toBeInTheDocument();
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+  });
+
+  it('an expired connection asks for a new token before deploying', async () => {
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    await clientOf(createMockTransport({ api })).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:first' });
+    const { user, region, deployPosts } = await renderDeploy({
+      mock: { api },
+      wrapTransport: (inner) => ({
+        json: async (request) => {
+          const body = (await inner.json(request)) as { data?: Record<string, unknown> };
+          return request.method === 'GET' && request.path.includes('/connections/') ? { ...body, data: { ...body.data, expires_at: '2001-01-01T00:00:00Z' } } : body;
+        },
+        stream: inner.stream,
+      }),
+    });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'expired'));
+    expect(region()).toHaveTextContent('Your Vercel connection has expired. Connect again to deploy.');
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    expect(deployPosts()).toHaveLength(0);
+    await submitToken(user, 'ada-account:second');
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    expect(deployPosts()).toHaveLength(1);
+  });
+
+  it('signed out: says so and sends nothing', () => {
+    const { transport } = renderWithMock(<DeployButton provider="vercel" />);
+    const region = screen.getByRole('region', { name: 'Deploy to Vercel' });
+    expect(region).toHaveAttribute('data-state', 'signed_out');
+    expect(region).toHaveTextContent('Sign in to deploy your app.');
+    expect(transport.api.admin.requests).toHaveLength(0);
+  });
+});
+
+describe('DeployButton never links a non-http(s) deployment address', () => {
+  it('javascript: from the deploy answer is shown as text, never as a link', async () => {
+    const { user, region, transport, container } = await renderDeploy({
+      wrapTransport: (inner) => ({
+        json: async (request) => {
+          const body = (await inner.json(request)) as { data?: Record<string, unknown> };
+          return request.path.endsWith('/deploy') ? { ...body, data: { ...body.data, url: 'javascript:alert(document.cookie)' } } : body;
+        },
+        stream: inner.stream,
+      }),
+    });
+    await clientOf(transport).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:token' });
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    await submitToken(user, 'ada-account:token');
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    expect(region()).toHaveTextContent('The deployment address is not a web address, so it is not shown as a link.');
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    expect(container.innerHTML).not.toContain('javascript:');
+  });
+});
+
+describe('DeployButton accessibility (axe, color-contrast off in jsdom)', () => {
+  it('disconnected, dialog with a field error, and deployed', async () => {
+    const { user, region, container } = await renderDeploy();
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
+    expect(await violations(container)).toEqual([]);
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    const { dialog } = await submitToken(user, 'bad_token_value');
+    await within(dialog).findByText(/rejected by Vercel/);
+    expect(await violations(document.body)).toEqual([]);
+    await submitToken(user, 'ada-account:token');
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    expect(await violations(container)).toEqual([]);
+  });
+});
