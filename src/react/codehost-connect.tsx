@@ -80,6 +80,7 @@ export function CodehostConnect({ returnUrl, mode = 'redirect', navigate = defau
   const signedIn = useExternalUser() !== undefined;
   const { connection, start, refresh, startConnect } = useCodehost();
   const [phase, setPhase] = useState<Phase>('idle');
+  const phaseCheckedAt = useRef<number | undefined>(undefined);
   const headingId = useId();
   const alertRef = useRef<HTMLDivElement>(null);
   const state = viewState(connection, start, phase, signedIn);
@@ -113,6 +114,12 @@ export function CodehostConnect({ returnUrl, mode = 'redirect', navigate = defau
     };
   }, [refresh]);
 
+  // Any answer about the connection after leaving for the installation is the news to show.
+  const checkedAt = connection?.checkedAt;
+  useEffect(() => {
+    if (phase !== 'idle' && checkedAt !== phaseCheckedAt.current) setPhase('idle');
+  }, [phase, checkedAt]);
+
   useEffect(() => {
     if (start?.status === 'failed') alertRef.current?.focus();
   }, [start?.status, start?.error]);
@@ -134,10 +141,12 @@ export function CodehostConnect({ returnUrl, mode = 'redirect', navigate = defau
         popup = null;
       }
       if (popup !== null) {
+        phaseCheckedAt.current = checkedAt;
         setPhase('popup');
         return;
       }
     }
+    phaseCheckedAt.current = checkedAt;
     setPhase('redirecting');
     navigate(url);
   }
