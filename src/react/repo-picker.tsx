@@ -213,6 +213,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
     startPush({ owner, name });
   }
 
+  const showList = state !== 'empty' && state !== 'error' && items.length > 0;
   const linking = link?.status === 'running';
   const pushing = push?.status === 'running';
   const loadedCount = loaded.length;
@@ -242,7 +243,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
               type="search"
               value={query}
               placeholder={text.searchPlaceholder}
-              aria-controls={listId}
+              aria-controls={showList ? listId : undefined}
               autoComplete="off"
               onChange={(event) => {
                 setQuery(event.target.value);
@@ -272,7 +273,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
               {items.length === 0 ? text.noMatches(query.trim()) : text.matchCount(format.number(items.length), format.number(loadedCount))}
             </p>
           )}
-          {state !== 'empty' && state !== 'error' && items.length > 0 && (
+          {showList && (
             <ul
               ref={listRef}
               id={listId}

@@ -1,0 +1,401 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodehostConnect, RepoPicker, type ExternalUser, type RepoPickerProps } from 'agent-embed';
+import { agentApiMessages, createAgentClient, type AgentTransport, type TransportRequest } from 'agent-embed/core';
+import { createMockAgentApi, createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
+import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const ada: ExternalUser = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
+const prompt = 'A portfolio site for a ceramic artist';
+
+async function violations(container: HTMLElement) {
+  const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+}
+
+/** A mock where Ada has installed the code-host app (and, optionally, a project exists). */
+async function connectedMock(options: MockTransportOptions = {}, withProject = true) {
+  const api = createMockAgentApi({ speed: 'instant', rateLimit: false, ...options });
+  const transport = createMockTransport({ api });
+  const client = createAgentClient({ transport });
+  const started = await client.codehost.startConnect({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' });
+  const state = new URL(started.redirect_url).searchParams.get('state')!;
+  expect((await api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.redirect_url)))).status).toBe(302);
+  const projectId = withProject ? (await client.generate({ prompt })).projectId : undefined;
+  return { api, client, projectId };
+}
+
+function renderPicker(props: RepoPickerProps, options: RenderWithMockOptions = {}) {
+  const sent: TransportRequest[] = [];
+  const rendered = renderWithMock(<RepoPicker {...props} />, {
+    ...options,
+    provider: { externalUser: ada, ...options.provider },
+    wrapTransport: (inner) => {
+      const wrapped: AgentTransport = options.wrapTransport?.(inner) ?? inner;
+      return {
+        json: (request) => {
+          sent.push(request);
+          return wrapped.json(request);
+        },
+        stream: wrapped.stream,
+      };
+    },
+  });
+  const region = () => screen.getByRole('region', { name: 'Repository' });
+  const listbox = () => within(region()).getByRole('listbox', { name: 'Repositories' });
+  const options_ = () => within(listbox()).getAllByRole('option');
+  const listQueries = () => sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
+  return { ...rendered, sent, region, listbox, options: options_, listQueries };
+}
+
+function names(options: HTMLElement[]): string[] {
+  return options.map((option) => option.querySelector('.ae-repo-name')!.textContent ?? '');
+}
+
+describe('RepoPicker pages', () => {
+  it('a known total: page 1 of 3, next and previous within bounds, each page asked for once', async () => {
+    const { api, projectId } = await connectedMock();
+    const { user, region, options, listQueries } = renderPicker({ projectId: projectId!, perPage: 20 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    expect(options()).toHaveLength(20);
+    expect(region()).toHaveTextContent('Page 1 of 3 · 47 repositories');
+    const previous = within(region()).getByRole('button', { name: 'Previous page' });
+    const next = within(region()).getByRole('button', { name: 'Next page' });
+    expect(previous).toBeDisabled();
+    const firstPage = names(options());
+
+    await user.click(next);
+    await waitFor(() => expect(region()).toHaveTextContent('Page 2 of 3 · 47 repositories'));
+    await waitFor(() => expect(names(options())).not.toEqual(firstPage));
+    expect(previous).toBeEnabled();
+    await user.click(next);
+    await waitFor(() => expect(region()).toHaveTextContent('Page 3 of 3'));
+    await waitFor(() => expect(options()).toHaveLength(7));
+    expect(next).toBeDisabled();
+    await user.click(previous);
+    await user.click(previous);
+    await waitFor(() => expect(names(options())).toEqual(firstPage));
+    expect(previous).toBeDisabled();
+    expect(listQueries()).toEqual([
+      { page: 1, per_page: 20 },
+      { page: 2, per_page: 20 },
+      { page: 3, per_page: 20 },
+      { page: 2, per_page: 20 },
+      { page: 1, per_page: 20 },
+    ]);
+  });
+
+  it('per_page is kept within 1 to 100 and page never goes below 1', async () => {
+    const { api } = await connectedMock({}, false);
+    const big = renderPicker({ perPage: 500 }, { mock: { api } });
+    await waitFor(() => expect(big.region()).toHaveAttribute('data-state', 'ready'));
+    expect(big.options()).toHaveLength(47);
+    expect(big.region()).toHaveTextContent('Page 1 of 1 · 47 repositories');
+    expect(within(big.region()).getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(big.listQueries()).toEqual([{ page: 1, per_page: 100 }]);
+    cleanupRendered();
+
+    const tiny = renderPicker({ perPage: 0 }, { mock: { api } });
+    await waitFor(() => expect(tiny.region()).toHaveAttribute('data-state', 'ready'));
+    expect(tiny.options()).toHaveLength(1);
+    expect(tiny.region()).toHaveTextContent('Page 1 of 47 · 47 repositories');
+    expect(tiny.listQueries()).toEqual([{ page: 1, per_page: 1 }]);
+    expect(within(tiny.region()).getByRole('button', { name: 'Previous page' })).toBeDisabled();
+  });
+
+  it('a null total_count: "Load more" until a page comes back short', async () => {
+    const { api } = await connectedMock({ scenario: { repositoryTotalCountUnknown: true } }, false);
+    const { user, region, options, listQueries } = renderPicker({ perPage: 20 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    expect(region()).toHaveTextContent('20 repositories loaded');
+    expect(within(region()).queryByRole('button', { name: 'Next page' })).not.toBeInTheDocument();
+    await user.click(within(region()).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(options()).toHaveLength(40));
+    await user.click(within(region()).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(options()).toHaveLength(47));
+    expect(region()).toHaveTextContent('47 repositories loaded');
+    expect(within(region()).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(listQueries()).toEqual([
+      { page: 1, per_page: 20 },
+      { page: 2, per_page: 20 },
+      { page: 3, per_page: 20 },
+    ]);
+  });
+
+  it('no repositories: said so, no listbox', async () => {
+    const { api } = await connectedMock({ scenario: { repositoryCount: 0 } }, false);
+    const { region } = renderPicker({}, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'empty'));
+    expect(region()).toHaveTextContent('No repositories yet.');
+    expect(within(region()).queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('search covers every loaded page', async () => {
+    const { api } = await connectedMock({}, false);
+    const { user, region, options } = renderPicker({ perPage: 20 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    const pageOne = names(options());
+    await user.click(within(region()).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(region()).toHaveTextContent('Page 2 of 3'));
+    const pageTwo = names(options());
+    // A word that appears on both loaded pages.
+    const word = pageOne.map((name) => name.split('/')[1]!.split('-')[0]!).find((prefix) => pageTwo.some((name) => name.split('/')[1]!.startsWith(`${prefix}-`)))!;
+    expect(word).toBeDefined();
+    await user.type(within(region()).getByLabelText('Search repositories'), word);
+    const matches = names(options());
+    expect(matches.length).toBeGreaterThan(1);
+    expect(matches.every((name) => name.includes(word))).toBe(true);
+    expect(matches.some((name) => pageOne.includes(name))).toBe(true);
+    expect(matches.some((name) => pageTwo.includes(name))).toBe(true);
+    expect(within(region()).getByText(new RegExp(`^${matches.length} of 40 loaded repositories match\\.$`))).toBeInTheDocument();
+    await user.clear(within(region()).getByLabelText('Search repositories'));
+    await user.type(within(region()).getByLabelText('Search repositories'), 'zzz-nothing');
+    expect(within(region()).getByText('No loaded repository matches “zzz-nothing”.')).toBeInTheDocument();
+    expect(within(region()).queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('shows private or public and the default branch of each repository', async () => {
+    const { api } = await connectedMock({}, false);
+    const { region, options, transport } = renderPicker({ perPage: 10 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    const listed = (await createAgentClient({ transport }).codehost.listRepositories('ada', { page: 1, per_page: 10 })).items;
+    options().forEach((option, index) => {
+      const repository = listed[index]!;
+      expect(option).toHaveTextContent(repository.full_name);
+      expect(option).toHaveTextContent(repository.private === true || repository.private === 'true' ? 'Private' : 'Public');
+      expect(option).toHaveTextContent(`default branch ${repository.default_branch}`);
+    });
+    expect(options().some((option) => option.textContent?.includes('Private'))).toBe(true);
+    expect(options().some((option) => option.textContent?.includes('Public'))).toBe(true);
+    expect(options().some((option) => option.textContent?.includes('default branch master'))).toBe(true);
+  });
+});
+
+describe('RepoPicker keyboard listbox', () => {
+  it('arrow keys, Home/End, type-ahead and Enter, with aria-activedescendant', async () => {
+    const { api } = await connectedMock({}, false);
+    const { user, region, listbox, options } = renderPicker({ perPage: 10 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    const all = options();
+    const active = () => listbox().getAttribute('aria-activedescendant');
+
+    await user.click(within(region()).getByLabelText('Search repositories'));
+    await user.keyboard('{ArrowDown}');
+    expect(listbox()).toHaveFocus();
+    expect(active()).toBe(all[0]!.id);
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(active()).toBe(all[2]!.id);
+    await user.keyboard('{ArrowUp}');
+    expect(active()).toBe(all[1]!.id);
+    await user.keyboard('{End}');
+    expect(active()).toBe(all[9]!.id);
+    await user.keyboard('{ArrowDown}');
+    expect(active()).toBe(all[9]!.id);
+    await user.keyboard('{Home}');
+    expect(active()).toBe(all[0]!.id);
+    await user.keyboard('{ArrowUp}');
+    expect(active()).toBe(all[0]!.id);
+
+    // Type-ahead: the first repository after the active one whose name starts with the typed letters.
+    const repositoryNames = names(all).map((fullName) => fullName.split('/')[1]!);
+    const targetIndex = repositoryNames.findIndex((name, index) => index > 0 && repositoryNames.indexOf(name) === index);
+    const target = repositoryNames[targetIndex]!;
+    const prefix = target.slice(0, 3);
+    const expected = repositoryNames.findIndex((name, index) => index > 0 && name.startsWith(prefix));
+    await user.keyboard(prefix);
+    expect(active()).toBe(all[expected]!.id);
+
+    expect(all[expected]).toHaveAttribute('aria-selected', 'false');
+    await user.keyboard('{Enter}');
+    expect(options()[expected]).toHaveAttribute('aria-selected', 'true');
+    expect(region()).toHaveTextContent(`Selected: ${names(all)[expected]}`);
+    expect(options().filter((option) => option.getAttribute('aria-selected') === 'true')).toHaveLength(1);
+  });
+});
+
+describe('RepoPicker link and push', () => {
+  async function pick(rendered: ReturnType<typeof renderPicker>, index = 0): Promise<string> {
+    await waitFor(() => expect(rendered.region()).toHaveAttribute('data-state', 'ready'));
+    const option = rendered.options()[index]!;
+    await rendered.user.click(option);
+    return names([option])[0]!;
+  }
+
+  it('links the chosen repository and shows the Link result; pushes to it, to an existing name and to a new one', async () => {
+    const { api, projectId } = await connectedMock();
+    const onLinked = vi.fn();
+    const onPushed = vi.fn();
+    const rendered = renderPicker({ projectId: projectId!, perPage: 10, onLinked, onPushed }, { mock: { api } });
+    const { user, region } = rendered;
+    const fullName = await pick(rendered, 2);
+    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    const linked = within(region()).getByText('Linked repository').closest('.ae-outcome') as HTMLElement;
+    expect(linked).toHaveTextContent(fullName);
+    expect(linked).toHaveTextContent(/Branch(main|master)/);
+    expect(linked).toHaveTextContent('Accountada-lovelace');
+    expect(within(linked).getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', `https://codehost.agent-embed.test/${fullName}`);
+    expect(onLinked).toHaveBeenCalledWith(expect.objectContaining({ project_id: projectId, codehost_login: 'ada-lovelace' }));
+
+    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    expect(region()).toHaveTextContent('Code pushed to the existing repository.');
+
+    await user.type(within(region()).getByLabelText('New repository name'), fullName.split('/')[1]!);
+    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(2));
+    expect(region()).toHaveTextContent('Code pushed to the existing repository.');
+
+    await user.clear(within(region()).getByLabelText('New repository name'));
+    await user.type(within(region()).getByLabelText('New repository name'), 'fresh-launch-site');
+    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(3));
+    const pushed = within(region()).getByText('Repository created and code pushed.').closest('.ae-outcome') as HTMLElement;
+    expect(pushed).toHaveAttribute('data-created', 'true');
+    expect(pushed).toHaveTextContent('Branchmain');
+    expect(within(pushed).getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/fresh-launch-site');
+    expect(onPushed.mock.calls[2]?.[0]).toMatchObject({ repo_created: true });
+    // The list starts over and now holds the new repository.
+    await waitFor(() => expect(region()).toHaveTextContent('48 repositories'));
+  });
+
+  it('push to a new repository needs a name; owner/name picks another owner', async () => {
+    const { api, projectId } = await connectedMock();
+    const rendered = renderPicker({ projectId: projectId!, perPage: 5 }, { mock: { api } });
+    const { user, region, sent } = rendered;
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    const name = within(region()).getByLabelText('New repository name');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription(/Enter a repository name\./);
+    expect(sent.some((request) => request.path.endsWith('/push'))).toBe(false);
+    await user.type(name, 'acme-org/client-site');
+    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    expect(sent.find((request) => request.path.endsWith('/push'))?.body).toEqual({ external_user_id: 'ada', repo_owner: 'acme-org', repo_name: 'client-site' });
+  });
+
+  it('every failure as the user sees it: no linked repository, repository not found, project not found, connection not found', async () => {
+    const { api, projectId } = await connectedMock();
+    const rendered = renderPicker(
+      { projectId: projectId!, perPage: 5 },
+      {
+        mock: { api },
+        // The second link asks for a repository the connection cannot see.
+        wrapTransport: (inner) => {
+          let links = 0;
+          return {
+            json: (request) => (request.path.endsWith('/link') && ++links === 2 ? inner.json({ ...request, body: { ...(request.body as object), repo_name: 'gone-repository' } }) : inner.json(request)),
+            stream: inner.stream,
+          };
+        },
+      },
+    );
+    const { user, region } = rendered;
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'failed'));
+    expect(within(region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent(
+      'No repository is linked to this project. Provide repo_owner and repo_name to push to a repository.',
+    );
+
+    const fullName = await pick(rendered, 0);
+    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'failed'));
+    expect(within(region()).getByText('The repository was not linked').closest('[role="alert"]')).toHaveTextContent(
+      'Repository not found among the repositories the code-host connection can access.',
+    );
+    cleanupRendered();
+
+    const missingProject = renderPicker({ projectId: 'proj_missing' }, { mock: { api } });
+    const chosen = await pick(missingProject, 0);
+    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Link ${chosen}` }));
+    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'failed'));
+    expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(agentApiMessages.projectNotFound);
+    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'failed'));
+    expect(within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent('Project not found.');
+  });
+
+  it('without a code-host connection: the spec message, then the list loads once the user has connected', async () => {
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    const rendered = renderWithMock(
+      <>
+        <CodehostConnect navigate={() => {}} />
+        <RepoPicker perPage={10} />
+      </>,
+      { mock: { api }, provider: { externalUser: ada } },
+    );
+    const region = () => screen.getByRole('region', { name: 'Repository' });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'error'));
+    const alert = within(region()).getByRole('alert');
+    expect(alert).toHaveTextContent('Could not load the repositories');
+    expect(alert).toHaveTextContent('code-host connection not found for the provided external user');
+
+    const client = createAgentClient({ transport: createMockTransport({ api }) });
+    const started = await client.codehost.startConnect({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' });
+    await api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url)));
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    expect(within(region()).getAllByRole('option')).toHaveLength(10);
+    expect(rendered.transport.api).toBe(api);
+  });
+});
+
+describe('RepoPicker never links a non-http(s) repository address', () => {
+  it('javascript: in the Link and Push results is shown as text', async () => {
+    const { api, projectId } = await connectedMock();
+    const rendered = renderPicker(
+      { projectId: projectId!, perPage: 5 },
+      {
+        mock: { api },
+        wrapTransport: (inner) => ({
+          json: async (request) => {
+            const body = (await inner.json(request)) as { data?: Record<string, unknown> };
+            return request.path.endsWith('/link') || request.path.endsWith('/push') ? { ...body, data: { ...body.data, repo_url: 'javascript:alert(document.cookie)' } } : body;
+          },
+          stream: inner.stream,
+        }),
+      },
+    );
+    const { user, region, container } = rendered;
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    await user.click(rendered.options()[0]!);
+    await user.click(within(region()).getByRole('button', { name: /^Link / }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    expect(within(region()).getAllByText('Not a web address')).toHaveLength(2);
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    expect(container.innerHTML).not.toContain('javascript:');
+  });
+});
+
+describe('RepoPicker accessibility (axe, color-contrast off in jsdom)', () => {
+  it('error, list with an active option, link and push results', async () => {
+    const empty = renderPicker({});
+    await waitFor(() => expect(empty.region()).toHaveAttribute('data-state', 'error'));
+    expect(await violations(empty.container)).toEqual([]);
+    cleanupRendered();
+
+    const { api, projectId } = await connectedMock();
+    const rendered = renderPicker({ projectId: projectId!, perPage: 8 }, { mock: { api } });
+    const { user, region, container } = rendered;
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    await user.click(within(region()).getByLabelText('Search repositories'));
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(await violations(container)).toEqual([]);
+    await user.click(within(region()).getByRole('button', { name: /^Link / }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    expect(await violations(container)).toEqual([]);
+  });
+});
