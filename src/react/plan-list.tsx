@@ -16,7 +16,7 @@ export interface PlanListProps {
 
 // The spec shows no plan fields beyond ordering: these are read defensively, as the mock sends them.
 function monthlyPrice(plan: SubscriptionPlan): number | null | undefined {
-  const value = plan.price_monthly ?? plan.price;
+  const value = 'price_monthly' in plan ? plan.price_monthly : plan.price;
   if (value === null) return null;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
