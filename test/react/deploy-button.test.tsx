@@ -17,9 +17,10 @@ async function violations(container: HTMLElement) {
 }
 
 /** Renders a DeployButton for Ada over the mock, with a completed project as the current generation. */
-async function renderDeploy(options: RenderWithMockOptions & { provider?: string; withProject?: boolean } = {}) {
-  const rendered = renderWithMock(<DeployButton provider={options.provider ?? 'vercel'} />, { store: {}, ...options, provider: { externalUser: ada, ...options.provider } });
-  if (options.withProject !== false) {
+async function renderDeploy(options: RenderWithMockOptions & { deployTo?: string; withProject?: boolean } = {}) {
+  const { deployTo = 'vercel', withProject, ...renderOptions } = options;
+  const rendered = renderWithMock(<DeployButton provider={deployTo} />, { store: {}, ...renderOptions, provider: { externalUser: ada, ...renderOptions.provider } });
+  if (withProject !== false) {
     await act(async () => {
       const result = await rendered.store!.getState().generate({ prompt });
       expect(result.outcome).toBe('completed');
@@ -160,7 +161,7 @@ describe('DeployButton journeys', () => {
   });
 
   it('unknown provider: the spec message, no deploy and no connect', async () => {
-    const { region, container } = await renderDeploy({ provider: 'heroku' });
+    const { region, container } = await renderDeploy({ deployTo: 'heroku' });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'unknown_provider'));
     expect(within(region()).getByRole('alert')).toHaveTextContent('Deployment provider not found.');
     expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
