@@ -7,11 +7,6 @@ import { reach } from './story-states.js';
 const meta = {
   title: 'Generation/AppPreview',
   component: AppPreview,
-  parameters: {
-    layout: 'padded',
-    // The frame holds the generated app, not this component: axe checks the component around it.
-    a11y: { options: { iframes: false } },
-  },
 } satisfies Meta<typeof AppPreview>;
 
 export default meta;

@@ -177,7 +177,7 @@ export const withAgent: Decorator = (Story, context) => {
   const colorScheme = isColorScheme(context.globals.colorScheme) ? context.globals.colorScheme : agentInitialGlobals.colorScheme;
   const appearance = presetOf(context.globals.appearance);
   return (
-    <div data-story-canvas={colorScheme} style={{ background: canvasBackground[colorScheme], padding: 16 }}>
+    <div data-story-canvas={colorScheme} style={{ background: canvasBackground[colorScheme], padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}>
       <AgentProvider store={agent.store} externalUser={agent.externalUser} colorScheme={colorScheme} {...(appearance === undefined ? {} : { appearance })} {...parameters.provider}>
         <Story />
       </AgentProvider>
