@@ -1,0 +1,137 @@
+/** axe-core in real Chromium (colour contrast included): every state of the generation experience, light and dark. */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, buildLog, startBrowserHarness, useColorScheme, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+
+let harness: BrowserHarness;
+let opened: PlaygroundPage | undefined;
+
+beforeAll(async () => {
+  harness = await startBrowserHarness();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(() => {
+  harness.reset();
+});
+
+afterEach(async () => {
+  const errors = opened?.pageErrors ?? [];
+  await opened?.context.close();
+  opened = undefined;
+  expect(errors, 'uncaught exceptions in the page').toEqual([]);
+});
+
+async function generate(page: Page, prompt = 'A recipe box with tags and a shopping list'): Promise<void> {
+  await page.getByLabel('Describe the app you want').fill(prompt);
+  await page.getByRole('button', { name: 'Generate' }).click();
+}
+
+/** Each state as a user reaches it, held still while axe runs. */
+const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = [
+  ['idle', async (page) => waitForState(page.getByRole('form', { name: 'Create an app' }), 'idle')],
+  [
+    'prompt too short',
+    async (page) => {
+      await generate(page, 'Too short');
+      await page.getByText('The prompt must be at least 10 characters.').waitFor();
+    },
+  ],
+  [
+    'refused: no credits',
+    async (page) => {
+      harness.mock.api.admin.setCredits(0);
+      await generate(page);
+      await page.getByRole('alert').getByText('Not enough credits. Please purchase more credits to continue.').waitFor();
+    },
+  ],
+  [
+    'provisioning',
+    async (page) => {
+      harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 3 });
+      await generate(page);
+      await waitForState(buildLog(page), 'provisioning');
+      await buildLog(page).locator('[role="progressbar"][aria-valuenow="35"]').waitFor();
+    },
+  ],
+  [
+    'generating',
+    async (page) => {
+      harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
+      await generate(page);
+      await waitForState(buildLog(page), 'generating');
+      await buildLog(page).getByText('3 files, 0 modified').waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    },
+  ],
+  [
+    'cancelled',
+    async (page) => {
+      harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
+      await generate(page);
+      await buildLog(page).getByText('3 files, 0 modified').waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await waitForState(buildLog(page), 'aborted');
+    },
+  ],
+  [
+    'recovering after a reload',
+    async (page) => {
+      // The stream is held open and the page reloads mid-build: the provider resumes the saved project by polling it.
+      harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
+      await generate(page);
+      await buildLog(page).getByText('3 files, 0 modified').waitFor();
+      await page.reload();
+      await waitForState(buildLog(page), 'recovering');
+      await page.getByRole('button', { name: 'Stop waiting' }).waitFor();
+    },
+  ],
+  [
+    'completed with the preview',
+    async (page) => {
+      await generate(page);
+      await waitForState(buildLog(page), 'completed');
+      await page.getByRole('region', { name: 'Project status' }).and(page.locator('[data-project-status="ready"]')).waitFor();
+      await page.getByTitle('Preview of the generated app').scrollIntoViewIfNeeded();
+      await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Status: ready').waitFor();
+    },
+  ],
+  [
+    'credits ran out mid-build',
+    async (page) => {
+      harness.mock.api.admin.setCredits(3);
+      await generate(page);
+      await waitForState(buildLog(page), 'credits_exhausted');
+    },
+  ],
+  [
+    'failed',
+    async (page) => {
+      harness.mock.api.admin.injectFault({ kind: 'error_event', afterEvents: 10, message: 'The build step crashed.' });
+      await generate(page);
+      await waitForState(buildLog(page), 'failed');
+      await buildLog(page).getByText('The build step crashed.').waitFor();
+    },
+  ],
+];
+
+describe('zero axe violations in Chromium', () => {
+  it.each(states)('%s, in light and dark', async (_name, reach) => {
+    opened = await harness.openPage();
+    const { page } = opened;
+    await reach(page);
+    const found: string[] = [];
+    const colours: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await useColorScheme(page, scheme);
+      colours.push(await buildLog(page).evaluate((element) => `${getComputedStyle(element).color} on ${getComputedStyle(element).backgroundColor}`));
+      found.push(...(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
+    }
+    // The dark pass must really be dark: the components' colours changed.
+    expect(colours[0]).not.toBe(colours[1]);
+    expect(found, `axe violations:\n${found.join('\n')}`).toEqual([]);
+  });
+});
