@@ -1,0 +1,75 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { AgentBuilder } from 'agent-embed';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, storyPrompt, storyUser, type StoryAgent } from './story-agent.js';
+import { reach } from './story-states.js';
+
+const meta = {
+  title: 'Builder/AgentBuilder',
+  component: AgentBuilder,
+  args: { codehost: { navigate: fn() } },
+} satisfies Meta<typeof AgentBuilder>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+function builder(canvasElement: HTMLElement) {
+  const element = within(canvasElement).getByRole('region', { name: 'App builder' });
+  const view = within(element);
+  return { element, view, part: (name: string) => view.getByRole('region', { name }) };
+}
+
+async function installCodehost(agent: StoryAgent): Promise<void> {
+  const started = await agent.client.codehost.startConnect({
+    external_user_id: storyUser.id,
+    external_user_name: storyUser.name ?? 'Ada Lovelace',
+    external_user_email: storyUser.email ?? 'ada@agency.example.test',
+    return_url: 'https://agency.example.test/builder',
+  });
+  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
+}
+
+export const Start: Story = {
+  name: 'Before the first prompt',
+  play: async ({ canvasElement }) => {
+    const { element, view, part } = builder(canvasElement);
+    await expect(element).toHaveAttribute('data-state', 'idle');
+    await expect(view.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
+    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
+    await expect(part('Deploy to Vercel')).toHaveTextContent('Generate an app first, then deploy it.');
+    await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'missing'));
+  },
+};
+
+export const Generate: Story = {
+  name: 'Generate from the builder',
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    await userEvent.type(view.getByLabelText('Describe the app you want'), storyPrompt);
+    await userEvent.click(view.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'completed'));
+    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+  },
+};
+
+export const ReadyToShip: Story = {
+  name: 'Completed, code host connected, deploy connected',
+  args: { showPlans: true },
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await installCodehost(agent);
+      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: 'studio-ada:story-token' });
+      await reach.completed.setup?.(agent);
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { element, part } = builder(canvasElement);
+    await expect(element).toHaveAttribute('data-state', 'completed');
+    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'connected'));
+    await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'connected'));
+    await waitFor(() => expect(part('Repository')).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'loaded'));
+    await userEvent.click(within(part('Deploy to Vercel')).getByRole('button', { name: 'Deploy to Vercel' }));
+    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'deployed'));
+  },
+};

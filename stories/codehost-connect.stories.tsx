@@ -1,0 +1,124 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { CodehostConnect } from 'agent-embed';
+import { agentApiMessages } from 'agent-embed/core';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, storyUser, type StoryAgent } from './story-agent.js';
+
+const meta = {
+  title: 'Code host/CodehostConnect',
+  component: CodehostConnect,
+  // Stories never leave the page: the installation address goes to a spy.
+  args: { navigate: fn() },
+} satisfies Meta<typeof CodehostConnect>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const day = 24 * 60 * 60 * 1000;
+
+function region(canvasElement: HTMLElement) {
+  const element = within(canvasElement).getByRole('region', { name: 'Code host' });
+  return { element, view: within(element) };
+}
+
+/** The whole install flow, as the browser would run it: start, the mock's install page, its callback. */
+async function installCodehost(agent: StoryAgent): Promise<void> {
+  const started = await agent.client.codehost.startConnect({
+    external_user_id: storyUser.id,
+    external_user_name: storyUser.name ?? 'Ada Lovelace',
+    external_user_email: storyUser.email ?? 'ada@agency.example.test',
+    return_url: 'https://agency.example.test/builder',
+  });
+  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
+}
+
+export const NotConnected: Story = {
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
+    await expect(view.getByText('No code host is connected yet.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Connect GitHub' })).toBeEnabled();
+  },
+};
+
+export const Redirecting: Story = {
+  name: 'Connecting (sent to the installation page)',
+  play: async ({ canvasElement, args }) => {
+    const { element, view } = region(canvasElement);
+    await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
+    await waitFor(() => expect(args.navigate).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/mock\.agent-embed\.test\/__mock\/codehost\/install\?state=/)));
+    await expect(element).toHaveAttribute('data-state', 'redirecting');
+    await expect(view.getByRole('status')).toHaveTextContent('Taking you to the installation page…');
+  },
+};
+
+export const Popup: Story = {
+  name: 'Connecting in a popup',
+  args: { mode: 'popup', openWindow: fn(() => ({ closed: false }) as unknown as Window) },
+  play: async ({ canvasElement, args }) => {
+    const { element, view } = region(canvasElement);
+    await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'popup'));
+    await expect(args.openWindow).toHaveBeenCalledTimes(1);
+    await expect(args.navigate).not.toHaveBeenCalled();
+    await expect(view.getByRole('status')).toHaveTextContent('Finish the installation in the window that opened.');
+  },
+};
+
+export const Connected: Story = {
+  parameters: agentParameters({ setup: installCodehost, provider: { locale: 'en-GB' } }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
+    await expect(view.getByText('Connected as ada-lovelace')).toBeInTheDocument();
+    await expect(view.getByText('Active')).toBeInTheDocument();
+    await expect(element.querySelectorAll('time')).toHaveLength(2);
+    await expect(view.queryByRole('button', { name: 'Connect GitHub' })).not.toBeInTheDocument();
+  },
+};
+
+export const Expired: Story = {
+  parameters: agentParameters({ setup: installCodehost, store: { now: () => Date.now() + 400 * day } }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'expired'));
+    await expect(view.getByText('The code-host connection has expired. Connect again to keep pushing code.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Connect again' })).toBeEnabled();
+  },
+};
+
+export const InstallationSuspended: Story = {
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await installCodehost(agent);
+      agent.api.admin.setCodehostInstallationStatus(storyUser.id, 'suspended');
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'inactive'));
+    await expect(view.getByText('Suspended')).toBeInTheDocument();
+    await expect(view.getByText('The code-host app is not active for this account. Install it again to continue.')).toBeInTheDocument();
+  },
+};
+
+export const StartRefused: Story = {
+  name: 'Start refused (no name or email)',
+  parameters: agentParameters({ externalUser: { id: 'user-without-profile' } }),
+  play: async ({ canvasElement, args }) => {
+    const { view } = region(canvasElement);
+    await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
+    const alert = await view.findByRole('alert');
+    await expect(alert).toHaveTextContent('The external user name field is required.');
+    await expect(args.navigate).not.toHaveBeenCalled();
+  },
+};
+
+export const Unauthorized: Story = {
+  parameters: agentParameters({ setup: (agent) => agent.api.admin.revokeToken(agent.api.token) }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
+    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.unauthorized);
+  },
+};

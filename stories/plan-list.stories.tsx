@@ -1,0 +1,62 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { PlanList } from 'agent-embed';
+import { agentApiMessages } from 'agent-embed/core';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters } from './story-agent.js';
+
+const meta = {
+  title: 'Plans/PlanList',
+  component: PlanList,
+} satisfies Meta<typeof PlanList>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+function plans(canvasElement: HTMLElement) {
+  const element = within(canvasElement).getByRole('region', { name: 'Plans' });
+  return { element, view: within(element) };
+}
+
+async function loaded(canvasElement: HTMLElement) {
+  const found = plans(canvasElement);
+  await waitFor(() => expect(found.element).toHaveAttribute('data-state', 'loaded'));
+  return found;
+}
+
+export const InDisplayOrder: Story = {
+  play: async ({ canvasElement }) => {
+    const { view } = await loaded(canvasElement);
+    await expect(view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    await expect(view.getByText('Free')).toBeInTheDocument();
+    await expect(view.getByText('Custom pricing')).toBeInTheDocument();
+    await expect(canvasElement.innerHTML).not.toMatch(/stripe|price_mock/);
+  },
+};
+
+export const GermanLocale: Story = {
+  parameters: agentParameters({ provider: { locale: 'de-DE' } }),
+  play: async ({ canvasElement }) => {
+    const { element } = await loaded(canvasElement);
+    const expected = `${new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(49)} / month`;
+    await expect([...element.querySelectorAll('.ae-plan-price')].map((price) => price.textContent)).toContain(expected);
+  },
+};
+
+export const Selectable: Story = {
+  args: { onSelect: fn() },
+  play: async ({ canvasElement, args }) => {
+    const { view } = await loaded(canvasElement);
+    await userEvent.click(view.getByRole('button', { name: 'Choose Agency' }));
+    await expect(args.onSelect).toHaveBeenCalledWith(expect.objectContaining({ name: 'Agency' }));
+  },
+};
+
+export const Failed: Story = {
+  parameters: agentParameters({ setup: (agent) => agent.api.admin.suspendTeam() }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = plans(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
+    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.suspended);
+    await expect(view.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,186 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { RepoPicker } from 'agent-embed';
+import { agentApiMessages } from 'agent-embed/core';
+import type { MockScenario } from 'agent-embed/mock';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, storyUser, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import { reach } from './story-states.js';
+
+const meta = {
+  title: 'Code host/RepoPicker',
+  component: RepoPicker,
+  args: { perPage: 10, onLinked: fn(), onPushed: fn() },
+} satisfies Meta<typeof RepoPicker>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+function picker(canvasElement: HTMLElement) {
+  const element = within(canvasElement).getByRole('region', { name: 'Repository' });
+  const view = within(element);
+  return { element, view, options: () => within(view.getByRole('listbox', { name: 'Repositories' })).getAllByRole('option') };
+}
+
+async function installCodehost(agent: StoryAgent): Promise<void> {
+  const started = await agent.client.codehost.startConnect({
+    external_user_id: storyUser.id,
+    external_user_name: storyUser.name ?? 'Ada Lovelace',
+    external_user_email: storyUser.email ?? 'ada@agency.example.test',
+    return_url: 'https://agency.example.test/builder',
+  });
+  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
+}
+
+/** A connected code host (with `scenario` repositories) and a completed project to link and push. */
+function connected(scenario: MockScenario = {}): AgentStoryParameters {
+  return {
+    mock: { scenario },
+    setup: async (agent) => {
+      await installCodehost(agent);
+      await reach.completed.setup?.(agent);
+    },
+  };
+}
+
+async function ready(canvasElement: HTMLElement) {
+  const view = picker(canvasElement);
+  await waitFor(() => expect(view.element).toHaveAttribute('data-state', 'ready'));
+  return view;
+}
+
+export const NotConnected: Story = {
+  play: async ({ canvasElement }) => {
+    const { element, view } = picker(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
+    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
+  },
+};
+
+export const Empty: Story = {
+  name: 'No repositories',
+  parameters: agentParameters(connected({ repositoryCount: 0 })),
+  play: async ({ canvasElement }) => {
+    const { element, view } = picker(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'empty'));
+    await expect(view.getByText('No repositories yet.')).toBeInTheDocument();
+  },
+};
+
+export const OnePage: Story = {
+  parameters: agentParameters(connected({ repositoryCount: 6 })),
+  play: async ({ canvasElement }) => {
+    const { view, options } = await ready(canvasElement);
+    await expect(options()).toHaveLength(6);
+    await expect(view.getByText('Page 1 of 1 · 6 repositories')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await expect(view.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  },
+};
+
+export const ManyPages: Story = {
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { view, options } = await ready(canvasElement);
+    await expect(view.getByText('Page 1 of 5 · 47 repositories')).toBeInTheDocument();
+    await userEvent.click(view.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(view.getByText('Page 2 of 5 · 47 repositories')).toBeInTheDocument());
+    await expect(options()).toHaveLength(10);
+    await expect(options().some((option) => option.textContent?.includes('Private'))).toBe(true);
+    await expect(options().some((option) => option.textContent?.includes('Public'))).toBe(true);
+  },
+};
+
+export const NullTotal: Story = {
+  name: 'Unknown total (load more)',
+  parameters: agentParameters(connected({ repositoryCount: 25, repositoryTotalCountUnknown: true })),
+  play: async ({ canvasElement }) => {
+    const { view, options } = await ready(canvasElement);
+    await expect(view.getByText('10 repositories loaded')).toBeInTheDocument();
+    await userEvent.click(view.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(options()).toHaveLength(20));
+    await userEvent.click(view.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(options()).toHaveLength(25));
+    await expect(view.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  },
+};
+
+export const KeyboardSelection: Story = {
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { view, options } = await ready(canvasElement);
+    await userEvent.click(view.getByLabelText('Search repositories'));
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{End}{ArrowUp}{Enter}');
+    const listbox = view.getByRole('listbox', { name: 'Repositories' });
+    await expect(listbox).toHaveFocus();
+    const chosen = options()[8]!;
+    await expect(listbox).toHaveAttribute('aria-activedescendant', chosen.id);
+    await expect(chosen).toHaveAttribute('aria-selected', 'true');
+    await expect(view.getByText(`Selected: ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}`)).toBeInTheDocument();
+  },
+};
+
+export const LinkOk: Story = {
+  name: 'Link ok',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement, args }) => {
+    const { element, view, options } = await ready(canvasElement);
+    await userEvent.click(options()[0]!);
+    await userEvent.click(view.getByRole('button', { name: /^Link / }));
+    await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
+    await expect(view.getByText('Linked repository')).toBeInTheDocument();
+    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', expect.stringMatching(/^https:\/\/codehost\.agent-embed\.test\/ada-lovelace\//));
+    await expect(args.onLinked).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const LinkProjectNotFound: Story = {
+  name: 'Link not found (project)',
+  args: { projectId: 'proj_not_here' },
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { element, view, options } = await ready(canvasElement);
+    await userEvent.click(options()[0]!);
+    await userEvent.click(view.getByRole('button', { name: /^Link / }));
+    await waitFor(() => expect(element).toHaveAttribute('data-link', 'failed'));
+    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.projectNotFound);
+  },
+};
+
+export const PushToNew: Story = {
+  name: 'Push to a new repository',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement, args }) => {
+    const { element, view } = await ready(canvasElement);
+    await userEvent.type(view.getByLabelText('New repository name'), 'yoga-studio-site');
+    await userEvent.click(view.getByRole('button', { name: 'Create and push' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
+    await expect(view.getByText('Repository created and code pushed.')).toBeInTheDocument();
+    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site');
+    await expect(args.onPushed).toHaveBeenCalledWith(expect.objectContaining({ repo_created: true, branch: 'main' }));
+  },
+};
+
+export const PushToExisting: Story = {
+  name: 'Push to the linked repository',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { element, view, options } = await ready(canvasElement);
+    await userEvent.click(options()[1]!);
+    await userEvent.click(view.getByRole('button', { name: /^Link / }));
+    await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
+    await userEvent.click(view.getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
+    await expect(view.getByText('Code pushed to the existing repository.')).toBeInTheDocument();
+  },
+};
+
+export const PushWithoutLink: Story = {
+  name: 'Push with no linked repository',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { element, view } = await ready(canvasElement);
+    await userEvent.click(view.getByRole('button', { name: 'Push to the linked repository' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-push', 'failed'));
+    await expect(view.getByRole('alert')).toHaveTextContent('No repository is linked to this project.');
+  },
+};
