@@ -1,0 +1,94 @@
+/** AgentBuilder in real Chromium: the deploy dialog, and the code-host install page with its redirect back. */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, buildLog, startBrowserHarness, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+
+let harness: BrowserHarness;
+let opened: PlaygroundPage | undefined;
+
+beforeAll(async () => {
+  harness = await startBrowserHarness();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(() => {
+  harness.reset();
+});
+
+afterEach(async () => {
+  const errors = opened?.pageErrors ?? [];
+  await opened?.context.close();
+  opened = undefined;
+  expect(errors, 'uncaught exceptions in the page').toEqual([]);
+});
+
+/** axe on the page in the system's light and dark schemes (the Theme select stays on 'auto', outside any open dialog). */
+async function violationsInBothSchemes(entry: PlaygroundPage): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await entry.page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await axeViolations(entry.page)).map((line) => `${scheme}: ${line}`));
+  }
+  return found;
+}
+
+async function generatedApp(entry: PlaygroundPage) {
+  const { page } = entry;
+  await page.getByLabel('Describe the app you want').fill('A recipe box with tags and a shopping list');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await waitForState(buildLog(page), 'completed');
+  const projects = harness.mock.api.admin.projects();
+  expect(projects).toHaveLength(1);
+  return projects[0]!;
+}
+
+describe('AgentBuilder in Chromium', () => {
+  it('connects Vercel through the dialog without keeping the token, then deploys', async () => {
+    opened = await harness.openPage();
+    const { page } = opened;
+    const project = await generatedApp(opened);
+
+    await page.getByRole('button', { name: /^Connect Vercel$/i }).click();
+    const dialog = page.getByRole('dialog', { name: /^Connect Vercel$/i });
+    await dialog.waitFor();
+    const dialogViolations = await violationsInBothSchemes(opened);
+    expect(dialogViolations, `axe violations with the dialog open:\n${dialogViolations.join('\n')}`).toEqual([]);
+    const token = 'ada-vercel-token-123456';
+    const field = dialog.getByLabel(/access token/i);
+    expect(await field.getAttribute('type')).toBe('password');
+    await field.fill(token);
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(/^Connected as /).first().waitFor();
+    expect(await page.content()).not.toContain(token);
+
+    await page.getByRole('button', { name: /^Deploy to Vercel$/i }).click();
+    await page.getByText('Deployed.').waitFor();
+    const deployment = page.getByRole('link', { name: 'Open the deployment' });
+    expect(await deployment.getAttribute('href')).toMatch(/^https?:\/\//);
+    expect(Object.keys(harness.mock.api.admin.projects().find((candidate) => candidate.id === project.id)!.deploymentConnections)).toEqual(['vercel']);
+    expect(await page.content()).not.toContain(token);
+  });
+
+  it('sends the user to the mock install page and back to the playground, connected', async () => {
+    opened = await harness.openPage();
+    const { page } = opened;
+    await generatedApp(opened);
+    const playgroundOrigin = new URL(harness.playground.url).origin;
+    const mockOrigin = new URL(harness.mock.url).origin;
+
+    await page.getByRole('button', { name: 'Connect GitHub' }).click();
+    await page.waitForURL((url) => url.origin === mockOrigin);
+    await page.getByRole('heading', { name: 'Install the Agent code-host app' }).waitFor();
+    await page.getByRole('button', { name: 'Install' }).click();
+
+    await page.waitForURL((url) => url.origin === playgroundOrigin);
+    const codehost = page.getByRole('region', { name: 'Code host' });
+    await codehost.getByText('Connected as ada-lovelace').waitFor();
+    await page.getByRole('form').first().waitFor();
+    const connectedViolations = await violationsInBothSchemes(opened);
+    expect(connectedViolations, `axe violations once connected:\n${connectedViolations.join('\n')}`).toEqual([]);
+  });
+});
