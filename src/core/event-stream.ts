@@ -19,6 +19,64 @@ export interface EventStreamRequest {
   fetch: typeof fetch;
 }
 
+/** Work done on a stream before the main thread is handed back, and the largest piece parsed at once. */
+const sliceMs = 8;
+const maxPieceBytes = 16 * 1024;
+
+/** Resolves in a new task (not a microtask), so rendering and input run in between. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof MessageChannel === 'function') {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(undefined);
+    } else {
+      setTimeout(resolve, 0);
+    }
+  });
+}
+
+/**
+ * The response with its body cut into small pieces and a new task started every `sliceMs`: a burst of
+ * thousands of queued events would otherwise be parsed and applied in one long main-thread task, since
+ * every read of an already-buffered body resolves as a microtask.
+ */
+function timeSlicedResponse(response: Response, now: () => number = () => performance.now()): Response {
+  const source = response.body;
+  if (source === null) return response;
+  const reader = source.getReader();
+  let pending: Uint8Array | undefined;
+  let sliceStart = now();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (now() - sliceStart >= sliceMs) {
+          await nextTask();
+          sliceStart = now();
+        }
+        if (pending === undefined) {
+          const { done, value } = await reader.read();
+          if (done) {
+            controller.close();
+            return;
+          }
+          pending = value;
+        }
+        controller.enqueue(pending.subarray(0, maxPieceBytes));
+        pending = pending.length > maxPieceBytes ? pending.subarray(maxPieceBytes) : undefined;
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 /** Opens the stream once; see `AgentTransport.stream` for how it settles. */
 export async function openEventStream(request: EventStreamRequest): Promise<void> {
   const outer = request.signal;
@@ -37,7 +95,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
       method: request.method,
       headers: request.headers,
       signal: controller.signal,
-      fetch: request.fetch,
+      fetch: async (input, init) => timeSlicedResponse(await request.fetch(input, init)),
       // Otherwise a hidden tab that becomes visible sends the POST again.
       openWhenHidden: true,
       async onopen(response) {

@@ -338,3 +338,38 @@ describe('after a cancel', () => {
     expect(events).toEqual(['project_created']);
   });
 });
+
+describe('a burst of buffered events', () => {
+  it('is applied in slices that hand the main thread back, not in one long task', async () => {
+    const total = 20_000;
+    const text = sse(created) + Array.from({ length: total }, (_, index) => sse(fileEvent(`src/file-${index}.ts`))).join('') + sse(streamEnd);
+    const bytes = new TextEncoder().encode(text);
+    const burstFetch: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(bytes);
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    let received = 0;
+    let receivedWhenATaskRan: number | undefined;
+    const pending = clientFor('http://127.0.0.1:1/api/v1', burstFetch).generate(
+      { prompt: 'A todo list app' },
+      {
+        onEvent: () => {
+          received++;
+          if (received === 1) setTimeout(() => (receivedWhenATaskRan = received), 0);
+        },
+      },
+    );
+    const result = await pending;
+    expect(result.outcome).toBe('completed');
+    expect(received).toBe(total + 2);
+    // A task queued at the first event ran while events were still arriving.
+    expect(receivedWhenATaskRan).toBeDefined();
+    expect(receivedWhenATaskRan!).toBeLessThan(total);
+  });
+});
