@@ -77,12 +77,24 @@ export const storyPrompt = 'A booking site for a yoga studio with a class calend
 /** Names of the appearance presets of the toolbar. */
 export type AppearancePresetName = 'default' | 'ocean' | 'forest' | 'compact';
 
-/** Appearance presets of the toolbar, as an agency would pass them. */
-export const appearancePresets: Record<AppearancePresetName, AgentAppearance | undefined> = {
-  default: undefined,
-  ocean: { colorPrimary: '#0e7490', colorPrimaryText: '#ffffff', colorFocus: '#0891b2', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
-  forest: { colorPrimary: '#166534', colorPrimaryText: '#ffffff', colorSuccess: '#15803d', borderRadius: 2, spacingUnit: 5 },
-  compact: { fontSize: 13, spacingUnit: 3, borderRadius: 4 },
+/** An appearance preset: what an agency would pass in light and in dark (`auto` uses the light one). */
+export interface AppearancePreset {
+  light: AgentAppearance | undefined;
+  dark: AgentAppearance | undefined;
+}
+
+/** Appearance presets of the toolbar; every one keeps axe's colour contrast in both schemes. */
+export const appearancePresets: Record<AppearancePresetName, AppearancePreset> = {
+  default: { light: undefined, dark: undefined },
+  ocean: {
+    light: { colorPrimary: '#0e7490', colorPrimaryText: '#ffffff', colorFocus: '#0891b2', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
+    dark: { colorPrimary: '#22d3ee', colorPrimaryText: '#0b0d12', colorFocus: '#67e8f9', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
+  },
+  forest: {
+    light: { colorPrimary: '#166534', colorPrimaryText: '#ffffff', colorSuccess: '#166534', borderRadius: 2, spacingUnit: 5 },
+    dark: { colorPrimary: '#4ade80', colorPrimaryText: '#0b0d12', colorSuccess: '#86efac', borderRadius: 2, spacingUnit: 5 },
+  },
+  compact: { light: { fontSize: 13, spacingUnit: 3, borderRadius: 4 }, dark: { fontSize: 13, spacingUnit: 3, borderRadius: 4 } },
 };
 
 const colorSchemes: readonly AgentColorScheme[] = ['light', 'dark', 'auto'];
@@ -163,8 +175,10 @@ function isColorScheme(value: unknown): value is AgentColorScheme {
   return value === 'light' || value === 'dark' || value === 'auto';
 }
 
-function presetOf(value: unknown): AgentAppearance | undefined {
-  return typeof value === 'string' && value in appearancePresets ? appearancePresets[value as AppearancePresetName] : undefined;
+function presetOf(value: unknown, colorScheme: AgentColorScheme): AgentAppearance | undefined {
+  if (typeof value !== 'string' || !(value in appearancePresets)) return undefined;
+  const preset = appearancePresets[value as AppearancePresetName];
+  return colorScheme === 'dark' ? preset.dark : preset.light;
 }
 
 const canvasBackground: Record<AgentColorScheme, string | undefined> = { light: '#ffffff', dark: '#0b0d12', auto: undefined };
@@ -175,7 +189,7 @@ export const withAgent: Decorator = (Story, context) => {
   const parameters = parametersOf(context);
   if (agent === undefined || parameters === false) return <Story />;
   const colorScheme = isColorScheme(context.globals.colorScheme) ? context.globals.colorScheme : agentInitialGlobals.colorScheme;
-  const appearance = presetOf(context.globals.appearance);
+  const appearance = presetOf(context.globals.appearance, colorScheme);
   return (
     <div data-story-canvas={colorScheme} style={{ background: canvasBackground[colorScheme], padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}>
       <AgentProvider store={agent.store} externalUser={agent.externalUser} colorScheme={colorScheme} {...(appearance === undefined ? {} : { appearance })} {...parameters.provider}>
