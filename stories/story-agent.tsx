@@ -9,7 +9,7 @@
  *   parameters: agentParameters({
  *     speed: 'instant',                         // default; 'realistic' streams over a few seconds
  *     mock: { credits: 3, scenario: { files: 3000 } },   // createMockAgentApi options (rate limit off by default)
- *     store: { pollIntervalMs: 50 },            // createAgentStore options; storage is always null (no resume leaks)
+ *     store: { pollIntervalMs: 50 },            // createAgentStore options; storage defaults to null (no resume leaks)
  *     externalUser: { id: 'designer-1' },       // default `storyUser`
  *     provider: { labels, locale, onError },    // other AgentProvider props
  *     setup: async (agent) => { ... },          // runs before render: inject faults, start a generation, wait for a state
@@ -18,7 +18,8 @@
  *
  * The toolbar's `colorScheme` (light, dark, auto) and `appearance` (a preset of `appearancePresets`)
  * globals theme the provider. Play functions reach the mock and the store with `storyAgent(context)`;
- * `generateUntil` and `waitForStore` freeze a generation in a given state. App pages are not served by the
+ * `generateUntil` and `waitForStore` (with the mock's `pause_after` fault) freeze a generation in a given state;
+ * `stories/story-states.ts` has them ready-made per state (`prepare.*`, `reach.*`). App pages are not served by the
  * in-memory mock to an iframe, so `app_url`s point at `.storybook/public/mock-app/index.html` (a static
  * page of the Storybook site that shows the project named in its hash).
  */
@@ -137,7 +138,12 @@ export const agentLoader: Loader = async (context) => {
   const store = createAgentStore({ client, storage: null, ...parameters.store });
   const agent: StoryAgent = { api: transport.api, transport, client, store, externalUser: parameters.externalUser ?? storyUser };
   live.add(agent);
-  await parameters.setup?.(agent);
+  try {
+    await parameters.setup?.(agent);
+  } catch (thrown) {
+    dispose(agent);
+    throw thrown;
+  }
   return { agent };
 };
 
