@@ -74,8 +74,11 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const signedIn = useExternalUser() !== undefined;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (generation?.status === 'completed' ? generation.projectId : undefined);
-  const { connection } = useCodehost({ refreshOnReturn: false });
-  const repositories = useRepositories(perPage === undefined ? {} : { perPage });
+  const { connection, refresh: refreshConnection } = useCodehost();
+  const connectionStatus = connection?.status;
+  // Repositories exist only behind a connection: asking without one would spend a request on a known answer.
+  const hasConnection = connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
+  const repositories = useRepositories({ ...(perPage === undefined ? {} : { perPage }), enabled: hasConnection });
   const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, reload } = repositories;
   const { link, push, linkRepository, pushRepository } = useRepositoryActions(targetProject);
   const [query, setQuery] = useState('');
@@ -92,7 +95,6 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   onPushedRef.current = onPushed;
 
   // Connected after the list failed (the user just came back from the installation): try again.
-  const connectionStatus = connection?.status;
   useEffect(() => {
     if (connectionStatus === 'connected' && list?.status === 'error') void reload();
   }, [connectionStatus, list?.status, reload]);
@@ -122,9 +124,11 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   }, [id, activeIndex]);
 
   const listStatus = list?.status ?? 'idle';
+  const connectionError = connectionStatus === 'missing' || connectionStatus === 'error' ? connection?.error : undefined;
+  const listError = connectionError ?? (listStatus === 'error' ? list?.error : undefined);
   const state: RepoPickerState = !signedIn
     ? 'signed_out'
-    : listStatus === 'error'
+    : listError !== undefined
       ? 'error'
       : listStatus === 'loaded' && loaded.length === 0 && (list?.totalCount === 0 || list?.totalCount === null)
         ? 'empty'
@@ -257,11 +261,11 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
               }}
             />
           </div>
-          {state === 'error' && list?.error !== undefined && (
-            <div className="ae-alert" role="alert" data-kind={list.error.kind}>
+          {listError !== undefined && (
+            <div className="ae-alert" role="alert" data-kind={listError.kind}>
               <p className="ae-alert-title">{text.loadErrorTitle}</p>
-              <p>{list.error.message}</p>
-              <button type="button" className="ae-button" onClick={() => void reload()}>
+              <p>{listError.message}</p>
+              <button type="button" className="ae-button" onClick={() => void (connectionError === undefined ? reload() : refreshConnection())}>
                 {text.retry}
               </button>
             </div>

@@ -7,7 +7,11 @@ import { useAgentContext } from './agent-context.js';
 
 /** Options of `useCodehost`. */
 export interface UseCodehostOptions {
-  /** Load again when the page is shown again or regains focus, as after the install page (default true). */
+  /**
+   * Load again when the user may be back from the install page (default true): when the page is restored
+   * from the back/forward cache, and on focus or a visible tab while not connected. A connected account is
+   * not reloaded on every focus: every request counts against the agency's rate budget.
+   */
   refreshOnReturn?: boolean;
 }
 
@@ -36,16 +40,22 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
     const refresh = () => void store.getState().loadCodehostConnection(userId);
     refresh();
     if (!refreshOnReturn || typeof window === 'undefined') return undefined;
-    const onVisibility = () => {
-      if (document.visibilityState === 'visible') refresh();
+    const refreshUnlessConnected = () => {
+      if (store.getState().codehostConnections[userId]?.status !== 'connected') refresh();
     };
-    // pageshow covers a return through the back/forward cache, where nothing remounts.
-    window.addEventListener('pageshow', refresh);
-    window.addEventListener('focus', refresh);
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') refreshUnlessConnected();
+    };
+    // A page restored from the back/forward cache never remounts: it may come straight from the install page.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) refresh();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    window.addEventListener('focus', refreshUnlessConnected);
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
-      window.removeEventListener('pageshow', refresh);
-      window.removeEventListener('focus', refresh);
+      window.removeEventListener('pageshow', onPageShow);
+      window.removeEventListener('focus', refreshUnlessConnected);
       document.removeEventListener('visibilitychange', onVisibility);
     };
   }, [store, userId, refreshOnReturn]);

@@ -79,7 +79,7 @@ describe('CodehostConnect journeys', () => {
     expect(within(region()).queryByRole('button', { name: 'Connect GitHub' })).not.toBeInTheDocument();
   });
 
-  it('refreshes on pageshow (back/forward cache) and on a visible tab', async () => {
+  it('refreshes on pageshow from the back/forward cache; focus and a visible tab reload only an unconnected account', async () => {
     const { region, transport, sent } = renderConnect();
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
     const gets = () => sent.filter((request) => request.method === 'GET' && request.path === '/codehost/connections/ada').length;
@@ -88,11 +88,22 @@ describe('CodehostConnect journeys', () => {
     const redirectUrl = (started as { data: { redirect_url: string } }).data.redirect_url;
     await transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${new URL(redirectUrl).searchParams.get('state')}`, redirectUrl)));
     act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+    });
+    expect(gets()).toBe(before);
+    act(() => {
       window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'connected'));
+    expect(gets()).toBe(before + 1);
+    // Connected: coming back to the tab costs no request (each one counts against the agency's budget).
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    });
+    expect(gets()).toBe(before + 1);
+    act(() => {
+      within(region()).getByRole('button', { name: 'Refresh' }).click();
     });
     await waitFor(() => expect(gets()).toBe(before + 2));
   });
@@ -136,10 +147,12 @@ describe('CodehostConnect journeys', () => {
     await first.user.click(await within(first.region()).findByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() => expect(first.navigate).toHaveBeenCalled());
     await first.install(first.navigate.mock.calls[0]![0]);
-    first.transport.api.admin.setCodehostInstallationStatus('ada', 'suspended');
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
+    await waitFor(() => expect(first.region()).toHaveAttribute('data-state', 'connected'));
+    first.transport.api.admin.setCodehostInstallationStatus('ada', 'suspended');
+    await first.user.click(within(first.region()).getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(first.region()).toHaveAttribute('data-state', 'inactive'));
     expect(first.region()).toHaveTextContent('The code-host app is not active for this account. Install it again to continue.');
     expect(first.region()).toHaveTextContent('InstallationSuspended');

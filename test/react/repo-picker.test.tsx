@@ -336,6 +336,8 @@ describe('RepoPicker link and push', () => {
     const alert = within(region()).getByRole('alert');
     expect(alert).toHaveTextContent('Could not load the repositories');
     expect(alert).toHaveTextContent('code-host connection not found for the provided external user');
+    // Known to be unconnected: no repository request is spent on it.
+    expect(api.admin.requests.filter((request) => request.path.endsWith('/repositories'))).toHaveLength(0);
 
     const client = createAgentClient({ transport: createMockTransport({ api }) });
     const started = await client.codehost.startConnect({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' });
