@@ -1,7 +1,7 @@
 /** The playground page: a fake agency product embedding agent-embed, plus a panel to trigger the mock's states. */
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AgentProvider, AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
+import { AgentBuilder, AgentProvider } from 'agent-embed';
 import 'agent-embed/styles.css';
 import './playground.css';
 import { playgroundUsers, sessionCookie, userFromCookie } from './users.ts';
@@ -32,11 +32,22 @@ const scenarios: Scenario[] = [
   { label: 'Malformed line in the next stream', path: '/faults', body: { kind: 'malformed_line' } },
   { label: 'Next request: HTTP 500', path: '/faults', body: { kind: 'http_500' } },
   { label: 'Next request: 429', path: '/faults', body: { kind: 'rate_limited', retryAfterSeconds: 20 } },
+  { label: 'Next deploy: HTTP 500', path: '/faults', body: { kind: 'http_500', route: 'deploy' } },
+  { label: 'Next repository page: HTTP 500', path: '/faults', body: { kind: 'http_500', route: 'listRepositories' } },
   { label: 'Reset the mock (token valid again)', path: '/reset' },
 ];
 
-function ScenarioPanel() {
+/** Scenarios about the signed-in end user's own connections. */
+function userScenarios(externalUserId: string): Scenario[] {
+  return [
+    { label: 'Suspend my code-host installation', path: '/codehost/installation', body: { externalUserId, status: 'suspended' } },
+    { label: 'Reactivate my code-host installation', path: '/codehost/installation', body: { externalUserId, status: 'active' } },
+  ];
+}
+
+function ScenarioPanel({ externalUserId }: { externalUserId: string | undefined }) {
   const [status, setStatus] = useState('');
+  const available = externalUserId === undefined ? scenarios : [...scenarios, ...userScenarios(externalUserId)];
   async function run(scenario: Scenario) {
     const response = await fetch(`/playground/mock${scenario.path}`, {
       method: 'POST',
@@ -51,7 +62,7 @@ function ScenarioPanel() {
       {__PLAYGROUND_BACKEND__ === 'mock' ? (
         <>
           <div className="playground-scenario-buttons">
-            {scenarios.map((scenario) => (
+            {available.map((scenario) => (
               <button key={scenario.label} type="button" onClick={() => void run(scenario)}>
                 {scenario.label}
               </button>
@@ -102,22 +113,13 @@ function App() {
               externalUser={{ id: user.externalUserId, name: user.name, email: user.email }}
               colorScheme={colorScheme}
             >
-              <div className="playground-grid">
-                <section aria-label="Build">
-                  <GeneratePanel />
-                  <LiveBuildLog />
-                </section>
-                <section aria-label="Result">
-                  <ProjectStatus />
-                  <AppPreview />
-                </section>
-              </div>
+              <AgentBuilder showPlans />
             </AgentProvider>
           ) : (
             <p>Sign in as one of the fake end users to start building.</p>
           )}
         </main>
-        <ScenarioPanel />
+        <ScenarioPanel externalUserId={user?.externalUserId} />
       </div>
     </div>
   );
