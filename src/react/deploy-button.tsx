@@ -286,7 +286,7 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal container={container}>
         <Dialog.Overlay className="ae-dialog-overlay" />
-        <Dialog.Content className="ae-dialog" data-state-connect={connection?.connectStatus ?? 'idle'}>
+        <Dialog.Content className="ae-dialog" data-connect={connection?.connectStatus ?? 'idle'}>
           <Dialog.Title className="ae-title">{text.dialogTitle(providerName)}</Dialog.Title>
           <Dialog.Description className="ae-hint">{text.dialogDescription(providerName)}</Dialog.Description>
           <form className="ae-dialog-form" noValidate onSubmit={submit} aria-busy={submitting}>
