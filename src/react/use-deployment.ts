@@ -7,6 +7,7 @@ import {
   deploymentKey,
   type Deployment,
   type DeploymentConnection,
+  type DeploymentConnectionListState,
   type DeploymentConnectionState,
   type DeploymentState,
   type IntegrationResult,
@@ -47,4 +48,22 @@ export function useDeployment(provider: string, projectId: string | undefined): 
     [store, provider, userId, projectId],
   );
   return { connection, deployment, ...actions };
+}
+
+/** What `useDeploymentConnections` returns. */
+export interface UseDeploymentConnectionsResult extends DeploymentConnectionListState {
+  reload(): Promise<IntegrationResult<DeploymentConnection[]>>;
+}
+
+/**
+ * The agency's connections to a provider, loaded on mount (behind the agency's proxy, only the signed-in
+ * end user's own). For agency dashboards built on the headless hooks.
+ */
+export function useDeploymentConnections(provider: string): UseDeploymentConnectionsResult {
+  const { store } = useAgentContext();
+  const list = useStore(store, (state) => state.deploymentConnectionLists[provider]);
+  useEffect(() => {
+    void store.getState().loadDeploymentConnections(provider);
+  }, [store, provider]);
+  return { ...(list ?? { status: 'loading', connections: [], error: undefined }), reload: () => store.getState().loadDeploymentConnections(provider) };
 }

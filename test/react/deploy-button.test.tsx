@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeployButton } from 'agent-embed';
+import { DeployButton, useDeploymentConnections } from 'agent-embed';
 import { agentApiMessages, createAgentClient, type AgentTransport } from 'agent-embed/core';
 import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
@@ -265,5 +265,24 @@ describe('DeployButton accessibility (axe, color-contrast off in jsdom)', () => 
     await submitToken(user, 'ada-account:token');
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
     expect(await violations(container)).toEqual([]);
+  });
+});
+
+describe('useDeploymentConnections', () => {
+  function Connections() {
+    const { status, connections, error } = useDeploymentConnections('vercel');
+    return (
+      <p data-testid="connections" data-state={status}>
+        {error?.message ?? connections.map((connection) => `${connection.external_user_id}:${connection.provider_account_name}`).join(', ')}
+      </p>
+    );
+  }
+
+  it('lists the connections to a provider', async () => {
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    await clientOf(createMockTransport({ api })).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:token' });
+    renderWithMock(<Connections />, { mock: { api }, provider: { externalUser: ada } });
+    await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'loaded'));
+    expect(screen.getByTestId('connections')).toHaveTextContent('ada:ada-account (Vercel)');
   });
 });
