@@ -83,7 +83,7 @@ function App() {
   return (
     <div className="playground">
       <header className="playground-header">
-        <strong>Acme Sites</strong> <span>(a fake agency product)</span>
+        <h1 className="playground-title">Acme Sites</h1> <span>(a fake agency product)</span>
         <label>
           Signed in as{' '}
           <select value={user?.externalUserId ?? ''} onChange={(event) => signIn(event.target.value || null)}>
@@ -105,7 +105,7 @@ function App() {
         </label>
       </header>
       <div className="playground-body">
-        <main>
+        <main aria-label="App builder">
           {user ? (
             <AgentProvider
               key={user.externalUserId}

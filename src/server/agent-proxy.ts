@@ -41,8 +41,12 @@ export interface AgentProxyOptions {
   maxBodyBytes?: number;
   /** Where ownership, budget and cache live (default: in memory, one process). */
   store?: ProxyStore;
-  /** The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off. */
-  rateLimit?: { limit: number; windowMs: number; reserve?: number } | false;
+  /**
+   * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
+   * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
+   * the upstream limit) or 'all' (every endpoint, for an upstream that limits them all).
+   */
+  rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
   /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
   statusCacheMs?: number;
   /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
@@ -62,6 +66,9 @@ export interface AgentProxyOptions {
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The endpoints of the Agent API proper, which the upstream rate limit covers (DESIGN.md). */
+const agentEndpoints: ReadonlySet<AgentRouteName> = new Set(['generate', 'followUp', 'getProject']);
 
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
 interface Relayed {
@@ -106,10 +113,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const statusCacheMs = options.statusCacheMs ?? 2000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const limits: BudgetLimits | undefined =
-    options.rateLimit === false
-      ? undefined
-      : { limit: 10, windowMs: 60_000, ...(options.rateLimit ?? {}) };
+  const { scope: budgetScope = 'agent', ...budgetOptions } = options.rateLimit === false ? {} : (options.rateLimit ?? {});
+  const limits: BudgetLimits | undefined = options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
   if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0))) throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
   const allowedOrigins = options.csrf ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins'))) : undefined;
   const returnUrlOrigins = options.returnUrlOrigins ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins'))) : undefined;
@@ -159,8 +164,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     }
   }
 
-  async function acquire(userId: string): Promise<void> {
-    if (limits === undefined) return;
+  async function acquire(userId: string, route: AgentRouteName): Promise<void> {
+    if (limits === undefined || (budgetScope === 'agent' && !agentEndpoints.has(route))) return;
     const decision = await store.acquireBudget(userId, now(), limits);
     if (!decision.ok) {
       throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, { retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
@@ -212,7 +217,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     if (pending === undefined) {
       pending = (async (): Promise<Relayed> => {
         try {
-          await acquire(userId);
+          await acquire(userId, 'getProject');
         } catch (thrown) {
           if (!(thrown instanceof ProxyRefusal)) throw thrown;
           return { status: thrown.status, body: errorBody(shape, thrown.message), retryAfter: String(thrown.extra.retryAfterSeconds ?? 1) };
@@ -274,7 +279,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
         const value = url.searchParams.get(key);
         if (value !== null) query.set(key, value);
       }
-      await acquire(user.externalUserId);
+      await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
       if (response === undefined) {

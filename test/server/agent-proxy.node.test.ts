@@ -461,7 +461,7 @@ describe('budget and status cache', () => {
 
   it('answers 429 with Retry-After, readable by the browser, once the team budget is spent', async () => {
     let clock = 0;
-    const { proxy, upstream } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 3, windowMs: 60_000, reserve: 0 } });
+    const { proxy, upstream } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 3, windowMs: 60_000, reserve: 0, scope: 'all' } });
     for (let index = 0; index < 3; index++) {
       clock += 1000;
       expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
@@ -480,7 +480,7 @@ describe('budget and status cache', () => {
 
   it('keeps a slot for a newcomer and shares the budget between active users', async () => {
     const clock = 0;
-    const { proxy } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000 } });
+    const { proxy } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } });
     const plans = (user: string) => proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
     const alice: number[] = [];
     for (let index = 0; index < 12; index++) alice.push(await plans('alice'));
@@ -489,9 +489,23 @@ describe('budget and status cache', () => {
     expect(await plans('bob')).toBe(429);
   });
 
+  it('by default budgets only the agent endpoints, as the upstream limits them', async () => {
+    const clock = 0;
+    const { proxy, upstream, store } = setup(() => json([]), { now: () => clock, statusCacheMs: 0, rateLimit: { limit: 2, windowMs: 60_000, reserve: 0 } });
+    for (let index = 0; index < 5; index++) expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
+    await store.setProjectOwner('p-budget', 'alice');
+    expect((await proxy(call('GET', '/agent/project/p-budget', { user: 'alice' }))).status).toBe(200);
+    await store.setProjectOwner('p-budget-2', 'alice');
+    expect((await proxy(call('GET', '/agent/project/p-budget-2', { user: 'alice' }))).status).toBe(200);
+    await store.setProjectOwner('p-budget-3', 'alice');
+    expect((await proxy(call('GET', '/agent/project/p-budget-3', { user: 'alice' }))).status).toBe(429);
+    expect(upstream.calls).toHaveLength(8);
+  });
+
   it('passes an upstream 429 through with its Retry-After and then holds requests back itself', async () => {
     let clock = 0;
-    const { proxy, upstream } = setup(() => json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': '30' }), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000 } });
+    const { proxy, upstream } = setup(() => json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': '30' }), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } });
     const first = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     expect(first.status).toBe(429);
     expect(first.headers.get('retry-after')).toBe('30');

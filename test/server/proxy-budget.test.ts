@@ -41,7 +41,8 @@ describe('request budget', () => {
   });
 
   it('answers a burst over the budget with 429 and Retry-After, so the upstream never sees a 429', async () => {
-    const stack = await startMockStack({ mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } } });
+    // Both count every endpoint here, so the cheapest request (plans) can make the burst.
+    const stack = await startMockStack({ mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } }, proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } } });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
     const burst = await Promise.all(Array.from({ length: 15 }, () => outcome(alice.plans.list())));
@@ -70,7 +71,7 @@ describe('request budget', () => {
 
   it('passes an upstream 429 through with its Retry-After, then holds further requests back itself', async () => {
     // The upstream allows less than the proxy thinks (another service shares the token).
-    const stack = await startMockStack({ mock: { rateLimit: { limit: 2, windowMs: 60_000, scope: 'all' } } });
+    const stack = await startMockStack({ mock: { rateLimit: { limit: 2, windowMs: 60_000, scope: 'all' } }, proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } } });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
     expect((await outcome(alice.plans.list())).ok).toBe(true);
