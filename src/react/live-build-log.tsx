@@ -1,12 +1,12 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
-import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { isGenerationRunning, type GeneratedFile, type GenerationState, type ToolStep } from '../core/index.js';
 import type { LiveBuildLogLabels } from './labels.js';
 import { safeHttpUrl } from './safe-url.js';
 import { useAgentFormat, type AgentFormat } from './use-agent-format.js';
 import { useAgentLabels } from './use-agent-labels.js';
+import { useRowWindow } from './use-row-window.js';
 import { useGeneration } from './use-generation.js';
 
 /** Props of `LiveBuildLog`. */
@@ -21,39 +21,23 @@ export interface LiveBuildLogProps {
 }
 
 const rowHeight = 32;
-// Without layout (server rendering, jsdom) the list still renders a screenful of rows.
-const fallbackRect: Rect = { width: 480, height: rowHeight * 10 };
-
-function observeRectWithFallback(instance: Virtualizer<HTMLDivElement, Element>, callback: (rect: Rect) => void) {
-  return observeElementRect(instance, (rect) => callback(rect.width === 0 && rect.height === 0 ? fallbackRect : rect));
-}
 
 function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: LiveBuildLogLabels }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: files.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 10,
-    initialRect: fallbackRect,
-    observeElementRect: observeRectWithFallback,
-    getItemKey: (index) => files[index]?.path ?? index,
-    useFlushSync: false,
-  });
+  const { start, end, totalHeight } = useRowWindow(scrollRef, { count: files.length, rowHeight, overscan: 10, fallbackHeight: rowHeight * 10 });
   return (
     <div ref={scrollRef} className="ae-file-scroll" role="region" aria-label={labels.filesLabel} tabIndex={0}>
-      <ul className="ae-file-list" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const file = files[item.index];
-          if (file === undefined) return null;
+      <ul className="ae-file-list" style={{ height: totalHeight }}>
+        {files.slice(start, end).map((file, offset) => {
+          const index = start + offset;
           return (
             <li
-              key={item.key}
+              key={file.path}
               className="ae-file"
               data-action={file.action}
               aria-setsize={files.length}
-              aria-posinset={item.index + 1}
-              style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+              aria-posinset={index + 1}
+              style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
             >
               <span className="ae-file-path">{file.path}</span>
               <span className="ae-file-action">{file.action === 'modified' ? labels.fileModified : labels.fileCreated}</span>

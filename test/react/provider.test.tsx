@@ -1,4 +1,4 @@
-import { render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AgentProvider,
@@ -167,6 +167,16 @@ describe('LiveBuildLog at thousands of files', () => {
     expect(rows[0]).toHaveAttribute('aria-posinset', '1');
     // The live region still says one thing.
     expect(within(log).getByRole('log')).toHaveTextContent(/^Your app is ready\.$/);
+
+    // Scrolled to row 2,001, the window follows: the rows around it, and still a bounded number.
+    const list = screen.getByRole('region', { name: 'Generated files' });
+    list.scrollTop = 2000 * 32;
+    fireEvent.scroll(list);
+    await waitFor(() => expect(container.querySelector('.ae-file')).toHaveAttribute('aria-posinset', '1991'));
+    const scrolled = [...container.querySelectorAll('.ae-file')];
+    expect(scrolled.length).toBeLessThanOrEqual(40);
+    expect(scrolled.map((row) => row.getAttribute('aria-posinset'))).toContain('2001');
+    expect(scrolled.at(-1)).toHaveStyle({ transform: `translateY(${(Number(scrolled.at(-1)?.getAttribute('aria-posinset')) - 1) * 32}px)` });
   });
 });
 
