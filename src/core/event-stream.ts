@@ -26,7 +26,11 @@ const maxPieceBytes = 16 * 1024;
 /** Resolves in a new task (not a microtask), so rendering and input run in between. */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
-    if (typeof MessageChannel === 'function') {
+    const host = globalThis as { setImmediate?: (callback: () => void) => unknown };
+    // Node's setImmediate; in browsers a message, which is not clamped to 4 ms as nested timeouts are.
+    if (typeof host.setImmediate === 'function') {
+      host.setImmediate(resolve);
+    } else if (typeof MessageChannel === 'function') {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
         channel.port1.close();
