@@ -212,7 +212,9 @@ export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: 
       const browserDisconnected = !browserOpen;
       detach();
       try {
-        browser?.error(error);
+        // Closing (not erroring) keeps the events already queued for the browser: an error would discard
+        // them. The browser's client reads a close without a terminal event as interrupted and recovers.
+        browser?.close();
       } catch {
         // The browser side was cancelled meanwhile.
       }

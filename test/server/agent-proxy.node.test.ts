@@ -346,6 +346,20 @@ describe('event stream relay', () => {
     expect(await reader.next()).toBeUndefined();
   });
 
+  it('delivers every event it received before the upstream broke, then ends the stream', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
+    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    // The proxy has read two events, the browser side none, when the upstream breaks.
+    upstreamStream.event({ type: 'project_created', project_id: 'p-burst', app_url: 'https://p-burst.example' });
+    upstreamStream.event({ type: 'container_progress', message: 'Booting', percentage: 10 });
+    await expect.poll(() => upstreamStream.drained()).toBe(true);
+    upstreamStream.fail(new Error('connection reset'));
+    const text = await createBodyReader(response.body).rest();
+    expect(text).toContain('"project_id":"p-burst"');
+    expect(text).toContain('"percentage":10');
+  });
+
   it('sends heartbeats only at event boundaries while idle', async () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();

@@ -65,6 +65,10 @@ export function createScriptedStream() {
     fail(error: Error) {
       controller.error(error);
     },
+    /** Whether the proxy has read everything written so far (an error would discard what it has not). */
+    drained() {
+      return (controller.desiredSize ?? 0) >= 1;
+    },
   };
 }
 
