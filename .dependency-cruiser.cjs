@@ -43,7 +43,7 @@ module.exports = {
       name: 'tests-and-stories-use-public-entries',
       comment: 'test/, stories/ and scripts/ import agent-embed, agent-embed/core, /server or /mock, never deep paths.',
       severity: 'error',
-      from: { path: '^(test|stories|scripts|playground|examples)/' },
+      from: { path: '^(test|stories|scripts|playground|examples|bench|\.storybook)/' },
       to: { path: '^src/', pathNot: '^src/(react|core|server|mock)/index\\.ts$' },
     },
   ],
