@@ -1,29 +1,9 @@
 /** axe-core in real Chromium (colour contrast included): every state of the generation experience, light and dark. */
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, buildLog, startBrowserHarness, useColorScheme, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, buildLog, useBrowserHarness, useColorScheme, waitForState } from './browser-harness.js';
 
-let harness: BrowserHarness;
-let opened: PlaygroundPage | undefined;
-
-beforeAll(async () => {
-  harness = await startBrowserHarness();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(() => {
-  harness.reset();
-});
-
-afterEach(async () => {
-  const errors = opened?.pageErrors ?? [];
-  await opened?.context.close();
-  opened = undefined;
-  expect(errors, 'uncaught exceptions in the page').toEqual([]);
-});
+const harness = useBrowserHarness();
 
 async function generate(page: Page, prompt = 'A recipe box with tags and a shopping list'): Promise<void> {
   await page.getByLabel('Describe the app you want').fill(prompt);
@@ -120,7 +100,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
 
 describe('zero axe violations in Chromium', () => {
   it.each(states)('%s, in light and dark', async (_name, reach) => {
-    opened = await harness.openPage();
+    const opened = await harness.openPage();
     const { page } = opened;
     await reach(page);
     const found: string[] = [];

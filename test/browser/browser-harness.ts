@@ -1,6 +1,7 @@
 /** One playground (proxy in front of an instant mock) and one real Chromium per test file, and what tests need to drive them. */
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { MockAgentServer } from 'agent-embed/mock';
 import { startPlayground, type Playground } from '../../playground/server.ts';
 import { sessionCookie } from '../../playground/users.ts';
@@ -46,6 +47,51 @@ export interface BrowserHarness {
 }
 
 const generationPath = /^\/api\/agent\/agent\/generate(\/[^/]+)?$/;
+
+/**
+ * Registers a test file's lifecycle around the harness: one playground and browser for the file, a clean
+ * mock before each test, and every page opened during a test closed after it, failing the test on any
+ * uncaught exception in the page.
+ */
+export function useBrowserHarness(): BrowserHarness {
+  let harness: BrowserHarness | undefined;
+  let opened: PlaygroundPage[] = [];
+  const started = (): BrowserHarness => {
+    if (harness === undefined) throw new Error('The browser harness starts in beforeAll.');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await startBrowserHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(() => started().reset());
+  afterEach(async () => {
+    const errors = opened.flatMap((entry) => entry.pageErrors);
+    await Promise.all(opened.map((entry) => entry.context.close()));
+    opened = [];
+    expect(errors, 'uncaught exceptions in the page').toEqual([]);
+  });
+  return {
+    get playground() {
+      return started().playground;
+    },
+    get mock() {
+      return started().mock;
+    },
+    get browser() {
+      return started().browser;
+    },
+    async openPage(options) {
+      const entry = await started().openPage(options);
+      opened.push(entry);
+      return entry;
+    },
+    reset: () => started().reset(),
+    close: () => started().close(),
+  };
+}
 
 /** Starts the playground on 127.0.0.1, port 0, with an instant mock, and launches Chromium. */
 export async function startBrowserHarness(): Promise<BrowserHarness> {

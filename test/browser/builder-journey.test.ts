@@ -1,28 +1,8 @@
 /** AgentBuilder in real Chromium: the deploy dialog, and the code-host install page with its redirect back. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, buildLog, startBrowserHarness, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, buildLog, useBrowserHarness, waitForState, type PlaygroundPage } from './browser-harness.js';
 
-let harness: BrowserHarness;
-let opened: PlaygroundPage | undefined;
-
-beforeAll(async () => {
-  harness = await startBrowserHarness();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(() => {
-  harness.reset();
-});
-
-afterEach(async () => {
-  const errors = opened?.pageErrors ?? [];
-  await opened?.context.close();
-  opened = undefined;
-  expect(errors, 'uncaught exceptions in the page').toEqual([]);
-});
+const harness = useBrowserHarness();
 
 /** axe on the page in the system's light and dark schemes (the Theme select stays on 'auto', outside any open dialog). */
 async function violationsInBothSchemes(entry: PlaygroundPage): Promise<string[]> {
@@ -46,7 +26,7 @@ async function generatedApp(entry: PlaygroundPage) {
 
 describe('AgentBuilder in Chromium', () => {
   it('connects Vercel through the dialog without keeping the token, then deploys', async () => {
-    opened = await harness.openPage();
+    const opened = await harness.openPage();
     const { page } = opened;
     const project = await generatedApp(opened);
 
@@ -73,7 +53,7 @@ describe('AgentBuilder in Chromium', () => {
   });
 
   it('sends the user to the mock install page and back to the playground, connected', async () => {
-    opened = await harness.openPage();
+    const opened = await harness.openPage();
     const { page } = opened;
     await generatedApp(opened);
     const playgroundOrigin = new URL(harness.playground.url).origin;

@@ -1,34 +1,10 @@
 /** The generation journey in real Chromium: the playground page, the agency proxy and the mock, over real HTTP. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildLog, mockGenerationPosts, startBrowserHarness, tabTo, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+import { describe, expect, it } from 'vitest';
+import { buildLog, mockGenerationPosts, useBrowserHarness, tabTo, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
 
-let harness: BrowserHarness;
-let opened: PlaygroundPage[] = [];
+const harness = useBrowserHarness();
 
-beforeAll(async () => {
-  harness = await startBrowserHarness();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(() => {
-  harness.reset();
-});
-
-afterEach(async () => {
-  const errors = opened.flatMap((entry) => entry.pageErrors);
-  await Promise.all(opened.map((entry) => entry.context.close()));
-  opened = [];
-  expect(errors, 'uncaught exceptions in the page').toEqual([]);
-});
-
-async function open(...args: Parameters<BrowserHarness['openPage']>): Promise<PlaygroundPage> {
-  const entry = await harness.openPage(...args);
-  opened.push(entry);
-  return entry;
-}
+const open = (...args: Parameters<BrowserHarness['openPage']>) => harness.openPage(...args);
 
 function onlyProject() {
   const projects = harness.mock.api.admin.projects();
