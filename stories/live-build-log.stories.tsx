@@ -90,7 +90,9 @@ export const ContainerReady: Story = {
     const { region, log, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'generating');
     await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    await expect(log.getByText('Container ready. Generating code…')).toBeInTheDocument();
+    await expect(log.getByText('Container ready.')).toBeInTheDocument();
+    // The last progress message does not linger next to it.
+    await expect(log.queryByText('Container started')).not.toBeInTheDocument();
     await expect(announcement()).toHaveTextContent('Generating code.');
     await expect(log.queryByRole('region', { name: 'Generated files' })).not.toBeInTheDocument();
   },

@@ -51,8 +51,10 @@ async function ready(canvasElement: HTMLElement) {
 export const NotConnected: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = picker(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
-    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'not_connected'));
+    await expect(view.queryByRole('alert')).not.toBeInTheDocument();
+    await expect(element).toHaveTextContent('Connect a code host to choose a repository.');
+    await expect(element).toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
   },
 };
 

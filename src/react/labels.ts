@@ -165,6 +165,8 @@ export interface RepoPickerLabels {
   regionLabel: string;
   heading: string;
   signedOut: string;
+  /** Shown, with the API's own words below it, while the end user has no code-host connection. */
+  notConnected: string;
   searchLabel: string;
   searchPlaceholder: string;
   listLabel: string;
@@ -295,7 +297,7 @@ export const defaultLabels: AgentLabels = {
     idle: 'Nothing is being built yet.',
     progressLabel: 'Container setup',
     progressValue: (percentage) => `${percentage} done`,
-    containerReady: 'Container ready. Generating code…',
+    containerReady: 'Container ready.',
     filesLabel: 'Generated files',
     fileCount: (count, modified, total) => `${count} ${total === 1 ? 'file' : 'files'}, ${modified} modified`,
     fileCreated: 'new',
@@ -417,6 +419,7 @@ export const defaultLabels: AgentLabels = {
     regionLabel: 'Repositories',
     heading: 'Repository',
     signedOut: 'Sign in to choose a repository.',
+    notConnected: 'Connect a code host to choose a repository.',
     searchLabel: 'Search repositories',
     searchPlaceholder: 'Filter the loaded repositories',
     listLabel: 'Repositories',

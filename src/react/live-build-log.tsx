@@ -180,8 +180,8 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
               >
                 <div className="ae-progress-bar" style={{ width: `${container.percentage}%` }} />
               </div>
-              {container.message !== undefined && <p className="ae-hint">{container.message}</p>}
-              {container.ready && <p className="ae-ready">{text.containerReady}</p>}
+              {/* Once ready, the last progress message is history: one line says where things stand. */}
+              {container.ready ? <p className="ae-ready">{text.containerReady}</p> : container.message !== undefined && <p className="ae-hint">{container.message}</p>}
             </div>
           )}
           <Outcome generation={generation} labels={text} onBuyCredits={onBuyCredits} buyCreditsUrl={buyCreditsUrl} />

@@ -27,8 +27,8 @@ export interface RepoPickerProps {
   className?: string;
 }
 
-/** What the list shows, as `data-state`: `signed_out`, `loading`, `error`, `empty` or `ready`. */
-export type RepoPickerState = 'signed_out' | 'loading' | 'error' | 'empty' | 'ready';
+/** What the list shows, as `data-state`: `signed_out`, `not_connected`, `loading`, `error`, `empty` or `ready`. */
+export type RepoPickerState = 'signed_out' | 'not_connected' | 'loading' | 'error' | 'empty' | 'ready';
 
 /** Type-ahead letters typed within this many milliseconds of each other form one search. */
 const typeAheadWindowMs = 700;
@@ -124,11 +124,15 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   }, [id, activeIndex]);
 
   const listStatus = list?.status ?? 'idle';
-  const connectionError = connectionStatus === 'missing' || connectionStatus === 'error' ? connection?.error : undefined;
+  // No connection yet is where every new user starts: a note, not an alert.
+  const notConnected = connectionStatus === 'missing';
+  const connectionError = connectionStatus === 'error' ? connection?.error : undefined;
   const listError = connectionError ?? (listStatus === 'error' ? list?.error : undefined);
   const state: RepoPickerState = !signedIn
     ? 'signed_out'
-    : listError !== undefined
+    : notConnected
+      ? 'not_connected'
+      : listError !== undefined
       ? 'error'
       : listStatus === 'loaded' && loaded.length === 0 && (list?.totalCount === 0 || list?.totalCount === null)
         ? 'empty'
@@ -261,7 +265,13 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
               }}
             />
           </div>
-          {listError !== undefined && (
+          {state === 'not_connected' && (
+            <div className="ae-note">
+              <p>{text.notConnected}</p>
+              {connection?.error !== undefined && <p className="ae-muted">{connection.error.message}</p>}
+            </div>
+          )}
+          {state !== 'not_connected' && listError !== undefined && (
             <div className="ae-alert" role="alert" data-kind={listError.kind}>
               <p className="ae-alert-title">{text.loadErrorTitle}</p>
               <p>{listError.message}</p>

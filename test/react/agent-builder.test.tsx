@@ -54,7 +54,7 @@ describe('AgentBuilder, the one-line embed', () => {
 
     const codehost = within(builder).getByRole('region', { name: 'Code host' });
     const repositories = within(builder).getByRole('region', { name: 'Repository' });
-    await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'error'));
+    await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'not_connected'));
     await user.click(within(codehost).getByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
     const installUrl = navigate.mock.calls[0]![0];

@@ -43,7 +43,7 @@ describe('the whole generation journey against the in-browser mock', () => {
     const progress = log.getByRole('progressbar', { name: 'Container setup' });
     expect(progress).toHaveAttribute('aria-valuenow', '100');
     expect(progress).toHaveAttribute('aria-valuetext', '100% done');
-    expect(log.getByText('Container ready. Generating code…')).toBeInTheDocument();
+    expect(log.getByText('Container ready.')).toBeInTheDocument();
     // Design mode: nine files, each listed once, in order.
     const files = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
     expect(files.map((row) => row.querySelector('.ae-file-path')?.textContent)).toEqual(project.files);

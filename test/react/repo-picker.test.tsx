@@ -322,7 +322,7 @@ describe('RepoPicker link and push', () => {
     expect(within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent('Project not found.');
   });
 
-  it('without a code-host connection: the spec message, then the list loads once the user has connected', async () => {
+  it('without a code-host connection: a note with the spec message, then the list loads once the user has connected', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
     const rendered = renderWithMock(
       <>
@@ -332,10 +332,11 @@ describe('RepoPicker link and push', () => {
       { mock: { api }, provider: { externalUser: ada } },
     );
     const region = () => screen.getByRole('region', { name: 'Repository' });
-    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'error'));
-    const alert = within(region()).getByRole('alert');
-    expect(alert).toHaveTextContent('Could not load the repositories');
-    expect(alert).toHaveTextContent('code-host connection not found for the provided external user');
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'not_connected'));
+    // Where every new user starts: a note with the API's words, not an alert.
+    expect(within(region()).queryByRole('alert')).not.toBeInTheDocument();
+    expect(region()).toHaveTextContent('Connect a code host to choose a repository.');
+    expect(region()).toHaveTextContent('code-host connection not found for the provided external user');
     // Known to be unconnected: no repository request is spent on it.
     expect(api.admin.requests.filter((request) => request.path.endsWith('/repositories'))).toHaveLength(0);
 
@@ -381,9 +382,9 @@ describe('RepoPicker never links a non-http(s) repository address', () => {
 });
 
 describe('RepoPicker accessibility (axe, color-contrast off in jsdom)', () => {
-  it('error, list with an active option, link and push results', async () => {
+  it('not connected, list with an active option, link and push results', async () => {
     const empty = renderPicker({});
-    await waitFor(() => expect(empty.region()).toHaveAttribute('data-state', 'error'));
+    await waitFor(() => expect(empty.region()).toHaveAttribute('data-state', 'not_connected'));
     expect(await violations(empty.container)).toEqual([]);
     cleanupRendered();
 
