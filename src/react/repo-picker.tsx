@@ -87,6 +87,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
   const typeAhead = useRef({ text: '', at: Number.NEGATIVE_INFINITY });
+  const previousConnectionStatus = useRef(connectionStatus);
   const listRef = useRef<HTMLUListElement>(null);
   const id = useId();
   const onLinkedRef = useRef(onLinked);
@@ -94,10 +95,6 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const onPushedRef = useRef(onPushed);
   onPushedRef.current = onPushed;
 
-  // Connected after the list failed (the user just came back from the installation): try again.
-  useEffect(() => {
-    if (connectionStatus === 'connected' && list?.status === 'error') void reload();
-  }, [connectionStatus, list?.status, reload]);
 
   const knownTotal = typeof list?.totalCount === 'number';
   const trimmedQuery = query.trim().toLowerCase();
@@ -117,6 +114,14 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   useEffect(() => {
     if (activeIndex >= items.length) setActiveIndex(items.length - 1);
   }, [activeIndex, items.length]);
+
+  // Once when the connection becomes usable (the user fixed it on the code host): a list that failed
+  // before is loaded again. Not on every failure, which would retry a failing server in a loop.
+  useEffect(() => {
+    const before = previousConnectionStatus.current;
+    previousConnectionStatus.current = connectionStatus;
+    if (before !== undefined && before !== 'connected' && connectionStatus === 'connected' && list?.status === 'error') void reload();
+  }, [connectionStatus, list?.status, reload]);
 
   useEffect(() => {
     if (activeIndex < 0 || typeof document === 'undefined') return;

@@ -322,6 +322,19 @@ describe('RepoPicker link and push', () => {
     expect(within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent('Project not found.');
   });
 
+  it('a repository page that fails: an alert with the reason, and "Try again" loads it', async () => {
+    const { api, projectId } = await connectedMock();
+    api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
+    const { user, region } = renderPicker({ projectId: projectId!, perPage: 10 }, { mock: { api } });
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'error'));
+    const alert = within(region()).getByRole('alert');
+    expect(alert).toHaveTextContent('Could not load the repositories');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    expect(within(region()).getAllByRole('option')).toHaveLength(10);
+    cleanupRendered();
+  });
+
   it('without a code-host connection: a note with the spec message, then the list loads once the user has connected', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
     const rendered = renderWithMock(
