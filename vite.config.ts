@@ -16,6 +16,12 @@ export const entryAliases = [
   { find: /^agent-embed\/styles\.css$/, replacement: source('react/styles.css') },
 ];
 
+const react18Modules = fileURLToPath(new URL('./compat/react18/node_modules/', import.meta.url));
+const react18Aliases = ['react', 'react-dom', '@radix-ui/react-dialog', '@testing-library/react', '@testing-library/dom', 'zustand'].map((name) => ({
+  find: new RegExp(`^${name.replace('/', '\\/')}(?=$|/)`),
+  replacement: `${react18Modules}${name}`,
+}));
+
 const external = [
   ...Object.keys(packageJson.dependencies),
   ...Object.keys(packageJson.peerDependencies),
@@ -80,6 +86,19 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'build', environment: 'node', include: ['test/build/**/*.test.ts'] },
+      },
+      {
+        // The component tests on React 18 (the low end of the peer range): React and every package that
+        // imports it resolve to compat/react18 (installed by `npm run test:react18`).
+        extends: true,
+        resolve: { alias: [...entryAliases, ...react18Aliases] },
+        test: {
+          name: 'react18',
+          environment: 'jsdom',
+          include: ['test/react/**/*.test.tsx'],
+          setupFiles: ['test/setup-dom.ts'],
+          env: { EXPECTED_REACT_MAJOR: '18' },
+        },
       },
       {
         // Real Chromium through playwright-core; needs /usr/bin/chromium (or CHROMIUM_PATH).
