@@ -49,7 +49,7 @@ describe('the generation journey in Chromium', () => {
     const progress = log.getByRole('progressbar', { name: 'Container setup' });
     expect(await progress.getAttribute('aria-valuenow')).toBe('100');
     expect(await progress.getAttribute('aria-valuetext')).toBe('100% done');
-    await log.getByText('Container ready. Generating code…').waitFor();
+    await log.getByText('Container ready.').waitFor();
     await log.getByText(`${project.files.length} files, 0 modified`).waitFor();
     const rows = log.getByRole('region', { name: 'Generated files' }).getByRole('listitem');
     expect(await rows.first().locator('.ae-file-path').textContent()).toBe(project.files[0]);
