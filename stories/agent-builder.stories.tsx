@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AgentBuilder } from 'agent-embed';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, storyPrompt, storyUser, type StoryAgent } from './story-agent.js';
+import { agentParameters, installCodehost, storyPrompt, storyUser } from './story-agent.js';
 import { reach } from './story-states.js';
 
 const meta = {
@@ -17,16 +17,6 @@ function builder(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: 'App builder' });
   const view = within(element);
   return { element, view, part: (name: string) => view.getByRole('region', { name }) };
-}
-
-async function installCodehost(agent: StoryAgent): Promise<void> {
-  const started = await agent.client.codehost.startConnect({
-    external_user_id: storyUser.id,
-    external_user_name: storyUser.name ?? 'Ada Lovelace',
-    external_user_email: storyUser.email ?? 'ada@agency.example.test',
-    return_url: 'https://agency.example.test/builder',
-  });
-  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
 }
 
 export const Start: Story = {

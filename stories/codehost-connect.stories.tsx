@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { CodehostConnect } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, storyUser, type StoryAgent } from './story-agent.js';
+import { agentParameters, installCodehost, storyUser } from './story-agent.js';
 
 const meta = {
   title: 'Code host/CodehostConnect',
@@ -19,17 +19,6 @@ const day = 24 * 60 * 60 * 1000;
 function region(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: 'Code host' });
   return { element, view: within(element) };
-}
-
-/** The whole install flow, as the browser would run it: start, the mock's install page, its callback. */
-async function installCodehost(agent: StoryAgent): Promise<void> {
-  const started = await agent.client.codehost.startConnect({
-    external_user_id: storyUser.id,
-    external_user_name: storyUser.name ?? 'Ada Lovelace',
-    external_user_email: storyUser.email ?? 'ada@agency.example.test',
-    return_url: 'https://agency.example.test/builder',
-  });
-  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
 }
 
 export const NotConnected: Story = {

@@ -3,7 +3,7 @@ import { RepoPicker } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import type { MockScenario } from 'agent-embed/mock';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, storyUser, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import { agentParameters, installCodehost, type AgentStoryParameters } from './story-agent.js';
 import { reach } from './story-states.js';
 
 const meta = {
@@ -19,16 +19,6 @@ function picker(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: 'Repository' });
   const view = within(element);
   return { element, view, options: () => within(view.getByRole('listbox', { name: 'Repositories' })).getAllByRole('option') };
-}
-
-async function installCodehost(agent: StoryAgent): Promise<void> {
-  const started = await agent.client.codehost.startConnect({
-    external_user_id: storyUser.id,
-    external_user_name: storyUser.name ?? 'Ada Lovelace',
-    external_user_email: storyUser.email ?? 'ada@agency.example.test',
-    return_url: 'https://agency.example.test/builder',
-  });
-  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
 }
 
 /** A connected code host (with `scenario` repositories) and a completed project to link and push. */

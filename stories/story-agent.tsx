@@ -266,3 +266,14 @@ export async function followUpUntil(agent: StoryAgent, projectId: string, until:
   if (isGenerationSettled(generation.status)) await action;
   return agent.store.getState().generations[projectId] ?? generation;
 }
+
+/** The whole code-host install flow as the browser runs it: start, the mock's install page, its callback. */
+export async function installCodehost(agent: StoryAgent): Promise<void> {
+  const started = await agent.client.codehost.startConnect({
+    external_user_id: storyUser.id,
+    external_user_name: storyUser.name ?? 'Ada Lovelace',
+    external_user_email: storyUser.email ?? 'ada@agency.example.test',
+    return_url: 'https://agency.example.test/builder',
+  });
+  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
+}
