@@ -1,20 +1,10 @@
 import { agentApiMessages, type AgentApiError } from 'agent-embed/core';
 import { creditsExhaustedMessage } from 'agent-embed/mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collector, expectApiError, generatePosts, startHarness, type Harness } from './contract-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { collector, expectApiError, generatePosts, startHarness, useHarness } from './contract-helpers.js';
 
 const prompt = 'Build a todo app with dark mode';
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.server.close();
-});
-beforeEach(() => {
-  h.server.api.admin.reset();
-});
+const h = useHarness();
 
 describe('contract: generate, follow-up and project status', () => {
   it('streams a new project in the spec order and completes', async () => {

@@ -1,7 +1,7 @@
 /** The client against the mock over real HTTP on 127.0.0.1. */
 import { createAgentClient, createHttpTransport, isAgentApiError, type AgentApiError, type AgentClient, type AgentErrorKind, type AgentEvent } from 'agent-embed/core';
 import { startMockAgentServer, type MockAgentApi, type MockAgentServer } from 'agent-embed/mock';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 /** A mock server and a client pointed at it with its token. */
 export interface Harness {
@@ -16,6 +16,31 @@ export async function startHarness(options: Parameters<typeof startMockAgentServ
   const server = await startMockAgentServer({ speed: 'instant', rateLimit: false, host: '127.0.0.1', port: 0, ...options });
   const clientWith = (token: string) => createAgentClient({ transport: createHttpTransport({ baseUrl: server.url, headers: { authorization: `Bearer ${token}` } }) });
   return { server, client: clientWith(server.token), clientWith };
+}
+
+/** A harness for a whole test file: started before its tests, reset before each, closed after them. */
+export function useHarness(): Harness {
+  let harness: Harness | undefined;
+  const started = (): Harness => {
+    if (harness === undefined) throw new Error('The contract harness starts in beforeAll.');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness?.server.close();
+  });
+  beforeEach(() => started().server.api.admin.reset());
+  return {
+    get server() {
+      return started().server;
+    },
+    get client() {
+      return started().client;
+    },
+    clientWith: (token) => started().clientWith(token),
+  };
 }
 
 /** What an expected failure looks like. */

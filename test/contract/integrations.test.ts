@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { completeInstall, expectApiError, startHarness, type Harness } from './contract-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { completeInstall, expectApiError, useHarness } from './contract-helpers.js';
 
 const prompt = 'Build a recipe sharing app';
 const user = { external_user_id: 'user-1', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'https://agency.example/return?to=repos' };
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.server.close();
-});
-beforeEach(() => {
-  h.server.api.admin.reset();
-});
+const h = useHarness();
 
 async function connectCodehost(input = user): Promise<void> {
   const started = await h.client.codehost.startConnect(input);
