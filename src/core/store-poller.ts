@@ -51,6 +51,8 @@ export interface ProjectPollersOptions {
   now: () => number;
   isHidden: () => boolean;
   onVisibilityChange: (listener: () => void) => () => void;
+  /** Whether a live event stream reports on the project now: polls then wait instead of spending the rate limit. */
+  isStreaming: (projectId: string) => boolean;
   /** Called with every new snapshot; the store publishes it. */
   onSnapshot(snapshot: ProjectSnapshot): void;
   log(text: string, isError: boolean): void;
@@ -112,7 +114,7 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     poller.hasTimer = true;
     poller.timer = options.setTimeout(() => {
       poller.hasTimer = false;
-      if (run === poller.run) void poll(poller);
+      if (run === poller.run) void poll(poller, true);
     }, ms);
   }
 
@@ -127,10 +129,16 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     });
   }
 
-  async function poll(poller: Poller): Promise<void> {
+  /** Polls now; a `scheduled` poll (not an explicit refresh) waits instead while a live stream reports. */
+  async function poll(poller: Poller, scheduled = false): Promise<void> {
     if (poller.watchers.size === 0 || poller.inFlight !== undefined) return;
     if (options.isHidden()) {
       pause(poller);
+      return;
+    }
+    // The stream is fresher than any poll; explicit refreshes (first event, outcome) still go out.
+    if (scheduled && options.isStreaming(poller.projectId)) {
+      schedule(poller, options.pollIntervalMs);
       return;
     }
     const run = poller.run;

@@ -245,6 +245,12 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     now,
     isHidden,
     onVisibilityChange,
+    isStreaming(projectId) {
+      for (const run of runs) {
+        if (run.draft.projectId === projectId && !run.ended && (run.draft.status === 'provisioning' || run.draft.status === 'generating')) return true;
+      }
+      return false;
+    },
     onSnapshot(snapshot) {
       dirtyProjects.set(snapshot.projectId, snapshot);
       requestPublish(true);

@@ -565,6 +565,31 @@ describe('shared project pollers', () => {
     expect(store.getState().projects.p1?.status).toBe('stopped');
   });
 
+  it('spends no status request while the live stream reports on the project, and polls once when it ends', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.setDefaultProject(project('p1', 'generating'));
+    const outcome = store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    stream.emit(created('p1'));
+    stream.emit({ type: 'container_ready', message: 'Ready' });
+    const stop = store.getState().watchProject('p1');
+    await settle();
+    const afterFirstPoll = scripted.gets().length;
+    expect(afterFirstPoll).toBeGreaterThanOrEqual(1);
+    await timers.advance(10_000);
+    expect(scripted.gets()).toHaveLength(afterFirstPoll);
+
+    scripted.setDefaultProject(project('p1', 'ready'));
+    stream.emit(end('p1'));
+    stream.close();
+    await outcome;
+    await settle();
+    expect(scripted.gets()).toHaveLength(afterFirstPoll + 1);
+    expect(store.getState().projects.p1).toMatchObject({ status: 'settled', project: { project_status: 'ready' } });
+    stop();
+  });
+
   it('a watcher leaving and another arriving at once (StrictMode) keeps the same poller and request', async () => {
     const { store, scripted } = setup();
     scripted.setDefaultProject(project('p1', 'generating'));
