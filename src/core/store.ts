@@ -108,7 +108,7 @@ export interface AgentStoreOptions {
   /** Whether the page is hidden (default `document.visibilityState`); polling pauses meanwhile. */
   isHidden?: () => boolean;
   onVisibilityChange?: (listener: () => void) => () => void;
-  /** Interval between status polls (default 3000 ms). */
+  /** Interval between status polls (default 6000 ms: ten a minute, within the API's limit when nothing else runs). */
   pollIntervalMs?: number;
   /** Longest backoff between failed polls (default 30000 ms). */
   maxPollIntervalMs?: number;
@@ -238,7 +238,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
 
   const pollers = createProjectPollers({
     client,
-    pollIntervalMs: options.pollIntervalMs ?? 3000,
+    pollIntervalMs: options.pollIntervalMs ?? 6000,
     maxPollIntervalMs: options.maxPollIntervalMs ?? 30000,
     setTimeout: setTimer,
     clearTimeout: clearTimer,
