@@ -91,32 +91,20 @@ export interface GenerationState {
 }
 
 /** The mutable working copy of a generation. Only the store touches it. */
-export interface GenerationDraft {
-  key: string;
-  kind: GenerationKind;
-  status: GenerationStatus;
-  mode: GenerationMode;
-  prompt: string;
-  projectId: string | undefined;
-  appUrl: string | undefined;
-  container: ContainerState;
+export interface GenerationDraft
+  extends Pick<
+    GenerationState,
+    'key' | 'kind' | 'status' | 'mode' | 'prompt' | 'projectId' | 'appUrl' | 'container' | 'modifiedCount' | 'toolCount' | 'unknownEventCount' | 'error' | 'refused' | 'startedAt' | 'endedAt' | 'eventCount'
+  > {
   containerDirty: boolean;
   containerSnapshot: ContainerState;
   fileIndex: Map<string, number>;
   files: GeneratedFile[];
   filesDirty: boolean;
   filesSnapshot: readonly GeneratedFile[];
-  modifiedCount: number;
   tools: Ring<ToolStep>;
   toolsDirty: boolean;
   toolsSnapshot: readonly ToolStep[];
-  toolCount: number;
-  unknownEventCount: number;
-  error: AgentApiError | undefined;
-  refused: boolean;
-  startedAt: number;
-  endedAt: number | undefined;
-  eventCount: number;
   /** Removed by `reset`: late results must not bring it back. */
   removed: boolean;
 }

@@ -1,24 +1,15 @@
 /** Programmatic control of the mock, also served as JSON under /__mock/admin for the playground. */
-import type { GenerationMode, KnownProjectStatus } from '../core/index.js';
 import type { MockContext } from './mock-context.js';
 import { faultProblem, type MockFault } from './mock-fault.js';
 import { jsonResponse } from './mock-responses.js';
-import { isoTime, randomHex, type MockRequestRecord, type MockTeam } from './mock-state.js';
+import { isoTime, randomHex, type MockProject, type MockRequestRecord, type MockTeam } from './mock-state.js';
 
 /** Token lifetimes the dashboard offers; null is "No expiration". */
 export type MockTokenLifetime = 30 | 60 | 90 | null;
 
 /** A project as the admin API shows it. */
-export interface MockProjectSnapshot {
-  id: string;
-  teamId: string;
-  name: string;
-  status: KnownProjectStatus;
-  mode: GenerationMode;
-  appUrl: string;
+export interface MockProjectSnapshot extends Pick<MockProject, 'id' | 'teamId' | 'name' | 'status' | 'mode' | 'appUrl' | 'prompts' | 'linkedRepository'> {
   files: string[];
-  prompts: string[];
-  linkedRepository: { externalUserId: string; owner: string; name: string; branch: string } | null;
   deploymentConnections: Record<string, number>;
 }
 

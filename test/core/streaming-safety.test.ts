@@ -57,6 +57,17 @@ function clientFor(baseUrl: string, fetchImpl?: typeof fetch) {
   });
 }
 
+/** Generates against a base URL, collecting every event and protocol problem. */
+async function generateCollecting(baseUrl: string, fetchImpl?: typeof fetch) {
+  const events: AgentEvent[] = [];
+  const problems: AgentApiError[] = [];
+  const result = await clientFor(baseUrl, fetchImpl).generate(
+    { prompt: 'A todo list app' },
+    { onEvent: (event) => events.push(event), onProtocolError: (problem) => problems.push(problem) },
+  );
+  return { result, events, problems };
+}
+
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function setVisibility(state: 'hidden' | 'visible') {
@@ -221,12 +232,7 @@ describe('parsing the stream', () => {
       openStream(response);
       response.end(`: ping\n\n${sse(created)}: ping\n\n: ping\n\n${sse(fileEvent('a.ts'))}:\n\n${sse(streamEnd)}`);
     });
-    const events: AgentEvent[] = [];
-    const problems: AgentApiError[] = [];
-    const result = await clientFor(server.baseUrl).generate(
-      { prompt: 'A todo list app' },
-      { onEvent: (event) => events.push(event), onProtocolError: (problem) => problems.push(problem) },
-    );
+    const { result, events, problems } = await generateCollecting(server.baseUrl);
     expect(result.outcome).toBe('completed');
     expect(events.map((event) => event.type)).toEqual(['project_created', 'file_created', 'stream_end']);
     expect(problems).toEqual([]);
@@ -237,10 +243,10 @@ describe('parsing the stream', () => {
       openStream(response);
       response.end(sse(created, '\r\n') + sse(fileEvent('a.ts'), '\r\n') + sse(streamEnd, '\r\n'));
     });
-    const events: AgentEvent[] = [];
-    const result = await clientFor(server.baseUrl).generate({ prompt: 'A todo list app' }, { onEvent: (event) => events.push(event) });
+    const { result, events, problems } = await generateCollecting(server.baseUrl);
     expect(result.outcome).toBe('completed');
     expect(events.map((event) => event.type)).toEqual(['project_created', 'file_created', 'stream_end']);
+    expect(problems).toEqual([]);
   });
 
   it('reports a malformed line through onProtocolError and goes on', async () => {
@@ -248,12 +254,7 @@ describe('parsing the stream', () => {
       openStream(response);
       response.end(`${sse(created)}data: {"type":"file_cre\n\n${sse({ type: 'brand_new_event', detail: 1 })}${sse(streamEnd)}`);
     });
-    const events: AgentEvent[] = [];
-    const problems: AgentApiError[] = [];
-    const result = await clientFor(server.baseUrl).generate(
-      { prompt: 'A todo list app' },
-      { onEvent: (event) => events.push(event), onProtocolError: (problem) => problems.push(problem) },
-    );
+    const { result, events, problems } = await generateCollecting(server.baseUrl);
     expect(result.outcome).toBe('completed');
     expect(problems).toHaveLength(1);
     expect(problems[0]?.kind).toBe('protocol');
@@ -279,18 +280,12 @@ describe('parsing the stream', () => {
         );
     }
 
-    async function run(chunks: Uint8Array[]) {
-      const events: AgentEvent[] = [];
-      const result = await clientFor('http://127.0.0.1:1/api/v1', fetchServing(chunks)).generate(
-        { prompt: 'A todo list app' },
-        { onEvent: (event) => events.push(event) },
-      );
-      return { result, events };
-    }
+    const run = (chunks: Uint8Array[]) => generateCollecting('http://127.0.0.1:1/api/v1', fetchServing(chunks));
 
     it('in two pieces, at each of the boundaries', async () => {
       for (let split = 1; split < payload.length; split++) {
-        const { result, events } = await run([payload.slice(0, split), payload.slice(split)]);
+        const { result, events, problems } = await run([payload.slice(0, split), payload.slice(split)]);
+        expect(problems, `split at byte ${split}`).toEqual([]);
         expect(result.outcome, `split at byte ${split}`).toBe('completed');
         expect(events.map((event) => event.type), `split at byte ${split}`).toEqual(expected);
         expect(events[1]).toMatchObject({ message: 'Écrit le fichier ✓ 日本語' });

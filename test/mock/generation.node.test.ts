@@ -1,6 +1,6 @@
 import { createMockAgentApi, creditsExhaustedMessage } from 'agent-embed/mock';
 import { describe, expect, it } from 'vitest';
-import { call, callJson, createManualTimers, generate, parseSse, settle, types } from './mock-helpers.js';
+import { call, callJson, createManualTimers, generate, parseSse, readToEnd, settle, types } from './mock-helpers.js';
 
 const prompt = 'Build a todo app with dark mode';
 
@@ -171,19 +171,7 @@ describe('mock faults', () => {
     api.admin.injectFault({ kind: 'drop_after', events: 3 });
     const response = await call(api, 'POST', '/agent/generate', { body: { prompt } });
     expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    let failure: unknown;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-    } catch (thrown) {
-      failure = thrown;
-    }
+    const { text, failure } = await readToEnd(response);
     expect(failure).toBeInstanceOf(Error);
     expect(types(parseSse(text).events)).toEqual(['project_created', 'container_progress', 'container_progress']);
     const projectId = parseSse(text).events[0]!.project_id as string;

@@ -70,6 +70,22 @@ export async function generate(api: MockAgentApi, body: unknown = { prompt: 'Bui
   return { status: response.status, contentType: response.headers.get('content-type'), ...(response.status === 200 ? parseSse(text) : { events: [], comments: [], malformed: [text] }) };
 }
 
+
+/** Reads a body to its end or its failure: the text received and what it failed with, if anything. */
+export async function readToEnd(response: Response): Promise<{ text: string; failure: unknown }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text, failure: undefined };
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (failure) {
+    return { text, failure };
+  }
+}
 /** Types of the events, in order. */
 export function types(events: Array<Record<string, any>>): string[] {
   return events.map((event) => String(event.type));

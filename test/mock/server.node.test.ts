@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualTimers, parseSse, settle, types } from './mock-helpers.js';
+import { createManualTimers, parseSse, readToEnd, settle, types } from './mock-helpers.js';
 
 const servers: MockAgentServer[] = [];
 async function start(options: Parameters<typeof startMockAgentServer>[0] = {}): Promise<MockAgentServer> {
@@ -69,18 +69,7 @@ describe('startMockAgentServer', () => {
     const server = await start();
     server.api.admin.injectFault({ kind: 'drop_after', events: 4 });
     const response = await post(server, '/agent/generate', { prompt: 'Build a todo app with dark mode' });
-    const reader = response.body!.getReader();
-    let text = '';
-    let failure: unknown;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-    } catch (thrown) {
-      failure = thrown;
-    }
+    const { text, failure } = await readToEnd(response);
     expect(failure).toBeInstanceOf(Error);
     expect(parseSse(text).events).toHaveLength(4);
   });
