@@ -6,7 +6,10 @@ module.exports = {
       comment: 'core imports only zustand/vanilla, fetch-event-source and itself: no React, no other layer.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { pathNot: ['^src/core/', '^node_modules/(zustand|@microsoft/fetch-event-source)/'], dependencyTypesNot: ['type-only'] },
+      to: {
+        pathNot: ['^src/core/', '^node_modules/(zustand|@microsoft/fetch-event-source)/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'core-without-react-types',
@@ -45,6 +48,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^(test|stories|scripts|playground|examples|bench|\.storybook)/' },
       to: { path: '^src/', pathNot: '^src/(react|core|server|mock)/index\\.ts$' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle hides which module owns what; split the shared part out.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
     },
   ],
   options: {

@@ -17,7 +17,14 @@ export const entryAliases = [
 ];
 
 const react18Modules = fileURLToPath(new URL('./compat/react18/node_modules/', import.meta.url));
-const react18Aliases = ['react', 'react-dom', '@radix-ui/react-dialog', '@testing-library/react', '@testing-library/dom', 'zustand'].map((name) => ({
+const react18Aliases = [
+  'react',
+  'react-dom',
+  '@radix-ui/react-dialog',
+  '@testing-library/react',
+  '@testing-library/dom',
+  'zustand',
+].map((name) => ({
   find: new RegExp(`^${name.replace('/', '\\/')}(?=$|/)`),
   replacement: `${react18Modules}${name}`,
 }));
@@ -103,7 +110,14 @@ export default defineConfig({
       {
         // Real Chromium through playwright-core; needs /usr/bin/chromium (or CHROMIUM_PATH).
         extends: true,
-        test: { name: 'browser', environment: 'node', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false },
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -12,7 +12,13 @@ const config: StorybookConfig = {
     viteConfig.resolve = { ...viteConfig.resolve, alias: entryAliases };
     viteConfig.optimizeDeps = {
       ...viteConfig.optimizeDeps,
-      include: [...(viteConfig.optimizeDeps?.include ?? []), 'react', 'react-dom', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
+      include: [
+        ...(viteConfig.optimizeDeps?.include ?? []),
+        'react',
+        'react-dom',
+        'react/jsx-runtime',
+        'react/jsx-dev-runtime',
+      ],
     };
     // Library-mode settings of vite.config.ts do not apply to the Storybook site.
     if (viteConfig.build) {
@@ -24,7 +30,8 @@ const config: StorybookConfig = {
       };
     }
     viteConfig.plugins = (viteConfig.plugins ?? []).filter(
-      (plugin) => !(plugin && typeof plugin === 'object' && 'name' in plugin && plugin.name === 'agent-embed-stylesheet'),
+      (plugin) =>
+        !(plugin && typeof plugin === 'object' && 'name' in plugin && plugin.name === 'agent-embed-stylesheet'),
     );
     return viteConfig;
   },

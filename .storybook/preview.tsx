@@ -1,7 +1,13 @@
 /** Project annotations of the Storybook: the agent convention of stories/story-agent.tsx, toolbars, a11y. */
 import type { Preview } from '@storybook/react-vite';
 import 'agent-embed/styles.css';
-import { agentBeforeEach, agentGlobalTypes, agentInitialGlobals, agentLoader, withAgent } from '../stories/story-agent.js';
+import {
+  agentBeforeEach,
+  agentGlobalTypes,
+  agentInitialGlobals,
+  agentLoader,
+  withAgent,
+} from '../stories/story-agent.js';
 
 const preview = {
   loaders: [agentLoader],

@@ -40,8 +40,16 @@ const scenarios: Scenario[] = [
 /** Scenarios about the signed-in end user's own connections. */
 function userScenarios(externalUserId: string): Scenario[] {
   return [
-    { label: 'Suspend my code-host installation', path: '/codehost/installation', body: { externalUserId, status: 'suspended' } },
-    { label: 'Reactivate my code-host installation', path: '/codehost/installation', body: { externalUserId, status: 'active' } },
+    {
+      label: 'Suspend my code-host installation',
+      path: '/codehost/installation',
+      body: { externalUserId, status: 'suspended' },
+    },
+    {
+      label: 'Reactivate my code-host installation',
+      path: '/codehost/installation',
+      body: { externalUserId, status: 'active' },
+    },
   ];
 }
 
@@ -97,7 +105,10 @@ function App() {
         </label>
         <label>
           Theme{' '}
-          <select value={colorScheme} onChange={(event) => setColorScheme(event.target.value as 'light' | 'dark' | 'auto')}>
+          <select
+            value={colorScheme}
+            onChange={(event) => setColorScheme(event.target.value as 'light' | 'dark' | 'auto')}
+          >
             <option value="auto">auto</option>
             <option value="light">light</option>
             <option value="dark">dark</option>

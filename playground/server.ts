@@ -8,7 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import react from '@vitejs/plugin-react';
 import { createServer, type LogLevel, type Plugin } from 'vite';
-import { startMockAgentServer, type MockAgentServer, type MockAgentServerOptions, type MockSpeed } from '../src/mock/index.ts';
+import {
+  startMockAgentServer,
+  type MockAgentServer,
+  type MockAgentServerOptions,
+  type MockSpeed,
+} from '../src/mock/index.ts';
 import { createAgentProxy, type AgentProxyOptions } from '../src/server/index.ts';
 import { entryAliases } from '../vite.config.ts';
 import { userFromCookie } from './users.ts';
@@ -54,7 +59,18 @@ export interface Playground {
 }
 
 // Listed up front so the first page load never triggers a dependency re-optimisation (and a page reload).
-const prebundled = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'zustand', 'zustand/vanilla', '@tanstack/react-virtual', '@microsoft/fetch-event-source', '@radix-ui/react-dialog'];
+const prebundled = [
+  'react',
+  'react-dom',
+  'react-dom/client',
+  'react/jsx-runtime',
+  'react/jsx-dev-runtime',
+  'zustand',
+  'zustand/vanilla',
+  '@tanstack/react-virtual',
+  '@microsoft/fetch-event-source',
+  '@radix-ui/react-dialog',
+];
 
 function isUnder(url: string, path: string): boolean {
   return url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`);
@@ -70,7 +86,9 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 function createMockAdminRelay(mock: MockAgentServer | undefined) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!mock) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Scenarios need the built-in mock.' }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: 'Scenarios need the built-in mock.' }));
       return;
     }
     let path = (request.url ?? '').slice(playgroundMockAdminPath.length);
@@ -94,7 +112,10 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   if ((options.apiBaseUrl === undefined) !== (options.apiToken === undefined)) {
     throw new Error('A real Agent API needs both a base URL and a token (AGENT_API_BASE_URL and AGENT_API_TOKEN).');
   }
-  const mock = options.apiBaseUrl === undefined ? await startMockAgentServer({ ...options.mock, speed: options.speed ?? 'realistic' }) : undefined;
+  const mock =
+    options.apiBaseUrl === undefined
+      ? await startMockAgentServer({ ...options.mock, speed: options.speed ?? 'realistic' })
+      : undefined;
   const apiBaseUrl = options.apiBaseUrl ?? mock!.url;
   const apiToken = options.apiToken ?? mock!.token;
 

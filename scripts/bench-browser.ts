@@ -20,32 +20,56 @@ import { entryAliases } from '../vite.config.ts';
 
 const steps = Number(process.env.BENCH_EVENTS ?? 20_000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-if (!Number.isInteger(steps) || steps < 1) throw new Error(`BENCH_EVENTS must be a positive integer, not ${process.env.BENCH_EVENTS}.`);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`BENCH_RUNS must be a positive integer, not ${process.env.BENCH_RUNS}.`);
+if (!Number.isInteger(steps) || steps < 1)
+  throw new Error(`BENCH_EVENTS must be a positive integer, not ${process.env.BENCH_EVENTS}.`);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`BENCH_RUNS must be a positive integer, not ${process.env.BENCH_RUNS}.`);
 
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
 // Flags from TOOLCHAIN.md: Debian's Chromium, headless, no background traffic.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-const format = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const format = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function report(run: number, result: BenchResult): void {
   const perFrame = result.commits / Math.max(1, result.frames);
   const perRefresh = result.commits / result.refreshes;
-  console.log(`run ${run}: ${format(result.steps)} steps -> ${result.state} in ${format(result.durationMs)} ms (${format((result.steps / result.durationMs) * 1000)} events/s)`);
+  console.log(
+    `run ${run}: ${format(result.steps)} steps -> ${result.state} in ${format(result.durationMs)} ms (${format((result.steps / result.durationMs) * 1000)} events/s)`,
+  );
   console.log(
     `  React commits ${format(result.commits)}: ${format(perFrame, 2)} per animation frame run (${format(result.frames)}), ` +
       `${format(perRefresh, 2)} per 60 Hz refresh elapsed (${format(result.refreshes)}) (target <= 1)`,
   );
-  console.log(`  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms); longest commit ${format(result.maxCommitMs, 1)} ms`);
+  console.log(
+    `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms); longest commit ${format(result.maxCommitMs, 1)} ms`,
+  );
   console.log(`  DOM rows in the file list at the end: ${result.fileRows} for "${result.fileCountText}"`);
 }
 
 const transports = ['memory', 'http'] as const;
-const transportNames = { memory: 'in-browser mock (createMockTransport)', http: 'Node mock over HTTP (createHttpTransport)' } as const;
+const transportNames = {
+  memory: 'in-browser mock (createMockTransport)',
+  http: 'Node mock over HTTP (createHttpTransport)',
+} as const;
 
-const mock = await startMockAgentServer({ speed: 'instant', credits: steps * 2 * runs, rateLimit: false, scenario: { script: () => benchScript(steps) } });
+const mock = await startMockAgentServer({
+  speed: 'instant',
+  credits: steps * 2 * runs,
+  rateLimit: false,
+  scenario: { script: () => benchScript(steps) },
+});
 
 /** Runs BENCH_RUNS generations through one transport, printing each and the worst figures. */
 async function measure(browser: Browser, url: string, transport: (typeof transports)[number]): Promise<void> {
@@ -54,7 +78,11 @@ async function measure(browser: Browser, url: string, transport: (typeof transpo
   for (let run = 1; run <= runs; run++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    const query = new URLSearchParams({ steps: String(steps), transport, ...(transport === 'http' ? { token: mock.token } : {}) });
+    const query = new URLSearchParams({
+      steps: String(steps),
+      transport,
+      ...(transport === 'http' ? { token: mock.token } : {}),
+    });
     await page.goto(`${url}?${query}`);
     await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
     // Armed and clicked in one task, so the measurement starts exactly at the click.
@@ -69,8 +97,14 @@ async function measure(browser: Browser, url: string, transport: (typeof transpo
   }
   const worst = (pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
   console.log(
-    `worst of ${runs}: ${format(worst((result) => result.commits / Math.max(1, result.frames)), 2)} commits per animation frame run, ` +
-      `${format(worst((result) => result.commits / result.refreshes), 2)} per refresh elapsed, ` +
+    `worst of ${runs}: ${format(
+      worst((result) => result.commits / Math.max(1, result.frames)),
+      2,
+    )} commits per animation frame run, ` +
+      `${format(
+        worst((result) => result.commits / result.refreshes),
+        2,
+      )} per refresh elapsed, ` +
       `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, ${worst((result) => result.fileRows)} DOM rows, ${format(worst((result) => result.durationMs))} ms\n`,
   );
 }
@@ -98,11 +132,22 @@ try {
       },
     },
   });
-  server = await preview({ configFile: false, root, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: true, proxy: { '/api/v1': new URL(mock.url).origin } } });
+  server = await preview({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: true, proxy: { '/api/v1': new URL(mock.url).origin } },
+  });
   const url = server.resolvedUrls?.local[0];
   if (url === undefined) throw new Error('The preview server has no URL.');
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
-  console.log(`Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });
+  console.log(
+    `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`,
+  );
 
   for (const transport of transports) await measure(browser, url, transport);
 } finally {

@@ -15,15 +15,23 @@ const runs = Number(process.env.BENCH_RUNS ?? 21);
 const chunkSize = 16 * 1024;
 
 function buildStream(): Uint8Array[] {
-  const lines: string[] = [`data: ${JSON.stringify({ type: 'project_created', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`];
+  const lines: string[] = [
+    `data: ${JSON.stringify({ type: 'project_created', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`,
+  ];
   for (let index = 0; index < eventCount; index++) {
     const event =
       index % 3 === 0
         ? { type: 'tool_progress', tool: 'write_file', message: `Writing component ${index}`, status: 'running' }
-        : { type: 'file_created', path: `src/components/generated/component-${index}.tsx`, action: index % 7 === 0 ? 'modified' : 'created' };
+        : {
+            type: 'file_created',
+            path: `src/components/generated/component-${index}.tsx`,
+            action: index % 7 === 0 ? 'modified' : 'created',
+          };
     lines.push(`data: ${JSON.stringify(event)}\n\n`);
   }
-  lines.push(`data: ${JSON.stringify({ type: 'stream_end', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`);
+  lines.push(
+    `data: ${JSON.stringify({ type: 'stream_end', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`,
+  );
   const bytes = new TextEncoder().encode(lines.join(''));
   const chunks: Uint8Array[] = [];
   for (let offset = 0; offset < bytes.length; offset += chunkSize) chunks.push(bytes.slice(offset, offset + chunkSize));
@@ -80,7 +88,7 @@ async function clientPipeline(): Promise<number> {
 async function measure(): Promise<void> {
   const bareTimes: number[] = [];
   const pipelineTimes: number[] = [];
-  let counts = { bare: 0, pipeline: 0 };
+  const counts = { bare: 0, pipeline: 0 };
   for (let index = 0; index < runs + 1; index++) {
     let start = performance.now();
     counts.bare = bareParse();
@@ -97,10 +105,14 @@ async function measure(): Promise<void> {
   const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
   const fastest = (values: number[]) => sorted(values)[0] ?? Number.NaN;
   const line = (name: string, values: number[], count: number) =>
-    console.log(`${name.padEnd(28)} fastest ${fastest(values).toFixed(1).padStart(6)} ms, median ${median(values).toFixed(1).padStart(6)} ms of ${runs}  (${count} events)`);
+    console.log(
+      `${name.padEnd(28)} fastest ${fastest(values).toFixed(1).padStart(6)} ms, median ${median(values).toFixed(1).padStart(6)} ms of ${runs}  (${count} events)`,
+    );
   line('bare JSON.parse', bareTimes, counts.bare);
   line('client.generate pipeline', pipelineTimes, counts.pipeline);
-  console.log(`ratio client / bare: ${(fastest(pipelineTimes) / fastest(bareTimes)).toFixed(2)}x fastest, ${(median(pipelineTimes) / median(bareTimes)).toFixed(2)}x median (target <= 2x)`);
+  console.log(
+    `ratio client / bare: ${(fastest(pipelineTimes) / fastest(bareTimes)).toFixed(2)}x fastest, ${(median(pipelineTimes) / median(bareTimes)).toFixed(2)}x median (target <= 2x)`,
+  );
 }
 
 console.log(`${eventCount + 2} events, ${(totalBytes / 1024).toFixed(0)} KiB in ${chunks.length} chunks`);

@@ -9,19 +9,23 @@ import { playgroundUsers } from '../playground/users.ts';
 function portOf(name: string, fallback: number): number {
   const raw = process.env[name];
   const port = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${name} must be a port number, not ${raw}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name} must be a port number, not ${raw}.`);
   return port;
 }
 
 const realBaseUrl = process.env.AGENT_API_BASE_URL || undefined;
 const realToken = process.env.AGENT_API_TOKEN || undefined;
-if (realBaseUrl && !realToken) throw new Error('AGENT_API_BASE_URL is set but AGENT_API_TOKEN is not: set both to use a real Agent API.');
+if (realBaseUrl && !realToken)
+  throw new Error('AGENT_API_BASE_URL is set but AGENT_API_TOKEN is not: set both to use a real Agent API.');
 
 const playground = await startPlayground({
   port: portOf('PORT', 5173),
   host: process.env.HOST ?? 'localhost',
   speed: 'realistic',
-  ...(realBaseUrl && realToken ? { apiBaseUrl: realBaseUrl, apiToken: realToken } : { mock: { port: portOf('MOCK_PORT', 0) } }),
+  ...(realBaseUrl && realToken
+    ? { apiBaseUrl: realBaseUrl, apiToken: realToken }
+    : { mock: { port: portOf('MOCK_PORT', 0) } }),
 });
 playground.printUrls();
 console.log(

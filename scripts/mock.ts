@@ -5,7 +5,8 @@
 import { startMockAgentServer } from '../src/mock/index.js';
 
 const port = Number(process.env.PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, not ${process.env.PORT}.`);
+if (!Number.isInteger(port) || port < 0 || port > 65_535)
+  throw new Error(`PORT must be a port number, not ${process.env.PORT}.`);
 const speed = process.env.MOCK_SPEED === 'instant' ? 'instant' : 'realistic';
 
 const server = await startMockAgentServer({ port, host: process.env.HOST ?? '127.0.0.1', speed });

@@ -48,7 +48,10 @@ export const ReadyToShip: Story = {
   parameters: agentParameters({
     setup: async (agent) => {
       await installCodehost(agent);
-      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: 'studio-ada:story-token' });
+      await agent.client.deployments.connect('vercel', {
+        external_user_id: storyUser.id,
+        token: 'studio-ada:story-token',
+      });
       await reach.completed.setup?.(agent);
     },
   }),

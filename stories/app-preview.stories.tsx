@@ -75,7 +75,10 @@ export const ReadyDark: Story = {
   globals: { colorScheme: 'dark' },
   play: async (context) => {
     await Ready.play?.(context);
-    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute(
+      'data-color-scheme',
+      'dark',
+    );
   },
 };
 
@@ -85,7 +88,10 @@ export const AfterFollowUp: Story = {
   play: async (context) => {
     const { region, view } = preview(context.canvasElement);
     await expect(region).toHaveAttribute('data-state', 'ready');
-    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute('src', storyAgent(context).api.admin.projects()[0]?.appUrl);
+    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
+      'src',
+      storyAgent(context).api.admin.projects()[0]?.appUrl,
+    );
   },
 };
 
@@ -96,7 +102,10 @@ export const ForAGivenProject: Story = {
   play: async (context) => {
     const { region, view } = preview(context.canvasElement);
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'ready'));
-    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute('src', storyAgent(context).api.admin.projects()[0]?.appUrl);
+    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
+      'src',
+      storyAgent(context).api.admin.projects()[0]?.appUrl,
+    );
   },
 };
 
@@ -119,7 +128,9 @@ export const UnsafeUrl: Story = {
   play: async ({ canvasElement }) => {
     const { region, view, frame } = preview(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'unsafe');
-    await expect(view.getByText('The app address is not a web address, so it cannot be previewed.')).toBeInTheDocument();
+    await expect(
+      view.getByText('The app address is not a web address, so it cannot be previewed.'),
+    ).toBeInTheDocument();
     await expect(frame()).toBeNull();
     await expect(view.queryByRole('link')).not.toBeInTheDocument();
     await expect(region.innerHTML).not.toContain('javascript:');

@@ -35,7 +35,11 @@ export const Redirecting: Story = {
   play: async ({ canvasElement, args }) => {
     const { element, view } = region(canvasElement);
     await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
-    await waitFor(() => expect(args.navigate).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/mock\.agent-embed\.test\/__mock\/codehost\/install\?state=/)));
+    await waitFor(() =>
+      expect(args.navigate).toHaveBeenCalledWith(
+        expect.stringMatching(/^http:\/\/mock\.agent-embed\.test\/__mock\/codehost\/install\?state=/),
+      ),
+    );
     await expect(element).toHaveAttribute('data-state', 'redirecting');
     await expect(view.getByRole('status')).toHaveTextContent('Taking you to the installation page…');
   },
@@ -71,7 +75,9 @@ export const Expired: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'expired'));
-    await expect(view.getByText('The code-host connection has expired. Connect again to keep pushing code.')).toBeInTheDocument();
+    await expect(
+      view.getByText('The code-host connection has expired. Connect again to keep pushing code.'),
+    ).toBeInTheDocument();
     await expect(view.getByRole('button', { name: 'Connect again' })).toBeEnabled();
   },
 };
@@ -87,7 +93,9 @@ export const InstallationSuspended: Story = {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'inactive'));
     await expect(view.getByText('Suspended')).toBeInTheDocument();
-    await expect(view.getByText('The code-host app is not active for this account. Install it again to continue.')).toBeInTheDocument();
+    await expect(
+      view.getByText('The code-host app is not active for this account. Install it again to continue.'),
+    ).toBeInTheDocument();
   },
 };
 

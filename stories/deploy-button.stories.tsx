@@ -93,7 +93,10 @@ export const Expired: Story = {
       await connectStoryUser(agent);
       // The mock stores tokens without an expiry; the real API may send one that has passed.
       const getConnection = agent.client.deployments.getConnection;
-      agent.client.deployments.getConnection = async (...args) => ({ ...(await getConnection(...args)), expires_at: '2024-01-01T00:00:00Z' });
+      agent.client.deployments.getConnection = async (...args) => ({
+        ...(await getConnection(...args)),
+        expires_at: '2024-01-01T00:00:00Z',
+      });
     }),
   ),
   play: async ({ canvasElement }) => {
@@ -109,7 +112,9 @@ export const ProviderRejection: Story = {
   name: 'Provider rejects the token (422)',
   play: async ({ canvasElement }) => {
     const { dialog, input } = await submitToken(canvasElement, 'bad_revoked_token');
-    const error = await within(dialog).findByText('The token was rejected by Vercel. Check that it is valid and has not been revoked.');
+    const error = await within(dialog).findByText(
+      'The token was rejected by Vercel. Check that it is valid and has not been revoked.',
+    );
     await expect(input).toHaveAttribute('aria-invalid', 'true');
     await expect(input).toHaveAttribute('aria-describedby', error.id);
     await expect(input.value).toBe('');
@@ -118,7 +123,15 @@ export const ProviderRejection: Story = {
 
 export const AlreadyConnectedElsewhere: Story = {
   name: 'Account connected to another end user (409)',
-  parameters: agentParameters(withProject((agent) => void agent.client.deployments.connect('vercel', { external_user_id: 'someone-else', token: 'shared-studio:first' }))),
+  parameters: agentParameters(
+    withProject(
+      (agent) =>
+        void agent.client.deployments.connect('vercel', {
+          external_user_id: 'someone-else',
+          token: 'shared-studio:first',
+        }),
+    ),
+  ),
   play: async ({ canvasElement }) => {
     const { dialog } = await submitToken(canvasElement, 'shared-studio:second');
     const alert = await within(dialog).findByRole('alert');
@@ -135,7 +148,10 @@ export const DeployOk: Story = {
     await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'deployed'));
     await expect(view.getByText('Deployed.')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the deployment' })).toHaveAttribute('href', expect.stringMatching(/^https:\/\/.+\.vercel\.mock\.agent-embed\.test\/$/));
+    await expect(view.getByRole('link', { name: 'Open the deployment' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:\/\/.+\.vercel\.mock\.agent-embed\.test\/$/),
+    );
     await expect(args.onDeployed).toHaveBeenCalledTimes(1);
   },
 };

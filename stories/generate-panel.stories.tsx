@@ -33,7 +33,9 @@ async function submitPrompt(canvasElement: HTMLElement, prompt = storyPrompt) {
 }
 
 function generationPosts(agent: StoryAgent) {
-  return agent.api.admin.requests.filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path));
+  return agent.api.admin.requests.filter(
+    (request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path),
+  );
 }
 
 export const Idle: Story = {
@@ -54,7 +56,10 @@ export const IdleDark: Story = {
   globals: { colorScheme: 'dark' },
   play: async (context) => {
     await Idle.play?.(context);
-    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute(
+      'data-color-scheme',
+      'dark',
+    );
   },
 };
 
@@ -73,7 +78,9 @@ export const DesignMode: Story = {
   play: async (context) => {
     const { canvas } = panel(context.canvasElement);
     await expect(canvas.getByRole('radio', { name: 'Design' })).toBeChecked();
-    await expect(canvas.getByRole('radio', { name: 'Design' })).toHaveAccessibleDescription('A frontend-focused design.');
+    await expect(canvas.getByRole('radio', { name: 'Design' })).toHaveAccessibleDescription(
+      'A frontend-focused design.',
+    );
     await submitPrompt(context.canvasElement);
     await waitFor(() => expect(storyAgent(context).api.admin.projects()[0]?.mode).toBe('design'));
   },
@@ -154,7 +161,9 @@ export const CancelWhileProvisioning: Story = {
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
     await expect(submit()).toHaveAccessibleName('Generate');
     await expect(submit()).toBeEnabled();
-    await waitFor(() => expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'aborted' })));
+    await waitFor(() =>
+      expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'aborted' })),
+    );
   },
 };
 
@@ -184,10 +193,17 @@ export const FollowUp: Story = {
     const projectId = agent.api.admin.projects()[0]?.id ?? '';
     const { form } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement, 'Add a dark theme and a contact page');
-    await waitFor(() => expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'completed', projectId })));
+    await waitFor(() =>
+      expect(context.args.onComplete).toHaveBeenCalledWith(
+        expect.objectContaining({ outcome: 'completed', projectId }),
+      ),
+    );
     await expect(form).toHaveAttribute('data-state', 'completed');
     const posts = generationPosts(agent);
-    await expect(posts.map((post) => post.path.replace(/^.*\/agent/, '/agent'))).toEqual(['/agent/generate', `/agent/generate/${projectId}`]);
+    await expect(posts.map((post) => post.path.replace(/^.*\/agent/, '/agent'))).toEqual([
+      '/agent/generate',
+      `/agent/generate/${projectId}`,
+    ]);
     await expect(agent.api.admin.projects()[0]?.prompts).toHaveLength(2);
   },
 };
@@ -217,7 +233,9 @@ export const CreditsExhaustedDuring: Story = {
     // The stream had started: the build log tells the story, the form is not refused.
     await expect(canvas.queryByRole('alert')).not.toBeInTheDocument();
     await expect(submit()).toBeEnabled();
-    await expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'credits_exhausted' }));
+    await expect(context.args.onComplete).toHaveBeenCalledWith(
+      expect.objectContaining({ outcome: 'credits_exhausted' }),
+    );
   },
 };
 

@@ -7,7 +7,14 @@ import { storyBillingUrl } from './story-states.js';
 /** The four generation components together, as an agency lays them out. */
 function GenerationJourney() {
   return (
-    <div style={{ display: 'grid', gap: 16, gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', alignItems: 'start' }}>
+    <div
+      style={{
+        display: 'grid',
+        gap: 16,
+        gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))',
+        alignItems: 'start',
+      }}
+    >
       <div style={{ display: 'grid', gap: 16 }}>
         <GeneratePanel />
         <ProjectStatus />
@@ -82,8 +89,17 @@ export const GermanLabelsAndLocale: Story = {
     provider: {
       locale: 'de-DE',
       labels: {
-        generatePanel: { heading: 'App erstellen', promptLabel: 'Beschreiben Sie Ihre App', submit: 'Erstellen', followUpHeading: 'App verfeinern' },
-        liveBuildLog: { heading: 'Fortschritt', regionLabel: 'Fortschritt', fileCount: (count, modified) => `${count} Dateien, ${modified} geändert` },
+        generatePanel: {
+          heading: 'App erstellen',
+          promptLabel: 'Beschreiben Sie Ihre App',
+          submit: 'Erstellen',
+          followUpHeading: 'App verfeinern',
+        },
+        liveBuildLog: {
+          heading: 'Fortschritt',
+          regionLabel: 'Fortschritt',
+          fileCount: (count, modified) => `${count} Dateien, ${modified} geändert`,
+        },
       },
     },
   }),

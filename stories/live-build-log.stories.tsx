@@ -105,7 +105,13 @@ export const GeneratingAFewFiles: Story = {
     await expect(region).toHaveAttribute('data-state', 'generating');
     await expect(log.getByText('5 files, 0 modified')).toBeInTheDocument();
     const files = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
-    await expect(files.map((item) => item.querySelector('.ae-file-path')?.textContent)).toEqual(['package.json', 'vite.config.ts', 'index.html', 'src/main.tsx', 'src/App.tsx']);
+    await expect(files.map((item) => item.querySelector('.ae-file-path')?.textContent)).toEqual([
+      'package.json',
+      'vite.config.ts',
+      'index.html',
+      'src/main.tsx',
+      'src/App.tsx',
+    ]);
     const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
     await expect(steps.at(-1)).toHaveTextContent('Wrote 4 of 15 files');
   },
@@ -152,7 +158,10 @@ export const CompletedDark: Story = {
   globals: { colorScheme: 'dark' },
   play: async (context) => {
     await Completed.play?.(context);
-    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute(
+      'data-color-scheme',
+      'dark',
+    );
   },
 };
 
@@ -244,7 +253,11 @@ export const Recovering: Story = {
     await expect(badge()).toHaveTextContent('Reconnecting');
     await expect(announcement()).toHaveTextContent('Connection lost. Checking how the generation ended.');
     // The project is still being generated at the mock: polling goes on.
-    await waitFor(() => expect(storyAgent(context).api.admin.requests.some((request) => request.path.includes('/agent/project/'))).toBe(true));
+    await waitFor(() =>
+      expect(storyAgent(context).api.admin.requests.some((request) => request.path.includes('/agent/project/'))).toBe(
+        true,
+      ),
+    );
   },
 };
 
@@ -255,10 +268,15 @@ export const Recovered: Story = {
     const { region, log } = parts(context.canvasElement);
     const agent = storyAgent(context);
     await expect(region).toHaveAttribute('data-state', 'completed');
-    await expect(log.getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', agent.api.admin.projects()[0]?.appUrl);
+    await expect(log.getByRole('link', { name: 'Open the app' })).toHaveAttribute(
+      'href',
+      agent.api.admin.projects()[0]?.appUrl,
+    );
     // The stream was cut after ten events (7 container events, 2 plan steps, 1 file); the rest came from polling.
     await expect(log.getByText('1 file, 0 modified')).toBeInTheDocument();
-    await expect(agent.store.getState().log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(true);
+    await expect(agent.store.getState().log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(
+      true,
+    );
     await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   },
 };

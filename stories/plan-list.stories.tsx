@@ -26,7 +26,12 @@ async function loaded(canvasElement: HTMLElement) {
 export const InDisplayOrder: Story = {
   play: async ({ canvasElement }) => {
     const { view } = await loaded(canvasElement);
-    await expect(view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    await expect(view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Starter',
+      'Pro',
+      'Agency',
+      'Enterprise',
+    ]);
     await expect(view.getByText('Free')).toBeInTheDocument();
     await expect(view.getByText('Custom pricing')).toBeInTheDocument();
     await expect(canvasElement.innerHTML).not.toMatch(/stripe|price_mock/);

@@ -2,7 +2,14 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ProjectStatus } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import { expect, waitFor, within } from 'storybook/test';
-import { agentParameters, generateUntil, storyAgent, storyPrompt, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import {
+  agentParameters,
+  generateUntil,
+  storyAgent,
+  storyPrompt,
+  type AgentStoryParameters,
+  type StoryAgent,
+} from './story-agent.js';
 import { prepare, reach } from './story-states.js';
 
 const meta = {
@@ -92,7 +99,10 @@ export const ReadyDark: Story = {
   globals: { colorScheme: 'dark' },
   play: async (context) => {
     await Ready.play?.(context);
-    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(context.canvasElement.querySelector('[data-agent-embed]')).toHaveAttribute(
+      'data-color-scheme',
+      'dark',
+    );
   },
 };
 
@@ -117,7 +127,9 @@ export const ForAGivenProject: Story = {
     // Generated elsewhere (another page, another session): this store has never seen it.
     setup: async (agent) => void (await agent.client.generate({ prompt: storyPrompt })),
   }),
-  render: (args, context) => <ProjectStatus {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />,
+  render: (args, context) => (
+    <ProjectStatus {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
+  ),
   play: async (context) => {
     const agent = storyAgent(context);
     await expect(Object.keys(agent.store.getState().generations)).toHaveLength(0);
@@ -146,10 +158,24 @@ export const PausedWhileHidden: Story = {
 
 // 429 is retried after Retry-After, so the poller is still loading; the others stop it.
 export const RateLimited: Story = refusedStory(
-  pollRefused((agent) => agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' })),
+  pollRefused((agent) =>
+    agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' }),
+  ),
   agentApiMessages.tooManyAttempts,
   'loading',
 );
-export const Unauthorized: Story = refusedStory(pollRefused(prepare.unauthorized.setup), agentApiMessages.unauthorized, 'error');
-export const TokenExpired: Story = refusedStory(pollRefused(prepare.expired.setup), agentApiMessages.tokenExpired, 'error');
-export const TeamSuspended: Story = refusedStory(pollRefused(prepare.suspended.setup), agentApiMessages.suspended, 'error');
+export const Unauthorized: Story = refusedStory(
+  pollRefused(prepare.unauthorized.setup),
+  agentApiMessages.unauthorized,
+  'error',
+);
+export const TokenExpired: Story = refusedStory(
+  pollRefused(prepare.expired.setup),
+  agentApiMessages.tokenExpired,
+  'error',
+);
+export const TeamSuspended: Story = refusedStory(
+  pollRefused(prepare.suspended.setup),
+  agentApiMessages.suspended,
+  'error',
+);

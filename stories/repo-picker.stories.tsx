@@ -18,7 +18,11 @@ type Story = StoryObj<typeof meta>;
 function picker(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: 'Repository' });
   const view = within(element);
-  return { element, view, options: () => within(view.getByRole('listbox', { name: 'Repositories' })).getAllByRole('option') };
+  return {
+    element,
+    view,
+    options: () => within(view.getByRole('listbox', { name: 'Repositories' })).getAllByRole('option'),
+  };
 }
 
 /** A connected code host (with `scenario` repositories) and a completed project to link and push. */
@@ -107,7 +111,9 @@ export const KeyboardSelection: Story = {
     const chosen = options()[8]!;
     await expect(listbox).toHaveAttribute('aria-activedescendant', chosen.id);
     await expect(chosen).toHaveAttribute('aria-selected', 'true');
-    await expect(view.getByText(`Selected: ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}`)).toBeInTheDocument();
+    await expect(
+      view.getByText(`Selected: ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}`),
+    ).toBeInTheDocument();
   },
 };
 
@@ -120,7 +126,10 @@ export const LinkOk: Story = {
     await userEvent.click(view.getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
     await expect(view.getByText('Linked repository')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', expect.stringMatching(/^https:\/\/codehost\.agent-embed\.test\/ada-lovelace\//));
+    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:\/\/codehost\.agent-embed\.test\/ada-lovelace\//),
+    );
     await expect(args.onLinked).toHaveBeenCalledTimes(1);
   },
 };
@@ -147,7 +156,10 @@ export const PushToNew: Story = {
     await userEvent.click(view.getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
     await expect(view.getByText('Repository created and code pushed.')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site');
+    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+      'href',
+      'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site',
+    );
     await expect(args.onPushed).toHaveBeenCalledWith(expect.objectContaining({ repo_created: true, branch: 'main' }));
   },
 };

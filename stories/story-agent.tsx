@@ -24,7 +24,13 @@
  * page of the Storybook site that shows the project named in its hash).
  */
 import type { Decorator, Loader, Preview, StoryContext } from '@storybook/react-vite';
-import { AgentProvider, type AgentAppearance, type AgentColorScheme, type AgentProviderOptions, type ExternalUser } from 'agent-embed';
+import {
+  AgentProvider,
+  type AgentAppearance,
+  type AgentColorScheme,
+  type AgentProviderOptions,
+  type ExternalUser,
+} from 'agent-embed';
 import {
   createAgentClient,
   createAgentStore,
@@ -88,14 +94,41 @@ export interface AppearancePreset {
 export const appearancePresets: Record<AppearancePresetName, AppearancePreset> = {
   default: { light: undefined, dark: undefined },
   ocean: {
-    light: { colorPrimary: '#0e7490', colorPrimaryText: '#ffffff', colorFocus: '#0891b2', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
-    dark: { colorPrimary: '#22d3ee', colorPrimaryText: '#0b0d12', colorFocus: '#67e8f9', borderRadius: 14, fontFamily: "Georgia, 'Times New Roman', serif" },
+    light: {
+      colorPrimary: '#0e7490',
+      colorPrimaryText: '#ffffff',
+      colorFocus: '#0891b2',
+      borderRadius: 14,
+      fontFamily: "Georgia, 'Times New Roman', serif",
+    },
+    dark: {
+      colorPrimary: '#22d3ee',
+      colorPrimaryText: '#0b0d12',
+      colorFocus: '#67e8f9',
+      borderRadius: 14,
+      fontFamily: "Georgia, 'Times New Roman', serif",
+    },
   },
   forest: {
-    light: { colorPrimary: '#166534', colorPrimaryText: '#ffffff', colorSuccess: '#166534', borderRadius: 2, spacingUnit: 5 },
-    dark: { colorPrimary: '#4ade80', colorPrimaryText: '#0b0d12', colorSuccess: '#86efac', borderRadius: 2, spacingUnit: 5 },
+    light: {
+      colorPrimary: '#166534',
+      colorPrimaryText: '#ffffff',
+      colorSuccess: '#166534',
+      borderRadius: 2,
+      spacingUnit: 5,
+    },
+    dark: {
+      colorPrimary: '#4ade80',
+      colorPrimaryText: '#0b0d12',
+      colorSuccess: '#86efac',
+      borderRadius: 2,
+      spacingUnit: 5,
+    },
   },
-  compact: { light: { fontSize: 13, spacingUnit: 3, borderRadius: 4 }, dark: { fontSize: 13, spacingUnit: 3, borderRadius: 4 } },
+  compact: {
+    light: { fontSize: 13, spacingUnit: 3, borderRadius: 4 },
+    dark: { fontSize: 13, spacingUnit: 3, borderRadius: 4 },
+  },
 };
 
 const colorSchemes: readonly AgentColorScheme[] = ['light', 'dark', 'auto'];
@@ -104,16 +137,29 @@ const colorSchemes: readonly AgentColorScheme[] = ['light', 'dark', 'auto'];
 export const agentGlobalTypes: NonNullable<Preview['globalTypes']> = {
   colorScheme: {
     description: 'Colour scheme of the AgentProvider',
-    toolbar: { title: 'Scheme', icon: 'mirror', items: colorSchemes.map((value) => ({ value, title: value })), dynamicTitle: true },
+    toolbar: {
+      title: 'Scheme',
+      icon: 'mirror',
+      items: colorSchemes.map((value) => ({ value, title: value })),
+      dynamicTitle: true,
+    },
   },
   appearance: {
     description: 'Appearance preset passed to AgentProvider',
-    toolbar: { title: 'Appearance', icon: 'paintbrush', items: Object.keys(appearancePresets).map((value) => ({ value, title: value })), dynamicTitle: true },
+    toolbar: {
+      title: 'Appearance',
+      icon: 'paintbrush',
+      items: Object.keys(appearancePresets).map((value) => ({ value, title: value })),
+      dynamicTitle: true,
+    },
   },
 };
 
 /** Initial toolbar values. */
-export const agentInitialGlobals: { colorScheme: AgentColorScheme; appearance: AppearancePresetName } = { colorScheme: 'light', appearance: 'default' };
+export const agentInitialGlobals: { colorScheme: AgentColorScheme; appearance: AppearancePresetName } = {
+  colorScheme: 'light',
+  appearance: 'default',
+};
 
 const live = new Set<StoryAgent>();
 
@@ -133,10 +179,21 @@ function parametersOf(context: Pick<StoryContext, 'parameters'>): AgentStoryPara
 export const agentLoader: Loader = async (context) => {
   const parameters = parametersOf(context);
   if (parameters === false) return {};
-  const transport = createMockTransport({ rateLimit: false, appBaseUrl: storyAppBaseUrl(), ...parameters.mock, speed: parameters.speed ?? 'instant' });
+  const transport = createMockTransport({
+    rateLimit: false,
+    appBaseUrl: storyAppBaseUrl(),
+    ...parameters.mock,
+    speed: parameters.speed ?? 'instant',
+  });
   const client = createAgentClient({ transport });
   const store = createAgentStore({ client, storage: null, ...parameters.store });
-  const agent: StoryAgent = { api: transport.api, transport, client, store, externalUser: parameters.externalUser ?? storyUser };
+  const agent: StoryAgent = {
+    api: transport.api,
+    transport,
+    client,
+    store,
+    externalUser: parameters.externalUser ?? storyUser,
+  };
   live.add(agent);
   try {
     await parameters.setup?.(agent);
@@ -173,7 +230,8 @@ function loadedAgent(context: Pick<StoryContext, 'loaded'>): StoryAgent | undefi
 /** The story's agent, in a play function; throws when the story has none. */
 export function storyAgent(context: Pick<StoryContext, 'loaded'>): StoryAgent {
   const agent = loadedAgent(context);
-  if (agent === undefined) throw new Error('This story has no agent: is parameters.agent false, or agentLoader missing from the preview?');
+  if (agent === undefined)
+    throw new Error('This story has no agent: is parameters.agent false, or agentLoader missing from the preview?');
   return agent;
 }
 
@@ -187,18 +245,33 @@ function presetOf(value: unknown, colorScheme: AgentColorScheme): AgentAppearanc
   return colorScheme === 'dark' ? preset.dark : preset.light;
 }
 
-const canvasBackground: Record<AgentColorScheme, string | undefined> = { light: '#ffffff', dark: '#0b0d12', auto: undefined };
+const canvasBackground: Record<AgentColorScheme, string | undefined> = {
+  light: '#ffffff',
+  dark: '#0b0d12',
+  auto: undefined,
+};
 
 /** Wraps the story in an AgentProvider over the story's agent, themed by the toolbar (a global decorator). */
 export const withAgent: Decorator = (Story, context) => {
   const agent = loadedAgent(context);
   const parameters = parametersOf(context);
   if (agent === undefined || parameters === false) return <Story />;
-  const colorScheme = isColorScheme(context.globals.colorScheme) ? context.globals.colorScheme : agentInitialGlobals.colorScheme;
+  const colorScheme = isColorScheme(context.globals.colorScheme)
+    ? context.globals.colorScheme
+    : agentInitialGlobals.colorScheme;
   const appearance = presetOf(context.globals.appearance, colorScheme);
   return (
-    <div data-story-canvas={colorScheme} style={{ background: canvasBackground[colorScheme], padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}>
-      <AgentProvider store={agent.store} externalUser={agent.externalUser} colorScheme={colorScheme} {...(appearance === undefined ? {} : { appearance })} {...parameters.provider}>
+    <div
+      data-story-canvas={colorScheme}
+      style={{ background: canvasBackground[colorScheme], padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}
+    >
+      <AgentProvider
+        store={agent.store}
+        externalUser={agent.externalUser}
+        colorScheme={colorScheme}
+        {...(appearance === undefined ? {} : { appearance })}
+        {...parameters.provider}
+      >
         <Story />
       </AgentProvider>
     </div>
@@ -227,7 +300,11 @@ export function currentGeneration(state: AgentState): GenerationState | undefine
 }
 
 /** Waits until `until` holds for the generation `select` picks; rejects if it settles otherwise. */
-async function untilGeneration(store: AgentStore, select: (state: AgentState) => GenerationState | undefined, until: (generation: GenerationState) => boolean): Promise<GenerationState> {
+async function untilGeneration(
+  store: AgentStore,
+  select: (state: AgentState) => GenerationState | undefined,
+  until: (generation: GenerationState) => boolean,
+): Promise<GenerationState> {
   let missed: GenerationState | undefined;
   const state = await waitForStore(store, (next) => {
     const generation = select(next);
@@ -236,7 +313,10 @@ async function untilGeneration(store: AgentStore, select: (state: AgentState) =>
     if (isGenerationSettled(generation.status)) missed = generation;
     return missed !== undefined;
   });
-  if (missed !== undefined) throw new Error(`The story's generation ended ${missed.status}${missed.error === undefined ? '' : ` (${missed.error.message})`} before reaching the awaited state.`);
+  if (missed !== undefined)
+    throw new Error(
+      `The story's generation ended ${missed.status}${missed.error === undefined ? '' : ` (${missed.error.message})`} before reaching the awaited state.`,
+    );
   return select(state) as GenerationState;
 }
 
@@ -257,12 +337,21 @@ export async function generateUntil(
 }
 
 /** Sends a follow-up through the store and resolves with it once `until` holds. */
-export async function followUpUntil(agent: StoryAgent, projectId: string, until: (generation: GenerationState) => boolean, prompt = 'Add a dark theme and a contact page'): Promise<GenerationState> {
+export async function followUpUntil(
+  agent: StoryAgent,
+  projectId: string,
+  until: (generation: GenerationState) => boolean,
+  prompt = 'Add a dark theme and a contact page',
+): Promise<GenerationState> {
   const action = agent.store.getState().followUp(projectId, { prompt });
-  const generation = await untilGeneration(agent.store, (state) => {
-    const found = state.generations[projectId];
-    return found?.kind === 'followUp' ? found : undefined;
-  }, until);
+  const generation = await untilGeneration(
+    agent.store,
+    (state) => {
+      const found = state.generations[projectId];
+      return found?.kind === 'followUp' ? found : undefined;
+    },
+    until,
+  );
   if (isGenerationSettled(generation.status)) await action;
   return agent.store.getState().generations[projectId] ?? generation;
 }
@@ -275,5 +364,7 @@ export async function installCodehost(agent: StoryAgent): Promise<void> {
     external_user_email: storyUser.email ?? 'ada@agency.example.test',
     return_url: 'https://agency.example.test/builder',
   });
-  await agent.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }));
+  await agent.api.fetch(
+    new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }),
+  );
 }

@@ -5,7 +5,13 @@
  */
 import type { GenerationState } from 'agent-embed/core';
 import type { MockFault } from 'agent-embed/mock';
-import { followUpUntil, generateUntil, waitForStore, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import {
+  followUpUntil,
+  generateUntil,
+  waitForStore,
+  type AgentStoryParameters,
+  type StoryAgent,
+} from './story-agent.js';
 
 /** The message of the `error` event of failed stories. */
 export const storyFailureMessage = 'The build failed: npm install exited with code 1.';
@@ -54,7 +60,10 @@ export const prepare = {
   /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
   cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
   /** The stream is cut after ten events; the generation completes at the mock, so recovery finds it ready. */
-  cutThenCompleted: { setup: (agent) => inject(agent, { kind: 'drop_after', events: 10 }), store: { pollIntervalMs: 40, maxPollIntervalMs: 80 } },
+  cutThenCompleted: {
+    setup: (agent) => inject(agent, { kind: 'drop_after', events: 10 }),
+    store: { pollIntervalMs: 40, maxPollIntervalMs: 80 },
+  },
 } satisfies Record<string, AgentStoryParameters>;
 
 /** A project that was generated to the end, for follow-up and preview stories. */
@@ -65,7 +74,11 @@ export async function completedProject(agent: StoryAgent): Promise<GenerationSta
 type Prepare = (agent: StoryAgent) => void;
 
 /** Parameters that prepare the mock, then generate until the generation has the status. */
-function generateTo(wanted: GenerationState['status'], before?: Prepare, extra: AgentStoryParameters = {}): AgentStoryParameters {
+function generateTo(
+  wanted: GenerationState['status'],
+  before?: Prepare,
+  extra: AgentStoryParameters = {},
+): AgentStoryParameters {
   return {
     ...extra,
     setup: async (agent) => {
@@ -130,7 +143,10 @@ export const reach = {
       inject(agent, { kind: 'pause_after', events: 3 });
       await generateUntil(agent, status('provisioning'));
       agent.store.getState().cancel();
-      await waitForStore(agent.store, (state) => state.currentKey !== undefined && state.generations[state.currentKey]?.status === 'aborted');
+      await waitForStore(
+        agent.store,
+        (state) => state.currentKey !== undefined && state.generations[state.currentKey]?.status === 'aborted',
+      );
     },
   },
   rateLimited: generateTo('failed', prepare.rateLimited.setup),

@@ -7,7 +7,12 @@ export function benchScript(steps: number): MockGenerationStep[] {
   for (let index = 0; index < steps; index++) {
     generated.push(
       index % 3 === 0
-        ? { type: 'tool', tool: index % 2 === 0 ? 'write_files' : 'lint', message: `Step ${index} of ${steps}`, status: 'running' }
+        ? {
+            type: 'tool',
+            tool: index % 2 === 0 ? 'write_files' : 'lint',
+            message: `Step ${index} of ${steps}`,
+            status: 'running',
+          }
         : { type: 'file', path: `src/generated/module-${index}.tsx`, action: index % 7 === 0 ? 'modified' : 'created' },
     );
   }

@@ -44,7 +44,12 @@ const steps = Number(query.get('steps') ?? 20_000);
 const transport =
   query.get('transport') === 'http'
     ? createHttpTransport({ baseUrl: '/api/v1', headers: { authorization: `Bearer ${query.get('token') ?? ''}` } })
-    : createMockTransport({ speed: 'instant', credits: steps * 2, rateLimit: false, scenario: { script: () => benchScript(steps) } });
+    : createMockTransport({
+        speed: 'instant',
+        credits: steps * 2,
+        rateLimit: false,
+        scenario: { script: () => benchScript(steps) },
+      });
 
 const terminal = new Set(['completed', 'credits_exhausted', 'failed', 'interrupted', 'aborted']);
 let armed = false;
@@ -80,7 +85,9 @@ async function stop(state: string) {
   await nextFrame();
   await nextTask();
   longTaskEntries.push(...observer.takeRecords());
-  const longTasks = longTaskEntries.filter((entry) => entry.startTime + entry.duration > startedAt && entry.startTime < endedAt).map((entry) => entry.duration);
+  const longTasks = longTaskEntries
+    .filter((entry) => entry.startTime + entry.duration > startedAt && entry.startTime < endedAt)
+    .map((entry) => entry.duration);
   const durationMs = endedAt - startedAt;
   finish?.({
     steps,

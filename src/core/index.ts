@@ -1,11 +1,24 @@
 /** agent-embed/core: the typed Agent API client, its transport, errors and wire types. No React. */
-export { createAgentClient } from './client.js';
-export type { AgentClient, AgentClientOptions, GenerationOutcome, GenerationResult, RequestOptions, StreamOptions } from './client.js';
-export { createHttpTransport } from './transport.js';
-export type { AgentTransport, HeadersOption, HttpTransportOptions, StreamHandlers, TransportRequest } from './transport.js';
-export { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseRetryAfter } from './errors.js';
-export type { AgentApiErrorOptions, AgentErrorKind } from './errors.js';
-export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './events.js';
+export { createAgentClient } from './wire/client.js';
+export type {
+  AgentClient,
+  AgentClientOptions,
+  GenerationOutcome,
+  GenerationResult,
+  RequestOptions,
+  StreamOptions,
+} from './wire/client.js';
+export { createHttpTransport } from './wire/transport.js';
+export type {
+  AgentTransport,
+  HeadersOption,
+  HttpTransportOptions,
+  StreamHandlers,
+  TransportRequest,
+} from './wire/transport.js';
+export { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseRetryAfter } from './wire/errors.js';
+export type { AgentApiErrorOptions, AgentErrorKind } from './wire/errors.js';
+export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
   ContainerProgressEvent,
@@ -19,9 +32,9 @@ export type {
   TerminalEvent,
   ToolProgressEvent,
   UnknownEvent,
-} from './events.js';
-export { agentRoutes, fillPath, matchRoute } from './paths.js';
-export type { AgentPathOverrides, AgentRoute, AgentRouteName, RouteMatch } from './paths.js';
+} from './wire/events.js';
+export { agentRoutes, fillPath, matchRoute } from './wire/routes.js';
+export type { AgentPathOverrides, AgentRoute, AgentRouteName, RouteMatch } from './wire/routes.js';
 export type {
   AgentErrorBody,
   CodehostConnection,
@@ -46,15 +59,30 @@ export type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
   SubscriptionPlan,
-} from './resources.js';
-export { createAgentStore, defaultStorageKey } from './store.js';
-export type { AgentLogEntry, AgentLogKind, AgentState, AgentStore, AgentStoreOptions, AgentStoreStats, GenerationActionResult } from './store.js';
-export type { AgentStorage } from './store-persistence.js';
-export { isGenerationRunning, isGenerationSettled } from './store-generation.js';
-export type { ContainerState, GeneratedFile, GenerationKind, GenerationState, GenerationStatus, ToolStep } from './store-generation.js';
-export { isTerminalProjectStatus } from './store-poller.js';
-export type { ProjectSnapshot, ProjectWatchStatus } from './store-poller.js';
-export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store-codehost.js';
+} from './wire/resources.js';
+export { createAgentStore, defaultStorageKey } from './store/agent-store.js';
+export type {
+  AgentLogEntry,
+  AgentLogKind,
+  AgentState,
+  AgentStore,
+  AgentStoreOptions,
+  AgentStoreStats,
+  GenerationActionResult,
+} from './store/agent-store.js';
+export type { AgentStorage } from './store/persistence.js';
+export { isGenerationRunning, isGenerationSettled } from './store/generation.js';
+export type {
+  ContainerState,
+  GeneratedFile,
+  GenerationKind,
+  GenerationState,
+  GenerationStatus,
+  ToolStep,
+} from './store/generation.js';
+export { isTerminalProjectStatus } from './store/project-poller.js';
+export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
+export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store/codehost-slice.js';
 export type {
   CodehostConnectionState,
   CodehostConnectionStatus,
@@ -66,8 +94,8 @@ export type {
   RepositoryListState,
   RepositoryPushState,
   StartCodehostInput,
-} from './store-codehost.js';
-export { deploymentConnectionKey, deploymentKey } from './store-deployments.js';
+} from './store/codehost-slice.js';
+export { deploymentConnectionKey, deploymentKey } from './store/deployments-slice.js';
 export type {
   DeploymentConnectionListState,
   DeploymentConnectionState,
@@ -77,7 +105,7 @@ export type {
   DeploymentState,
   DeploymentStatus,
   ListStatus,
-} from './store-deployments.js';
-export type { IntegrationResult } from './store-integrations.js';
-export { plansInDisplayOrder } from './store-plans.js';
-export type { PlansSlice, PlansState } from './store-plans.js';
+} from './store/deployments-slice.js';
+export type { IntegrationResult } from './store/slice-context.js';
+export { plansInDisplayOrder } from './store/plans-slice.js';
+export type { PlansSlice, PlansState } from './store/plans-slice.js';

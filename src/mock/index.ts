@@ -6,9 +6,21 @@ export type { MockAgentServer, MockAgentServerOptions } from './mock-server.js';
 export { createMockFetch, createMockTransport } from './mock-transport.js';
 export type { MockTransportOptions } from './mock-transport.js';
 export { MockAdminError } from './mock-admin.js';
-export type { MockAdmin, MockInstallationStatus, MockProjectSnapshot, MockTokenLifetime, MockTokenView } from './mock-admin.js';
+export type {
+  MockAdmin,
+  MockInstallationStatus,
+  MockProjectSnapshot,
+  MockTokenLifetime,
+  MockTokenView,
+} from './mock-admin.js';
 export type { MockFault, MockFaultRoute } from './mock-fault.js';
 export { creditsExhaustedMessage, defaultScript } from './mock-generation.js';
-export type { MockGenerationInput, MockGenerationStep, MockScenario, MockSpeed, MockTimers } from './mock-generation.js';
+export type {
+  MockGenerationInput,
+  MockGenerationStep,
+  MockScenario,
+  MockSpeed,
+  MockTimers,
+} from './mock-generation.js';
 export { deploymentProviders, providerAccountOf } from './mock-deployments.js';
 export type { MockRequestRecord } from './mock-state.js';

@@ -8,7 +8,10 @@ import { isoTime, randomHex, type MockProject, type MockRequestRecord, type Mock
 export type MockTokenLifetime = 30 | 60 | 90 | null;
 
 /** A project as the admin API shows it. */
-export interface MockProjectSnapshot extends Pick<MockProject, 'id' | 'teamId' | 'name' | 'status' | 'mode' | 'appUrl' | 'prompts' | 'linkedRepository'> {
+export interface MockProjectSnapshot extends Pick<
+  MockProject,
+  'id' | 'teamId' | 'name' | 'status' | 'mode' | 'appUrl' | 'prompts' | 'linkedRepository'
+> {
   files: string[];
   deploymentConnections: Record<string, number>;
 }
@@ -97,7 +100,8 @@ export function createMockAdmin(host: MockAdminHost): MockAdmin {
     return found;
   };
   const checkCredits = (credits: unknown): number => {
-    if (typeof credits !== 'number' || !Number.isInteger(credits) || credits < 0) throw new MockAdminError('credits must be a non-negative integer.');
+    if (typeof credits !== 'number' || !Number.isInteger(credits) || credits < 0)
+      throw new MockAdminError('credits must be a non-negative integer.');
     return credits;
   };
 
@@ -113,7 +117,8 @@ export function createMockAdmin(host: MockAdminHost): MockAdmin {
     createToken(input = {}) {
       const owner = team(input.teamId);
       const lifetime = input.expiresInDays ?? null;
-      if (lifetime !== null && lifetime !== 30 && lifetime !== 60 && lifetime !== 90) throw new MockAdminError('expiresInDays must be 30, 60, 90 or null.');
+      if (lifetime !== null && lifetime !== 30 && lifetime !== 60 && lifetime !== 90)
+        throw new MockAdminError('expiresInDays must be 30, 60, 90 or null.');
       const createdAt = host.context().now();
       const value = `mock_${randomHex(20)}`;
       state().tokens.set(value, {
@@ -148,8 +153,11 @@ export function createMockAdmin(host: MockAdminHost): MockAdmin {
     pendingFaults: () => host.context().faults.pending(),
     clearFaults: () => host.context().faults.clear(),
     setCodehostInstallationStatus(externalUserId, status, teamId = host.defaultTeamId) {
-      if (status !== 'active' && status !== 'suspended' && status !== 'deleted') throw new MockAdminError('status must be active, suspended or deleted.');
-      const record = state().codehostConnections.find((item) => item.teamId === teamId && item.connection.external_user_id === externalUserId);
+      if (status !== 'active' && status !== 'suspended' && status !== 'deleted')
+        throw new MockAdminError('status must be active, suspended or deleted.');
+      const record = state().codehostConnections.find(
+        (item) => item.teamId === teamId && item.connection.external_user_id === externalUserId,
+      );
       if (record === undefined) throw new MockAdminError(`No code-host connection for ${externalUserId}.`, 404);
       record.connection.installation_status = status;
       record.connection.updated_at = isoTime(host.context().now());
@@ -219,7 +227,8 @@ export async function handleAdminRequest(request: Request, path: string, admin: 
     const text = await request.text();
     try {
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return respond(400, { error: 'The body must be a JSON object.' });
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        return respond(400, { error: 'The body must be a JSON object.' });
       body = parsed as Record<string, unknown>;
     } catch {
       return respond(400, { error: 'The body must be valid JSON.' });
@@ -276,7 +285,11 @@ export async function handleAdminRequest(request: Request, path: string, admin: 
         admin.clearFaults();
         return respond(200, { ok: true });
       case 'POST /codehost/installation':
-        admin.setCodehostInstallationStatus(stringField(body, 'externalUserId'), body.status as MockInstallationStatus, teamIdOf(body));
+        admin.setCodehostInstallationStatus(
+          stringField(body, 'externalUserId'),
+          body.status as MockInstallationStatus,
+          teamIdOf(body),
+        );
         return respond(200, { ok: true });
       case 'POST /reset':
         admin.reset();

@@ -1,13 +1,69 @@
 /** The whole Agent API, simulated, as one Web-standard `fetch` handler (Node and browsers). */
-import { agentApiMessages, matchRoute, type AgentRouteName, type GenerationMode, type RouteMatch } from '../core/index.js';
+import {
+  agentApiMessages,
+  matchRoute,
+  type AgentRouteName,
+  type GenerationMode,
+  type RouteMatch,
+} from '../core/index.js';
 import { createMockAdmin, handleAdminRequest, type MockAdmin, type MockAdminHost } from './mock-admin.js';
-import { callbackPath, completeInstall, getCodehostConnection, installPage, installPath, linkRepository, listCodehostConnections, listRepositories, pushRepository, startCodehostConnect } from './mock-codehost.js';
+import {
+  callbackPath,
+  completeInstall,
+  getCodehostConnection,
+  installPage,
+  installPath,
+  linkRepository,
+  listCodehostConnections,
+  listRepositories,
+  pushRepository,
+  startCodehostConnect,
+} from './mock-codehost.js';
 import type { MockCaller, MockContext, MockSettings } from './mock-context.js';
-import { connectDeployment, deployProject, getDeploymentConnection, listDeploymentConnections } from './mock-deployments.js';
-import { createFaultQueue, httpFaultResponse, isStreamFault, type MockHttpFault, type MockStreamFault } from './mock-fault.js';
-import { defaultScript, startGeneration, systemTimers, type MockScenario, type MockSpeed, type MockTimers } from './mock-generation.js';
-import { envelope, escapeHtml, failure, htmlPage, htmlResponse, isHttpUrl, jsonResponse, readJsonBody, validationFailure, type BodyShape, type FieldErrors } from './mock-responses.js';
-import { createMockState, planRecords, projectName, publicPlan, randomHex, type MockProject, type MockRequestRecord, type MockState } from './mock-state.js';
+import {
+  connectDeployment,
+  deployProject,
+  getDeploymentConnection,
+  listDeploymentConnections,
+} from './mock-deployments.js';
+import {
+  createFaultQueue,
+  httpFaultResponse,
+  isStreamFault,
+  type MockHttpFault,
+  type MockStreamFault,
+} from './mock-fault.js';
+import {
+  defaultScript,
+  startGeneration,
+  systemTimers,
+  type MockScenario,
+  type MockSpeed,
+  type MockTimers,
+} from './mock-generation.js';
+import {
+  envelope,
+  escapeHtml,
+  failure,
+  htmlPage,
+  htmlResponse,
+  isHttpUrl,
+  jsonResponse,
+  readJsonBody,
+  validationFailure,
+  type BodyShape,
+  type FieldErrors,
+} from './mock-responses.js';
+import {
+  createMockState,
+  planRecords,
+  projectName,
+  publicPlan,
+  randomHex,
+  type MockProject,
+  type MockRequestRecord,
+  type MockState,
+} from './mock-state.js';
 
 /** Options of `createMockAgentApi`. */
 export interface MockAgentApiOptions {
@@ -72,7 +128,10 @@ function resolveSettings(options: MockAgentApiOptions): MockSettings {
     heartbeatMs: Math.max(1, options.heartbeatMs ?? 1000),
     scenario: options.scenario ?? {},
     timers: options.timers ?? systemTimers,
-    rateLimit: rateLimit === false ? false : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'agent' },
+    rateLimit:
+      rateLimit === false
+        ? false
+        : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'agent' },
     baseUrl,
     appBaseUrl,
   };
@@ -102,7 +161,14 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   function freshState(): MockState {
     const state = createMockState();
     state.teams.set(defaultTeamId, { id: defaultTeamId, credits: initialCredits, suspended: false });
-    state.tokens.set(defaultToken, { value: defaultToken, teamId: defaultTeamId, name: 'Development token', createdAt: now(), expiresAt: null, revoked: false });
+    state.tokens.set(defaultToken, {
+      value: defaultToken,
+      teamId: defaultTeamId,
+      name: 'Development token',
+      createdAt: now(),
+      expiresAt: null,
+      revoked: false,
+    });
     return state;
   }
 
@@ -130,23 +196,33 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   };
   const admin = createMockAdmin(host);
 
-  function authenticate(request: Request, shape: BodyShape): { ok: true; caller: MockCaller } | { ok: false; response: Response } {
+  function authenticate(
+    request: Request,
+    shape: BodyShape,
+  ): { ok: true; caller: MockCaller } | { ok: false; response: Response } {
     const header = request.headers.get('authorization') ?? '';
     const value = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
     const token = value === undefined ? undefined : context.state.tokens.get(value);
     const team = token === undefined ? undefined : context.state.teams.get(token.teamId);
-    if (token === undefined || token.revoked || team === undefined) return { ok: false, response: failure(shape, 401, agentApiMessages.unauthorized) };
-    if (token.expiresAt !== null && now() >= token.expiresAt) return { ok: false, response: failure(shape, 401, agentApiMessages.tokenExpired) };
+    if (token === undefined || token.revoked || team === undefined)
+      return { ok: false, response: failure(shape, 401, agentApiMessages.unauthorized) };
+    if (token.expiresAt !== null && now() >= token.expiresAt)
+      return { ok: false, response: failure(shape, 401, agentApiMessages.tokenExpired) };
     if (team.suspended) return { ok: false, response: failure(shape, 403, agentApiMessages.suspended) };
     return { ok: true, caller: { team, token } };
   }
 
   /** Counts the request against the token's rolling window; returns a 429 when over. */
-  function rateLimit(route: AgentRouteName, caller: MockCaller): { refused?: Response; headers: Record<string, string> } {
+  function rateLimit(
+    route: AgentRouteName,
+    caller: MockCaller,
+  ): { refused?: Response; headers: Record<string, string> } {
     const limit = settings.rateLimit;
     if (limit === false || (limit.scope === 'agent' && !agentRoutes.has(route))) return { headers: {} };
     const at = now();
-    const hits = (context.state.rateLimitHits.get(caller.token.value) ?? []).filter((time) => time > at - limit.windowMs);
+    const hits = (context.state.rateLimitHits.get(caller.token.value) ?? []).filter(
+      (time) => time > at - limit.windowMs,
+    );
     if (hits.length >= limit.limit) {
       context.state.rateLimitHits.set(caller.token.value, hits);
       const oldest = hits[0] ?? at;
@@ -162,18 +238,36 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     }
     hits.push(at);
     context.state.rateLimitHits.set(caller.token.value, hits);
-    return { headers: { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(limit.limit - hits.length) } };
+    return {
+      headers: { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(limit.limit - hits.length) },
+    };
   }
 
-  function ownedProject(projectId: string, caller: MockCaller): { ok: true; project: MockProject } | { ok: false; response: Response } {
+  function ownedProject(
+    projectId: string,
+    caller: MockCaller,
+  ): { ok: true; project: MockProject } | { ok: false; response: Response } {
     const project = context.state.projects.get(projectId);
     if (project === undefined) return { ok: false, response: failure('agent', 404, agentApiMessages.projectNotFound) };
-    if (project.teamId !== caller.team.id) return { ok: false, response: failure('agent', 403, agentApiMessages.projectForbidden) };
+    if (project.teamId !== caller.team.id)
+      return { ok: false, response: failure('agent', 403, agentApiMessages.projectForbidden) };
     return { ok: true, project };
   }
 
-  function stream(project: MockProject, prompt: string, followUp: boolean, fault: MockStreamFault | undefined, request: Request): Response {
-    const input = { prompt, mode: project.mode, followUp, projectId: project.id, existingFiles: [...project.files.keys()] };
+  function stream(
+    project: MockProject,
+    prompt: string,
+    followUp: boolean,
+    fault: MockStreamFault | undefined,
+    request: Request,
+  ): Response {
+    const input = {
+      prompt,
+      mode: project.mode,
+      followUp,
+      projectId: project.id,
+      existingFiles: [...project.files.keys()],
+    };
     const steps = settings.scenario.script?.(input) ?? defaultScript(input, settings.scenario);
     const body = startGeneration({
       state: context.state,
@@ -190,7 +284,11 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     });
     return new Response(body, {
       status: 200,
-      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      },
     });
   }
 
@@ -199,7 +297,8 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     if (!read.ok) return read.response;
     const errors = promptErrors(read.body);
     const requestedMode = read.body.mode ?? 'build';
-    const mode: GenerationMode | undefined = requestedMode === 'build' || requestedMode === 'design' ? requestedMode : undefined;
+    const mode: GenerationMode | undefined =
+      requestedMode === 'build' || requestedMode === 'design' ? requestedMode : undefined;
     if (mode === undefined) errors.mode = ['The selected mode is invalid.'];
     if (Object.keys(errors).length > 0 || mode === undefined) return validationFailure('agent', errors);
     if (caller.team.credits <= 0) return failure('agent', 400, agentApiMessages.insufficientCredits);
@@ -246,7 +345,13 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     const owned = ownedProject(params.projectId ?? '', caller);
     if (!owned.ok) return owned.response;
     const { project } = owned;
-    return jsonResponse(200, { status: true, project_id: project.id, app_url: project.appUrl, project_status: project.status, name: project.name });
+    return jsonResponse(200, {
+      status: true,
+      project_id: project.id,
+      app_url: project.appUrl,
+      project_status: project.status,
+      name: project.name,
+    });
   }
 
   function listPlans(): Response {
@@ -298,9 +403,17 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   async function handleApi(request: Request, relativePath: string): Promise<Response> {
     const match = matchRoute(request.method, relativePath, { paramPattern });
     if (match === undefined) {
-      const allowed = (['GET', 'POST'] as const).filter((method) => method !== request.method && matchRoute(method, relativePath, { paramPattern }));
+      const allowed = (['GET', 'POST'] as const).filter(
+        (method) => method !== request.method && matchRoute(method, relativePath, { paramPattern }),
+      );
       if (allowed.length > 0) {
-        return jsonResponse(405, { message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.` }, { allow: allowed.join(', ') });
+        return jsonResponse(
+          405,
+          {
+            message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.`,
+          },
+          { allow: allowed.join(', ') },
+        );
       }
       return jsonResponse(404, { message: 'Not found.' });
     }
@@ -311,7 +424,8 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
       return jsonResponse(404, { message: 'Not found.' });
     }
     const httpFault = faults.take(match.name, 'http');
-    if (httpFault !== undefined && !isStreamFault(httpFault)) return httpFaultResponse(httpFault satisfies MockHttpFault);
+    if (httpFault !== undefined && !isStreamFault(httpFault))
+      return httpFaultResponse(httpFault satisfies MockHttpFault);
 
     const shape = shapeOf(match.name);
     const auth = authenticate(request, shape);
@@ -326,7 +440,10 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   function appPage(projectId: string): Response {
     const project = context.state.projects.get(projectId);
     if (project === undefined) {
-      return htmlResponse(404, htmlPage('App not found', '<h1>App not found</h1>\n<p>No project has this address.</p>'));
+      return htmlResponse(
+        404,
+        htmlPage('App not found', '<h1>App not found</h1>\n<p>No project has this address.</p>'),
+      );
     }
     const building = project.status === 'provisioning' || project.status === 'generating';
     const files = [...project.files.keys()].map((path) => `<li><code>${escapeHtml(path)}</code></li>`).join('\n');
@@ -337,7 +454,9 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
 <p>Project <code>${escapeHtml(project.id)}</code>, ${project.mode} mode, ${project.files.size} file${project.files.size === 1 ? '' : 's'}.</p>
 ${files === '' ? '' : `<ul>\n${files}\n</ul>`}`,
     );
-    const withRefresh = building ? page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="2">') : page;
+    const withRefresh = building
+      ? page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="2">')
+      : page;
     return htmlResponse(200, withRefresh);
   }
 
@@ -359,10 +478,13 @@ ${files === '' ? '' : `<ul>\n${files}\n</ul>`}`,
     requests.push({ method: request.method, path, at: now() });
     if (requests.length > requestLogLimit) requests.splice(0, requests.length - requestLogLimit);
 
-    if (path === apiBasePath || path.startsWith(`${apiBasePath}/`)) return handleApi(request, path.slice(apiBasePath.length) || '/');
-    if (path === '/__mock/admin' || path.startsWith('/__mock/admin/')) return handleAdminRequest(request, path.slice('/__mock/admin'.length) || '/', admin);
+    if (path === apiBasePath || path.startsWith(`${apiBasePath}/`))
+      return handleApi(request, path.slice(apiBasePath.length) || '/');
+    if (path === '/__mock/admin' || path.startsWith('/__mock/admin/'))
+      return handleAdminRequest(request, path.slice('/__mock/admin'.length) || '/', admin);
     if (path === installPath && request.method === 'GET') return installPage(request, context);
-    if (path === callbackPath && (request.method === 'GET' || request.method === 'POST')) return completeInstall(request, context);
+    if (path === callbackPath && (request.method === 'GET' || request.method === 'POST'))
+      return completeInstall(request, context);
     if (path.startsWith(appPathPrefix) && request.method === 'GET') {
       const projectId = path.slice(appPathPrefix.length).split('/')[0] ?? '';
       let decoded = projectId;

@@ -1,14 +1,35 @@
 /** The code-hosting endpoints of the mock, its install page and the callback that completes the flow. */
 import type { CodehostConnection, Repository } from '../core/index.js';
 import { mockOrigin, type MockCaller, type MockContext } from './mock-context.js';
-import { envelope, escapeHtml, failure, htmlPage, htmlResponse, jsonResponse, readJsonBody, validationFailure, Validator, type FieldErrors } from './mock-responses.js';
-import { isoTime, randomHex, repositoryItem, seedRepositories, slugify, stableHash, type MockCodehostConnection, type MockState } from './mock-state.js';
+import {
+  envelope,
+  escapeHtml,
+  failure,
+  htmlPage,
+  htmlResponse,
+  jsonResponse,
+  readJsonBody,
+  validationFailure,
+  Validator,
+  type FieldErrors,
+} from './mock-responses.js';
+import {
+  isoTime,
+  randomHex,
+  repositoryItem,
+  seedRepositories,
+  slugify,
+  stableHash,
+  type MockCodehostConnection,
+  type MockState,
+} from './mock-state.js';
 
 const messages = {
   connectionNotFound: 'code-host connection not found for the provided external user',
   projectNotFound: 'Project not found.',
   repositoryNotFound: 'Repository not found among the repositories the code-host connection can access.',
-  noLinkedRepository: 'No repository is linked to this project. Provide repo_owner and repo_name to push to a repository.',
+  noLinkedRepository:
+    'No repository is linked to this project. Provide repo_owner and repo_name to push to a repository.',
 } as const;
 
 /** How long an install flow may wait for its callback. */
@@ -20,7 +41,9 @@ export const installPath = '/__mock/codehost/install';
 export const callbackPath = '/__mock/codehost/callback';
 
 function findConnection(state: MockState, teamId: string, externalUserId: string): MockCodehostConnection | undefined {
-  return state.codehostConnections.find((record) => record.teamId === teamId && record.connection.external_user_id === externalUserId);
+  return state.codehostConnections.find(
+    (record) => record.teamId === teamId && record.connection.external_user_id === externalUserId,
+  );
 }
 
 function listView(record: MockCodehostConnection): CodehostConnection {
@@ -45,7 +68,11 @@ function findRepository(repositories: Repository[], owner: string, name: string)
 }
 
 /** POST /codehost/connect/start */
-export async function startCodehostConnect(request: Request, caller: MockCaller, context: MockContext): Promise<Response> {
+export async function startCodehostConnect(
+  request: Request,
+  caller: MockCaller,
+  context: MockContext,
+): Promise<Response> {
   const read = await readJsonBody(request, 'envelope');
   if (!read.ok) return read.response;
   const validator = new Validator(read.body);
@@ -53,17 +80,34 @@ export async function startCodehostConnect(request: Request, caller: MockCaller,
   const externalUserName = validator.requiredString('external_user_name');
   const externalUserEmail = validator.requiredEmail('external_user_email');
   const returnUrl = validator.requiredHttpUrl('return_url');
-  if (!validator.valid || externalUserId === undefined || externalUserName === undefined || externalUserEmail === undefined || returnUrl === undefined) {
+  if (
+    !validator.valid ||
+    externalUserId === undefined ||
+    externalUserName === undefined ||
+    externalUserEmail === undefined ||
+    returnUrl === undefined
+  ) {
     return validationFailure('envelope', validator.errors);
   }
   const state = randomHex(16);
-  context.state.pendingInstalls.set(state, { teamId: caller.team.id, externalUserId, externalUserName, externalUserEmail, returnUrl, createdAt: context.now() });
+  context.state.pendingInstalls.set(state, {
+    teamId: caller.team.id,
+    externalUserId,
+    externalUserName,
+    externalUserEmail,
+    returnUrl,
+    createdAt: context.now(),
+  });
   const redirectUrl = `${mockOrigin(context.settings)}${installPath}?state=${encodeURIComponent(state)}`;
   return envelope({ redirect_url: redirectUrl, state }, 'Code-host connection flow started.');
 }
 
 /** GET /codehost/connections/{externalUserId}: the detailed view, with the installation status. */
-export function getCodehostConnection(params: Record<string, string>, caller: MockCaller, context: MockContext): Response {
+export function getCodehostConnection(
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Response {
   const record = findConnection(context.state, caller.team.id, params.externalUserId ?? '');
   if (record === undefined) return failure('envelope', 404, messages.connectionNotFound);
   return envelope({ ...record.connection }, 'Code-host connection retrieved successfully.');
@@ -71,11 +115,21 @@ export function getCodehostConnection(params: Record<string, string>, caller: Mo
 
 /** GET /codehost/connections */
 export function listCodehostConnections(caller: MockCaller, context: MockContext): Response {
-  const connections = context.state.codehostConnections.filter((record) => record.teamId === caller.team.id).map(listView);
+  const connections = context.state.codehostConnections
+    .filter((record) => record.teamId === caller.team.id)
+    .map(listView);
   return envelope(connections, 'Code-host connections retrieved successfully.');
 }
 
-function integerQuery(url: URL, field: string, label: string, min: number, max: number | undefined, fallback: number, errors: FieldErrors): number {
+function integerQuery(
+  url: URL,
+  field: string,
+  label: string,
+  min: number,
+  max: number | undefined,
+  fallback: number,
+  errors: FieldErrors,
+): number {
   const raw = url.searchParams.get(field);
   if (raw === null || raw.trim() === '') return fallback;
   if (!/^[+-]?\d+$/.test(raw.trim())) {
@@ -89,7 +143,12 @@ function integerQuery(url: URL, field: string, label: string, min: number, max: 
 }
 
 /** GET /codehost/connections/{externalUserId}/repositories?page&per_page */
-export function listRepositories(request: Request, params: Record<string, string>, caller: MockCaller, context: MockContext): Response {
+export function listRepositories(
+  request: Request,
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Response {
   const url = new URL(request.url);
   const errors: FieldErrors = {};
   const page = integerQuery(url, 'page', 'page', 1, undefined, 1, errors);
@@ -101,37 +160,62 @@ export function listRepositories(request: Request, params: Record<string, string
   const start = (page - 1) * perPage;
   const items = start < repositories.length ? repositories.slice(start, start + perPage) : [];
   const totalCount = context.settings.scenario.repositoryTotalCountUnknown ? null : repositories.length;
-  return envelope({ items, meta: { total_count: totalCount, page, per_page: perPage } }, 'Repositories retrieved successfully.');
+  return envelope(
+    { items, meta: { total_count: totalCount, page, per_page: perPage } },
+    'Repositories retrieved successfully.',
+  );
 }
 
 /** POST /codehost/project/{projectId}/link */
-export async function linkRepository(request: Request, params: Record<string, string>, caller: MockCaller, context: MockContext): Promise<Response> {
+export async function linkRepository(
+  request: Request,
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Promise<Response> {
   const read = await readJsonBody(request, 'envelope');
   if (!read.ok) return read.response;
   const validator = new Validator(read.body);
   const externalUserId = validator.requiredString('external_user_id');
   const owner = validator.requiredString('repo_owner');
   const name = validator.requiredString('repo_name');
-  if (!validator.valid || externalUserId === undefined || owner === undefined || name === undefined) return validationFailure('envelope', validator.errors);
+  if (!validator.valid || externalUserId === undefined || owner === undefined || name === undefined)
+    return validationFailure('envelope', validator.errors);
 
   const project = context.state.projects.get(params.projectId ?? '');
-  if (project === undefined || project.teamId !== caller.team.id) return failure('envelope', 404, messages.projectNotFound);
+  if (project === undefined || project.teamId !== caller.team.id)
+    return failure('envelope', 404, messages.projectNotFound);
   const record = findConnection(context.state, caller.team.id, externalUserId);
   if (record === undefined) return failure('envelope', 404, messages.connectionNotFound);
   const repository = findRepository(repositoriesOf(context, record.connection.codehost_login), owner, name);
   if (repository === undefined) return failure('envelope', 404, messages.repositoryNotFound);
 
   const [repositoryOwner = owner, repositoryName = name] = repository.full_name.split('/');
-  project.linkedRepository = { externalUserId, owner: repositoryOwner, name: repositoryName, branch: repository.default_branch };
+  project.linkedRepository = {
+    externalUserId,
+    owner: repositoryOwner,
+    name: repositoryName,
+    branch: repository.default_branch,
+  };
   project.updatedAt = context.now();
   return envelope(
-    { project_id: project.id, codehost_login: record.connection.codehost_login, repo_url: repository.html_url, branch: repository.default_branch },
+    {
+      project_id: project.id,
+      codehost_login: record.connection.codehost_login,
+      repo_url: repository.html_url,
+      branch: repository.default_branch,
+    },
     'Repository linked successfully.',
   );
 }
 
 /** POST /codehost/project/{projectId}/push */
-export async function pushRepository(request: Request, params: Record<string, string>, caller: MockCaller, context: MockContext): Promise<Response> {
+export async function pushRepository(
+  request: Request,
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Promise<Response> {
   const read = await readJsonBody(request, 'envelope');
   if (!read.ok) return read.response;
   const validator = new Validator(read.body);
@@ -140,12 +224,15 @@ export async function pushRepository(request: Request, params: Record<string, st
   const name = validator.optionalString('repo_name');
   const isPrivate = validator.optionalBoolean('private');
   const branch = validator.optionalString('branch');
-  if (owner !== undefined && name === undefined && read.body.repo_name == null) validator.fail('repo_name', 'The repo name field is required when repo owner is present.');
-  if (name !== undefined && owner === undefined && read.body.repo_owner == null) validator.fail('repo_owner', 'The repo owner field is required when repo name is present.');
+  if (owner !== undefined && name === undefined && read.body.repo_name == null)
+    validator.fail('repo_name', 'The repo name field is required when repo owner is present.');
+  if (name !== undefined && owner === undefined && read.body.repo_owner == null)
+    validator.fail('repo_owner', 'The repo owner field is required when repo name is present.');
   if (!validator.valid || externalUserId === undefined) return validationFailure('envelope', validator.errors);
 
   const project = context.state.projects.get(params.projectId ?? '');
-  if (project === undefined || project.teamId !== caller.team.id) return failure('envelope', 404, messages.projectNotFound);
+  if (project === undefined || project.teamId !== caller.team.id)
+    return failure('envelope', 404, messages.projectNotFound);
   const record = findConnection(context.state, caller.team.id, externalUserId);
   if (record === undefined) return failure('envelope', 404, messages.connectionNotFound);
   const repositories = repositoriesOf(context, record.connection.codehost_login);
@@ -155,22 +242,40 @@ export async function pushRepository(request: Request, params: Record<string, st
   if (owner !== undefined && name !== undefined) {
     repository = findRepository(repositories, owner, name);
     if (repository === undefined) {
-      repository = repositoryItem(owner, /^[A-Za-z0-9._-]{1,100}$/.test(name) ? name : slugify(name), isPrivate ?? true);
+      repository = repositoryItem(
+        owner,
+        /^[A-Za-z0-9._-]{1,100}$/.test(name) ? name : slugify(name),
+        isPrivate ?? true,
+      );
       repositories.unshift(repository);
       created = true;
     }
     if (project.linkedRepository === null) {
       const [repositoryOwner = owner, repositoryName = name] = repository.full_name.split('/');
-      project.linkedRepository = { externalUserId, owner: repositoryOwner, name: repositoryName, branch: repository.default_branch };
+      project.linkedRepository = {
+        externalUserId,
+        owner: repositoryOwner,
+        name: repositoryName,
+        branch: repository.default_branch,
+      };
     }
   } else {
     const linked = project.linkedRepository;
     repository = linked === null ? undefined : findRepository(repositories, linked.owner, linked.name);
-    if (repository === undefined) return jsonResponse(422, { message: messages.noLinkedRepository, errors: { repo_name: [messages.noLinkedRepository] } });
+    if (repository === undefined)
+      return jsonResponse(422, {
+        message: messages.noLinkedRepository,
+        errors: { repo_name: [messages.noLinkedRepository] },
+      });
   }
   project.updatedAt = context.now();
   return envelope(
-    { repo_url: repository.html_url, codehost_login: record.connection.codehost_login, branch: branch ?? repository.default_branch, repo_created: created },
+    {
+      repo_url: repository.html_url,
+      codehost_login: record.connection.codehost_login,
+      branch: branch ?? repository.default_branch,
+      repo_created: created,
+    },
     created ? 'Repository created and project code pushed successfully.' : 'Project code pushed successfully.',
   );
 }
@@ -235,7 +340,9 @@ export async function completeInstall(request: Request, context: MockContext): P
     external_user_email: pending.externalUserEmail,
     codehost_user_id: String(10_000_000 + (stableHash(login) % 89_999_999)),
     codehost_login: login,
-    installation_id: String(40_000_000 + (stableHash(`${pending.teamId}:${pending.externalUserId}:${login}`) % 59_999_999)),
+    installation_id: String(
+      40_000_000 + (stableHash(`${pending.teamId}:${pending.externalUserId}:${login}`) % 59_999_999),
+    ),
     target_type: 'User',
     user_authorized: true,
     expires_at: isoTime(now + 180 * 24 * 60 * 60 * 1000),
@@ -248,7 +355,13 @@ export async function completeInstall(request: Request, context: MockContext): P
   } else {
     context.state.codehostConnections.push({
       teamId: pending.teamId,
-      connection: { id: context.state.nextId++, external_user_id: pending.externalUserId, provider: 'github', connected_at: isoTime(now), ...fields },
+      connection: {
+        id: context.state.nextId++,
+        external_user_id: pending.externalUserId,
+        provider: 'github',
+        connected_at: isoTime(now),
+        ...fields,
+      },
     });
   }
   return new Response(null, { status: 302, headers: { location: pending.returnUrl, 'cache-control': 'no-store' } });

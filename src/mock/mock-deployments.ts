@@ -22,12 +22,20 @@ const messages = {
  * `bad_` are rejected. The account is named by the part before the first ':' (or the whole token), so
  * `acme:one` and `acme:two` are two tokens of one account.
  */
-export function providerAccountOf(provider: string, token: string): { id: string; name: string; email: string; slug: string } | undefined {
+export function providerAccountOf(
+  provider: string,
+  token: string,
+): { id: string; name: string; email: string; slug: string } | undefined {
   if (token.length < 8 || token.startsWith('bad_')) return undefined;
   const key = token.includes(':') ? token.slice(0, token.indexOf(':')) : token;
   const hash = stableHash(`${provider}:${key}`).toString(36);
   const slug = slugify(token.includes(':') ? key : `account-${hash}`);
-  return { id: `${provider}_acct_${hash}`, name: `${slug} (${deploymentProviders[provider]?.name ?? provider})`, email: `${slug}@${provider}.mock.agent-embed.test`, slug };
+  return {
+    id: `${provider}_acct_${hash}`,
+    name: `${slug} (${deploymentProviders[provider]?.name ?? provider})`,
+    email: `${slug}@${provider}.mock.agent-embed.test`,
+    slug,
+  };
 }
 
 function providerOf(provider: string): { name: string; host: string } | undefined {
@@ -35,11 +43,18 @@ function providerOf(provider: string): { name: string; host: string } | undefine
 }
 
 function teamConnections(context: MockContext, caller: MockCaller, provider: string): MockDeploymentConnection[] {
-  return context.state.deploymentConnections.filter((record) => record.teamId === caller.team.id && record.connection.provider === provider);
+  return context.state.deploymentConnections.filter(
+    (record) => record.teamId === caller.team.id && record.connection.provider === provider,
+  );
 }
 
 /** POST /deployments/{provider}/connections */
-export async function connectDeployment(request: Request, params: Record<string, string>, caller: MockCaller, context: MockContext): Promise<Response> {
+export async function connectDeployment(
+  request: Request,
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Promise<Response> {
   const providerKey = params.provider ?? '';
   const provider = providerOf(providerKey);
   if (provider === undefined) return failure('envelope', 404, messages.providerNotFound);
@@ -48,14 +63,18 @@ export async function connectDeployment(request: Request, params: Record<string,
   const validator = new Validator(read.body);
   const externalUserId = validator.requiredString('external_user_id');
   const token = validator.requiredString('token', 4096);
-  if (!validator.valid || externalUserId === undefined || token === undefined) return validationFailure('envelope', validator.errors);
+  if (!validator.valid || externalUserId === undefined || token === undefined)
+    return validationFailure('envelope', validator.errors);
 
   const account = providerAccountOf(providerKey, token);
   if (account === undefined) {
     return providerRejected(provider.name);
   }
   const connections = teamConnections(context, caller, providerKey);
-  const taken = connections.find((record) => record.connection.provider_account_id === account.id && record.connection.external_user_id !== externalUserId);
+  const taken = connections.find(
+    (record) =>
+      record.connection.provider_account_id === account.id && record.connection.external_user_id !== externalUserId,
+  );
   if (taken !== undefined) return failure('envelope', 409, messages.accountTaken);
 
   const now = context.now();
@@ -92,16 +111,26 @@ function providerRejected(providerName: string): Response {
 }
 
 /** GET /deployments/{provider}/connections/{externalUserId} */
-export function getDeploymentConnection(params: Record<string, string>, caller: MockCaller, context: MockContext): Response {
+export function getDeploymentConnection(
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Response {
   const providerKey = params.provider ?? '';
   if (providerOf(providerKey) === undefined) return failure('envelope', 404, messages.providerNotFound);
-  const record = teamConnections(context, caller, providerKey).find((item) => item.connection.external_user_id === params.externalUserId);
+  const record = teamConnections(context, caller, providerKey).find(
+    (item) => item.connection.external_user_id === params.externalUserId,
+  );
   if (record === undefined) return failure('envelope', 404, messages.connectionNotFound);
   return envelope(record.connection, 'Deployment provider connection retrieved successfully.');
 }
 
 /** GET /deployments/{provider}/connections */
-export function listDeploymentConnections(params: Record<string, string>, caller: MockCaller, context: MockContext): Response {
+export function listDeploymentConnections(
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Response {
   const providerKey = params.provider ?? '';
   if (providerOf(providerKey) === undefined) return failure('envelope', 404, messages.providerNotFound);
   return envelope(
@@ -111,7 +140,12 @@ export function listDeploymentConnections(params: Record<string, string>, caller
 }
 
 /** POST /deployments/{providerId}/project/{projectId}/deploy */
-export async function deployProject(request: Request, params: Record<string, string>, caller: MockCaller, context: MockContext): Promise<Response> {
+export async function deployProject(
+  request: Request,
+  params: Record<string, string>,
+  caller: MockCaller,
+  context: MockContext,
+): Promise<Response> {
   const providerKey = params.providerId ?? '';
   const provider = providerOf(providerKey);
   if (provider === undefined) return failure('envelope', 404, messages.providerNotFound);
@@ -123,7 +157,8 @@ export async function deployProject(request: Request, params: Record<string, str
 
   const project = context.state.projects.get(params.projectId ?? '');
   // Another team's project is "not found" here: its existence is not revealed.
-  if (project === undefined || project.teamId !== caller.team.id) return failure('envelope', 404, messages.projectNotFound);
+  if (project === undefined || project.teamId !== caller.team.id)
+    return failure('envelope', 404, messages.projectNotFound);
 
   const connections = teamConnections(context, caller, providerKey);
   const linkedId = project.deploymentConnections.get(providerKey);

@@ -28,7 +28,10 @@ export type MockFault =
   | { kind: 'non_json_502'; route?: MockFaultRoute };
 
 /** Faults applied to the event stream of a generation. */
-export type MockStreamFault = Extract<MockFault, { kind: 'drop_after' | 'pause_after' | 'malformed_line' | 'slow_drip' | 'error_event' }>;
+export type MockStreamFault = Extract<
+  MockFault,
+  { kind: 'drop_after' | 'pause_after' | 'malformed_line' | 'slow_drip' | 'error_event' }
+>;
 
 /** Faults that replace the whole response. */
 export type MockHttpFault = Extract<MockFault, { kind: 'http_500' | 'rate_limited' | 'non_json_502' }>;
@@ -73,24 +76,28 @@ export function faultProblem(value: unknown): string | undefined {
       break;
     case 'malformed_line':
     case 'error_event':
-      if (fault.afterEvents !== undefined && !nonNegativeInteger(fault.afterEvents)) return `${fault.kind} afterEvents must be a non-negative integer.`;
+      if (fault.afterEvents !== undefined && !nonNegativeInteger(fault.afterEvents))
+        return `${fault.kind} afterEvents must be a non-negative integer.`;
       if (fault.message !== undefined && typeof fault.message !== 'string') return 'message must be a string.';
       break;
     case 'slow_drip':
       if (!nonNegativeInteger(fault.intervalMs)) return 'slow_drip needs intervalMs: a non-negative integer.';
       break;
     case 'http_500':
-      if (fault.asEventStream !== undefined && typeof fault.asEventStream !== 'boolean') return 'asEventStream must be a boolean.';
+      if (fault.asEventStream !== undefined && typeof fault.asEventStream !== 'boolean')
+        return 'asEventStream must be a boolean.';
       return undefined;
     case 'rate_limited':
-      if (!nonNegativeInteger(fault.retryAfterSeconds)) return 'rate_limited needs retryAfterSeconds: a non-negative integer.';
+      if (!nonNegativeInteger(fault.retryAfterSeconds))
+        return 'rate_limited needs retryAfterSeconds: a non-negative integer.';
       return undefined;
     case 'non_json_502':
       return undefined;
     default:
       return `Unknown fault kind: ${String(fault.kind)}.`;
   }
-  if (route !== undefined && route !== 'any' && !streamRoutes.has(route)) return `${String(fault.kind)} applies only to generate or followUp.`;
+  if (route !== undefined && route !== 'any' && !streamRoutes.has(route))
+    return `${String(fault.kind)} applies only to generate or followUp.`;
   return undefined;
 }
 
@@ -115,7 +122,9 @@ export function createFaultQueue(): FaultQueue {
       faults.push({ ...fault });
     },
     take(route, category) {
-      const index = faults.findIndex((fault) => isStreamFault(fault) === (category === 'stream') && matches(fault, route));
+      const index = faults.findIndex(
+        (fault) => isStreamFault(fault) === (category === 'stream') && matches(fault, route),
+      );
       if (index < 0) return undefined;
       const [fault] = faults.splice(index, 1);
       return fault;

@@ -71,23 +71,48 @@ export const creditsExhaustedMessage = 'Your team has run out of credits. Please
 export function defaultScript(input: MockGenerationInput, scenario: MockScenario = {}): MockGenerationStep[] {
   const subject = pascal(promptSubject(input.prompt));
   if (input.followUp) return followUpScript(input, subject, scenario.followUpFiles ?? 3);
-  const shared = ['package.json', 'vite.config.ts', 'index.html', 'src/main.tsx', 'src/App.tsx', 'src/index.css', 'src/components/Header.tsx'];
+  const shared = [
+    'package.json',
+    'vite.config.ts',
+    'index.html',
+    'src/main.tsx',
+    'src/App.tsx',
+    'src/index.css',
+    'src/components/Header.tsx',
+  ];
   const specific =
     input.mode === 'design'
       ? ['src/components/Hero.tsx', `src/components/${subject}Showcase.tsx`]
-      : [`src/components/${subject}List.tsx`, `src/components/${subject}Form.tsx`, 'src/lib/api.ts', 'server/index.ts', `server/routes/${subject.toLowerCase()}.ts`, 'prisma/schema.prisma'];
+      : [
+          `src/components/${subject}List.tsx`,
+          `src/components/${subject}Form.tsx`,
+          'src/lib/api.ts',
+          'server/index.ts',
+          `server/routes/${subject.toLowerCase()}.ts`,
+          'prisma/schema.prisma',
+        ];
   const paths = [...shared, ...specific];
   const count = scenario.files ?? paths.length;
   for (let index = paths.length; index < count; index++) paths.push(`src/components/Section${index + 1}.tsx`);
   const files = paths.slice(0, count);
   const steps: MockGenerationStep[] = [
     { type: 'tool', tool: 'plan', message: 'Planning the application structure', status: 'started' },
-    { type: 'tool', tool: 'plan', message: `Planned ${files.length} files for a ${input.mode === 'design' ? 'frontend' : 'full-stack'} app`, status: 'completed' },
+    {
+      type: 'tool',
+      tool: 'plan',
+      message: `Planned ${files.length} files for a ${input.mode === 'design' ? 'frontend' : 'full-stack'} app`,
+      status: 'completed',
+    },
   ];
   files.forEach((path, index) => {
     steps.push({ type: 'file', path, action: 'created' });
     if ((index + 1) % 4 === 0 && index + 1 < files.length) {
-      steps.push({ type: 'tool', tool: 'write_files', message: `Wrote ${index + 1} of ${files.length} files`, status: 'running' });
+      steps.push({
+        type: 'tool',
+        tool: 'write_files',
+        message: `Wrote ${index + 1} of ${files.length} files`,
+        status: 'running',
+      });
     }
   });
   steps.push(
@@ -105,7 +130,12 @@ function followUpScript(input: MockGenerationInput, subject: string, count: numb
   for (let index = 0; index < count; index++) {
     const existing = modifiable[index];
     if (existing !== undefined && index < count - 1) files.push({ type: 'file', path: existing, action: 'modified' });
-    else files.push({ type: 'file', path: `src/components/${subject}Update${input.existingFiles.length + index + 1}.tsx`, action: 'created' });
+    else
+      files.push({
+        type: 'file',
+        path: `src/components/${subject}Update${input.existingFiles.length + index + 1}.tsx`,
+        action: 'created',
+      });
   }
   return [
     { type: 'tool', tool: 'read_context', message: 'Reading the project and the conversation', status: 'started' },
@@ -261,7 +291,8 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     channel.write(`data: ${JSON.stringify(event)}\n\n`);
     sent++;
     if (fault?.kind === 'pause_after' && !paused && sent >= fault.events) pauseHere();
-    if (fault?.kind === 'malformed_line' && sent === (fault.afterEvents ?? 1)) channel.write('data: {"type":"file_created","path":\n\n');
+    if (fault?.kind === 'malformed_line' && sent === (fault.afterEvents ?? 1))
+      channel.write('data: {"type":"file_created","path":\n\n');
     if (fault?.kind === 'drop_after' && sent >= fault.events) {
       dropped = true;
       channel.drop();
@@ -300,7 +331,9 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     emit({ type: 'error', message, project_id: project.id });
     channel.end();
   };
-  const faultMessage = () => (fault?.kind === 'error_event' ? fault.message : undefined) ?? 'The generation failed: the AI agent stopped unexpectedly.';
+  const faultMessage = () =>
+    (fault?.kind === 'error_event' ? fault.message : undefined) ??
+    'The generation failed: the AI agent stopped unexpectedly.';
 
   if (fault?.kind === 'drop_after' && fault.events === 0) {
     dropped = true;
@@ -350,7 +383,12 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
         break;
       }
       case 'tool':
-        emit({ type: 'tool_progress', tool: step.tool, message: step.message, ...(step.status === undefined ? {} : { status: step.status }) });
+        emit({
+          type: 'tool_progress',
+          tool: step.tool,
+          message: step.message,
+          ...(step.status === undefined ? {} : { status: step.status }),
+        });
         break;
       case 'error':
         return fail(step.message);

@@ -29,7 +29,13 @@ export function htmlResponse(status: number, html: string, headers: Record<strin
 }
 
 /** A failure in the body shape of the endpoint (`errors` is kept only for the agent shape when given). */
-export function failure(shape: BodyShape, status: number, message: string, errors?: FieldErrors, headers: Record<string, string> = {}): Response {
+export function failure(
+  shape: BodyShape,
+  status: number,
+  message: string,
+  errors?: FieldErrors,
+  headers: Record<string, string> = {},
+): Response {
   const body =
     shape === 'agent'
       ? { status: false, message, ...(errors === undefined ? {} : { errors }) }

@@ -46,7 +46,12 @@ async function readBody(request: IncomingMessage): Promise<Uint8Array<ArrayBuffe
   return body;
 }
 
-function toRequest(incoming: IncomingMessage, origin: string, body: Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal): Request {
+function toRequest(
+  incoming: IncomingMessage,
+  origin: string,
+  body: Uint8Array<ArrayBuffer> | undefined,
+  signal: AbortSignal,
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -68,9 +73,11 @@ async function send(response: Response, outgoing: ServerResponse, method: string
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body !== null;
+  const streaming =
+    (response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body !== null;
   if (!streaming || method === 'HEAD') {
-    const body = method === 'HEAD' || response.body === null ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+    const body =
+      method === 'HEAD' || response.body === null ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
     headers['content-length'] = String(body.byteLength);
     outgoing.writeHead(response.status, headers);
     outgoing.end(body);
@@ -121,8 +128,13 @@ export async function startMockAgentServer(options: MockAgentServerOptions = {})
         body = await readBody(incoming);
       } catch (thrown) {
         const tooLarge = thrown instanceof BodyTooLargeError;
-        if (!outgoing.headersSent) outgoing.writeHead(tooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
-        outgoing.end(JSON.stringify({ message: tooLarge ? 'The request body is too large.' : 'The request body could not be read.' }));
+        if (!outgoing.headersSent)
+          outgoing.writeHead(tooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
+        outgoing.end(
+          JSON.stringify({
+            message: tooLarge ? 'The request body is too large.' : 'The request body could not be read.',
+          }),
+        );
         return;
       }
       if (api === undefined) {
@@ -134,7 +146,10 @@ export async function startMockAgentServer(options: MockAgentServerOptions = {})
         const response = await api.fetch(toRequest(incoming, origin, body, controller.signal));
         await send(response, outgoing, method);
       } catch {
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Server Error' }));
+        if (!outgoing.headersSent)
+          outgoing
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ message: 'Server Error' }));
         else outgoing.destroy();
       }
     })();

@@ -1,5 +1,12 @@
 /** In-memory state of the mock Agent API: teams, tokens, projects, connections, repositories, plans. */
-import type { CodehostConnection, DeploymentConnection, GenerationMode, KnownProjectStatus, Repository, SubscriptionPlan } from '../core/index.js';
+import type {
+  CodehostConnection,
+  DeploymentConnection,
+  GenerationMode,
+  KnownProjectStatus,
+  Repository,
+  SubscriptionPlan,
+} from '../core/index.js';
 
 /** A team: owns tokens, projects and a credit balance. */
 export interface MockTeam {
@@ -148,8 +155,38 @@ export function slugify(text: string): string {
 }
 
 const fillerWords = new Set([
-  'a', 'an', 'the', 'build', 'create', 'make', 'generate', 'me', 'please', 'simple', 'small', 'basic', 'with', 'for', 'and',
-  'of', 'to', 'that', 'my', 'our', 'new', 'web', 'app', 'application', 'website', 'site', 'page', 'landing', 'i', 'want', 'need', 'in',
+  'a',
+  'an',
+  'the',
+  'build',
+  'create',
+  'make',
+  'generate',
+  'me',
+  'please',
+  'simple',
+  'small',
+  'basic',
+  'with',
+  'for',
+  'and',
+  'of',
+  'to',
+  'that',
+  'my',
+  'our',
+  'new',
+  'web',
+  'app',
+  'application',
+  'website',
+  'site',
+  'page',
+  'landing',
+  'i',
+  'want',
+  'need',
+  'in',
 ]);
 
 /** The main subject of a prompt ("Build a todo app" gives "todo"), for names and file paths. */
@@ -160,7 +197,11 @@ export function promptSubject(prompt: string): string {
 
 /** A project name from its prompt: the first words, in title case. */
 export function projectName(prompt: string): string {
-  const words = prompt.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean).slice(0, 6);
+  const words = prompt
+    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6);
   const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
   return name.length > 60 ? `${name.slice(0, 57)}...` : name || 'Untitled project';
 }
@@ -170,8 +211,34 @@ export function pascal(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-const repositoryAdjectives = ['acme', 'blue', 'rapid', 'quiet', 'bright', 'open', 'tiny', 'north', 'solid', 'lucky', 'amber', 'swift'];
-const repositoryNouns = ['dashboard', 'storefront', 'portfolio', 'blog', 'api', 'landing', 'crm', 'docs', 'wiki', 'tracker', 'booking', 'chat'];
+const repositoryAdjectives = [
+  'acme',
+  'blue',
+  'rapid',
+  'quiet',
+  'bright',
+  'open',
+  'tiny',
+  'north',
+  'solid',
+  'lucky',
+  'amber',
+  'swift',
+];
+const repositoryNouns = [
+  'dashboard',
+  'storefront',
+  'portfolio',
+  'blog',
+  'api',
+  'landing',
+  'crm',
+  'docs',
+  'wiki',
+  'tracker',
+  'booking',
+  'chat',
+];
 
 /** Where the mock's code host lives: a reserved test domain, so no link ever leads to a real account. */
 export const codehostOrigin = 'https://codehost.agent-embed.test';
@@ -211,21 +278,56 @@ export function seedRepositories(login: string, count: number): Repository[] {
 export function planRecords(): MockPlanRecord[] {
   return [
     {
-      id: 3, name: 'Agency', slug: 'agency', description: 'For agencies building for many clients.', price_monthly: 199, currency: 'USD',
-      credits: 5000, features: ['5,000 credits a month', 'Unlimited projects', 'Deployments and code-host push', 'Priority support'],
-      sort_order: 3, stripe_price_id: 'price_mock_agency', stripe_product_id: 'prod_mock_agency',
+      id: 3,
+      name: 'Agency',
+      slug: 'agency',
+      description: 'For agencies building for many clients.',
+      price_monthly: 199,
+      currency: 'USD',
+      credits: 5000,
+      features: ['5,000 credits a month', 'Unlimited projects', 'Deployments and code-host push', 'Priority support'],
+      sort_order: 3,
+      stripe_price_id: 'price_mock_agency',
+      stripe_product_id: 'prod_mock_agency',
     },
     {
-      id: 1, name: 'Starter', slug: 'starter', description: 'Try the agent on a few projects.', price_monthly: 0, currency: 'USD',
-      credits: 100, features: ['100 credits a month', '3 projects'], sort_order: 1, stripe_price_id: 'price_mock_starter', stripe_product_id: 'prod_mock_starter',
+      id: 1,
+      name: 'Starter',
+      slug: 'starter',
+      description: 'Try the agent on a few projects.',
+      price_monthly: 0,
+      currency: 'USD',
+      credits: 100,
+      features: ['100 credits a month', '3 projects'],
+      sort_order: 1,
+      stripe_price_id: 'price_mock_starter',
+      stripe_product_id: 'prod_mock_starter',
     },
     {
-      id: 4, name: 'Enterprise', slug: 'enterprise', description: 'Custom limits and a dedicated contact.', price_monthly: null, currency: 'USD',
-      credits: null, features: ['Custom credits', 'SSO', 'Dedicated support'], sort_order: 4, stripe_price_id: 'price_mock_enterprise', stripe_product_id: 'prod_mock_enterprise',
+      id: 4,
+      name: 'Enterprise',
+      slug: 'enterprise',
+      description: 'Custom limits and a dedicated contact.',
+      price_monthly: null,
+      currency: 'USD',
+      credits: null,
+      features: ['Custom credits', 'SSO', 'Dedicated support'],
+      sort_order: 4,
+      stripe_price_id: 'price_mock_enterprise',
+      stripe_product_id: 'prod_mock_enterprise',
     },
     {
-      id: 2, name: 'Pro', slug: 'pro', description: 'For freelancers shipping every week.', price_monthly: 49, currency: 'USD',
-      credits: 1000, features: ['1,000 credits a month', 'Unlimited projects', 'Deployments'], sort_order: 2, stripe_price_id: 'price_mock_pro', stripe_product_id: 'prod_mock_pro',
+      id: 2,
+      name: 'Pro',
+      slug: 'pro',
+      description: 'For freelancers shipping every week.',
+      price_monthly: 49,
+      currency: 'USD',
+      credits: 1000,
+      features: ['1,000 credits a month', 'Unlimited projects', 'Deployments'],
+      sort_order: 2,
+      stripe_price_id: 'price_mock_pro',
+      stripe_product_id: 'prod_mock_pro',
     },
   ];
 }

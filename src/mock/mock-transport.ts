@@ -73,5 +73,9 @@ export function createMockTransport(options: MockTransportOptions = {}): AgentTr
     fetch: createMockFetch(api),
     headers: { authorization: `Bearer ${api.token}` },
   });
-  return { json: (request) => transport.json(request), stream: (request, handlers) => transport.stream(request, handlers), api };
+  return {
+    json: (request) => transport.json(request),
+    stream: (request, handlers) => transport.stream(request, handlers),
+    api,
+  };
 }

@@ -1,50 +1,66 @@
 /** agent-embed: React components and headless hooks for the Agent API. Import the stylesheet from agent-embed/styles.css. */
-export { AgentProvider } from './agent-provider.js';
-export type { AgentProviderOptions, AgentProviderProps, AgentProviderSource } from './agent-provider.js';
-export type { AgentContextValue, ExternalUser } from './agent-context.js';
-export { appearanceStyle, appearanceVariableName } from './appearance.js';
-export type { AgentAppearance, AgentColorScheme } from './appearance.js';
-export { defaultLabels, mergeLabels } from './labels.js';
-export type { AgentLabels, AgentLabelsOverride, AppPreviewLabels, GeneratePanelLabels, LiveBuildLogLabels, ProjectStatusLabels } from './labels.js';
-export type { AgentBuilderLabels, CodehostConnectLabels, DeployButtonLabels, PlanListLabels, RepoPickerLabels } from './labels.js';
-export { safeHttpUrl } from './safe-url.js';
-export { useAgentClient, useAgentStore, useAgentStoreApi, useExternalUser } from './use-agent-store.js';
-export { useGeneration } from './use-generation.js';
-export type { UseGenerationResult } from './use-generation.js';
-export { useProject } from './use-project.js';
-export { useAgentLabels } from './use-agent-labels.js';
-export { createAgentFormat, useAgentFormat } from './use-agent-format.js';
-export type { AgentFormat } from './use-agent-format.js';
-export { GeneratePanel, minimumPromptLength } from './generate-panel.js';
-export type { GeneratePanelProps } from './generate-panel.js';
-export { LiveBuildLog } from './live-build-log.js';
-export type { LiveBuildLogProps } from './live-build-log.js';
-export { ProjectStatus } from './project-status.js';
-export type { ProjectStatusProps } from './project-status.js';
-export { AppPreview, previewSandbox } from './app-preview.js';
-export type { AppPreviewProps, PreviewDevice } from './app-preview.js';
-export { useDeployment, useDeploymentConnections } from './use-deployment.js';
-export type { UseDeploymentConnectionsResult, UseDeploymentResult } from './use-deployment.js';
-export { useCodehost } from './use-codehost.js';
-export type { UseCodehostOptions, UseCodehostResult } from './use-codehost.js';
-export { useRepositories } from './use-repositories.js';
-export type { UseRepositoriesResult } from './use-repositories.js';
-export { useRepositoryActions } from './use-repository-actions.js';
-export type { RepositoryRef, UseRepositoryActionsResult } from './use-repository-actions.js';
-export { usePlans } from './use-plans.js';
-export type { UsePlansResult } from './use-plans.js';
-export { DeployButton } from './deploy-button.js';
-export type { DeployButtonProps, DeployButtonState } from './deploy-button.js';
-export { CodehostConnect, codehostPopupName, codehostReturnMessage } from './codehost-connect.js';
-export type { CodehostConnectProps, CodehostConnectState } from './codehost-connect.js';
-export { RepoPicker } from './repo-picker.js';
-export type { RepoPickerProps, RepoPickerState } from './repo-picker.js';
-export { PlanList, formatPlanPrice } from './plan-list.js';
-export type { PlanListProps } from './plan-list.js';
-export { AgentBuilder } from './agent-builder.js';
-export type { AgentBuilderProps } from './agent-builder.js';
+export { AgentProvider } from './provider/agent-provider.js';
+export type { AgentProviderOptions, AgentProviderProps, AgentProviderSource } from './provider/agent-provider.js';
+export type { AgentContextValue, ExternalUser } from './provider/agent-context.js';
+export { appearanceStyle, appearanceVariableName } from './provider/appearance.js';
+export type { AgentAppearance, AgentColorScheme } from './provider/appearance.js';
+export { defaultLabels, mergeLabels } from './provider/labels.js';
+export type { AgentLabels, AgentLabelsOverride, LabelGroupOverride } from './provider/labels.js';
+export type { AppPreviewLabels } from './generation/app-preview.labels.js';
+export type { GeneratePanelLabels } from './generation/generate-panel.labels.js';
+export type { LiveBuildLogLabels } from './generation/live-build-log.labels.js';
+export type { ProjectStatusLabels } from './generation/project-status.labels.js';
+export type { AgentBuilderLabels } from './builder/agent-builder.labels.js';
+export type { CodehostConnectLabels } from './integrations/codehost-connect.labels.js';
+export type { DeployButtonLabels } from './integrations/deploy-button.labels.js';
+export type { PlanListLabels } from './integrations/plan-list.labels.js';
+export type { RepoPickerLabels } from './integrations/repo-picker.labels.js';
+export { safeHttpUrl } from './shared/safe-url.js';
+export { useAgentClient, useAgentStore, useAgentStoreApi, useExternalUser } from './provider/use-agent-store.js';
+export { useGeneration } from './generation/use-generation.js';
+export type { UseGenerationResult } from './generation/use-generation.js';
+export { useProject } from './generation/use-project.js';
+export { useAgentLabels } from './provider/use-agent-labels.js';
+export { createAgentFormat } from './provider/agent-format.js';
+export { useAgentFormat } from './provider/use-agent-format.js';
+export type { AgentFormat } from './provider/agent-format.js';
+export { GeneratePanel, minimumPromptLength } from './generation/generate-panel.js';
+export type { GeneratePanelProps } from './generation/generate-panel.js';
+export { LiveBuildLog } from './generation/live-build-log.js';
+export type { LiveBuildLogProps } from './generation/live-build-log.js';
+export { ProjectStatus } from './generation/project-status.js';
+export type { ProjectStatusProps } from './generation/project-status.js';
+export { AppPreview, previewSandbox } from './generation/app-preview.js';
+export type { AppPreviewProps, PreviewDevice } from './generation/app-preview.js';
+export { useDeployment, useDeploymentConnections } from './integrations/use-deployment.js';
+export type { UseDeploymentConnectionsResult, UseDeploymentResult } from './integrations/use-deployment.js';
+export { useCodehost } from './integrations/use-codehost.js';
+export type { UseCodehostOptions, UseCodehostResult } from './integrations/use-codehost.js';
+export { useRepositories } from './integrations/use-repositories.js';
+export type { UseRepositoriesResult } from './integrations/use-repositories.js';
+export { useRepositoryActions } from './integrations/use-repository-actions.js';
+export type { RepositoryRef, UseRepositoryActionsResult } from './integrations/use-repository-actions.js';
+export { usePlans } from './integrations/use-plans.js';
+export type { UsePlansResult } from './integrations/use-plans.js';
+export { DeployButton } from './integrations/deploy-button.js';
+export type { DeployButtonProps, DeployButtonState } from './integrations/deploy-button.js';
+export { CodehostConnect, codehostPopupName, codehostReturnMessage } from './integrations/codehost-connect.js';
+export type { CodehostConnectProps, CodehostConnectState } from './integrations/codehost-connect.js';
+export { RepoPicker } from './integrations/repo-picker.js';
+export type { RepoPickerProps, RepoPickerState } from './integrations/repo-picker.js';
+export { PlanList, formatPlanPrice } from './integrations/plan-list.js';
+export type { PlanListProps } from './integrations/plan-list.js';
+export { AgentBuilder } from './builder/agent-builder.js';
+export type { AgentBuilderProps } from './builder/agent-builder.js';
 // The store's types, so React users can type selectors without a second import.
-export type { AgentState, AgentStore, GenerationActionResult, GenerationState, GenerationStatus, ProjectSnapshot } from '../core/index.js';
+export type {
+  AgentState,
+  AgentStore,
+  GenerationActionResult,
+  GenerationState,
+  GenerationStatus,
+  ProjectSnapshot,
+} from '../core/index.js';
 export type {
   CodehostConnectionState,
   DeploymentConnectionState,

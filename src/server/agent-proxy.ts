@@ -3,17 +3,49 @@
  * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
  * team under the upstream rate limit, and relays event streams live.
  */
-import { agentRoutes, fillPath, matchRoute, parseAgentEvent, parseRetryAfter, type AgentPathOverrides, type AgentRoute, type AgentRouteName } from '../core/index.js';
+import {
+  agentRoutes,
+  fillPath,
+  matchRoute,
+  parseAgentEvent,
+  parseRetryAfter,
+  type AgentPathOverrides,
+  type AgentRoute,
+  type AgentRouteName,
+} from '../core/index.js';
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
-import { errorBody, errorResponse, jsonHeaders, ProxyRefusal, proxyMessages, retryAfterSeconds, withRetryAfter, type ErrorShape } from './proxy-responses.js';
-import { bindBodyToUser, filterOwnListing, policyFor, readJsonObjectBody, shapeOfUnknownPath, type AgentProxyUser } from './route-policy.js';
+import {
+  errorBody,
+  errorResponse,
+  jsonHeaders,
+  ProxyRefusal,
+  proxyMessages,
+  retryAfterSeconds,
+  withRetryAfter,
+  type ErrorShape,
+} from './proxy-responses.js';
+import {
+  bindBodyToUser,
+  filterOwnListing,
+  policyFor,
+  readJsonObjectBody,
+  shapeOfUnknownPath,
+  type AgentProxyUser,
+} from './route-policy.js';
 
 /** One structured log line. It never holds the token, a request body or a header value. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'ownership_recorded' | 'browser_disconnected' | 'stream_closed' | 'upstream_unreachable' | 'upstream_rate_limited' | 'internal_error';
+  event:
+    | 'request'
+    | 'ownership_recorded'
+    | 'browser_disconnected'
+    | 'stream_closed'
+    | 'upstream_unreachable'
+    | 'upstream_rate_limited'
+    | 'internal_error';
   method: string;
   route: AgentRouteName | 'unknown';
   status?: number;
@@ -92,7 +124,8 @@ function originOf(value: string, what: string): string {
   } catch {
     throw new TypeError(`${what} is not a URL: ${value}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${what} must be http or https: ${value}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`${what} must be http or https: ${value}`);
   return url.origin;
 }
 
@@ -113,11 +146,18 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const statusCacheMs = options.statusCacheMs ?? 2000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const { scope: budgetScope = 'agent', ...budgetOptions } = options.rateLimit === false ? {} : (options.rateLimit ?? {});
-  const limits: BudgetLimits | undefined = options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
-  if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0))) throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
-  const allowedOrigins = options.csrf ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins'))) : undefined;
-  const returnUrlOrigins = options.returnUrlOrigins ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins'))) : undefined;
+  const { scope: budgetScope = 'agent', ...budgetOptions } =
+    options.rateLimit === false ? {} : (options.rateLimit ?? {});
+  const limits: BudgetLimits | undefined =
+    options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
+  if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
+    throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
+  const allowedOrigins = options.csrf
+    ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins')))
+    : undefined;
+  const returnUrlOrigins = options.returnUrlOrigins
+    ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins')))
+    : undefined;
   const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
   for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
@@ -138,11 +178,17 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     const url = new URL(`${apiBase.origin}${apiBasePath}${fillPath(upstreamRoutes[name].path, params)}`);
     url.search = query.toString();
     // Ids are checked and encoded, so this cannot fail; it stays as the last line of defence.
-    if (url.origin !== apiOrigin || !url.pathname.startsWith(`${apiBasePath}/`)) throw new Error('The upstream URL left the API base.');
+    if (url.origin !== apiOrigin || !url.pathname.startsWith(`${apiBasePath}/`))
+      throw new Error('The upstream URL left the API base.');
     return url;
   }
 
-  async function callUpstream(url: URL, method: 'GET' | 'POST', body: string | undefined, stream: boolean): Promise<Response | undefined> {
+  async function callUpstream(
+    url: URL,
+    method: 'GET' | 'POST',
+    body: string | undefined,
+    stream: boolean,
+  ): Promise<Response | undefined> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${token}`,
       accept: stream ? 'text/event-stream' : 'application/json',
@@ -168,7 +214,9 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     if (limits === undefined || (budgetScope === 'agent' && !agentEndpoints.has(route))) return;
     const decision = await store.acquireBudget(userId, now(), limits);
     if (!decision.ok) {
-      throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, { retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
+      throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, {
+        retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs),
+      });
     }
   }
 
@@ -189,13 +237,22 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     } catch {
       json = false;
     }
-    if (json) return { status: response.status, body: redact(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
-    if (response.status === 429) return { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...(retryAfter === undefined ? {} : { retryAfter }) };
+    if (json)
+      return { status: response.status, body: redact(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
+    if (response.status === 429)
+      return {
+        status: 429,
+        body: errorBody(shape, proxyMessages.tooManyAttempts),
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+      };
     return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnexpected) };
   }
 
   function toResponse(relayed: Relayed): Response {
-    return new Response(relayed.body, { status: relayed.status, headers: withRetryAfter(jsonHeaders(), relayed.retryAfter) });
+    return new Response(relayed.body, {
+      status: relayed.status,
+      headers: withRetryAfter(jsonHeaders(), relayed.retryAfter),
+    });
   }
 
   function checkCsrf(request: Request): void {
@@ -211,7 +268,11 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
 
   async function projectStatus(projectId: string, userId: string, shape: ErrorShape): Promise<Outcome> {
     const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
-    if (cached !== undefined) return { response: new Response(cached.body, { status: cached.status, headers: jsonHeaders(cached.contentType) }), cache: 'hit' };
+    if (cached !== undefined)
+      return {
+        response: new Response(cached.body, { status: cached.status, headers: jsonHeaders(cached.contentType) }),
+        cache: 'hit',
+      };
     let pending = inflightStatus.get(projectId);
     const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
     if (pending === undefined) {
@@ -220,14 +281,28 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
           await acquire(userId, 'getProject');
         } catch (thrown) {
           if (!(thrown instanceof ProxyRefusal)) throw thrown;
-          return { status: thrown.status, body: errorBody(shape, thrown.message), retryAfter: String(thrown.extra.retryAfterSeconds ?? 1) };
+          return {
+            status: thrown.status,
+            body: errorBody(shape, thrown.message),
+            retryAfter: String(thrown.extra.retryAfterSeconds ?? 1),
+          };
         }
-        const response = await callUpstream(upstreamUrl('getProject', { projectId }, new URLSearchParams()), 'GET', undefined, false);
+        const response = await callUpstream(
+          upstreamUrl('getProject', { projectId }, new URLSearchParams()),
+          'GET',
+          undefined,
+          false,
+        );
         if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
         await noteUpstreamLimit(response, 'getProject', 'GET');
         const relayed = await readJson(response, shape);
         if (relayed.status === 200 && statusCacheMs > 0) {
-          const entry: CachedStatus = { status: 200, body: relayed.body, contentType: 'application/json', expiresAt: now() + statusCacheMs };
+          const entry: CachedStatus = {
+            status: 200,
+            body: relayed.body,
+            contentType: 'application/json',
+            expiresAt: now() + statusCacheMs,
+          };
           await store.setCachedStatus(projectId, entry);
         }
         return relayed;
@@ -245,18 +320,25 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     }
     const path = pathname.slice(basePath.length);
     const match = matchRoute(request.method, path);
-    if (match === undefined) return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
+    if (match === undefined)
+      return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
     entry.route = match.name;
     const policy = policyFor(match.name);
     try {
       checkCsrf(request);
       const user = await options.authorize(request);
-      if (user === null || typeof user !== 'object' || typeof user.externalUserId !== 'string' || user.externalUserId === '') {
+      if (
+        user === null ||
+        typeof user !== 'object' ||
+        typeof user.externalUserId !== 'string' ||
+        user.externalUserId === ''
+      ) {
         throw new ProxyRefusal(401, proxyMessages.unauthorized, 'no session');
       }
       entry.externalUserId = user.externalUserId;
       const { params } = match;
-      if (policy.pathUser && params.externalUserId !== user.externalUserId) throw new ProxyRefusal(403, proxyMessages.forbidden, 'another externalUserId in path');
+      if (policy.pathUser && params.externalUserId !== user.externalUserId)
+        throw new ProxyRefusal(403, proxyMessages.forbidden, 'another externalUserId in path');
 
       let body: string | undefined;
       if (match.route.method === 'POST') {
@@ -272,7 +354,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
           throw new ProxyRefusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
         }
       }
-      if (policy.cachedStatus && projectId !== undefined) return await projectStatus(projectId, user.externalUserId, policy.shape);
+      if (policy.cachedStatus && projectId !== undefined)
+        return await projectStatus(projectId, user.externalUserId, policy.shape);
 
       const query = new URLSearchParams();
       for (const key of policy.query) {
@@ -294,17 +377,27 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       const relayed = await readJson(response, policy.shape);
       if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
         const filtered = filterOwnListing(relayed.body, user.externalUserId);
-        if (filtered === undefined) throw new ProxyRefusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
+        if (filtered === undefined)
+          throw new ProxyRefusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
         return { response: toResponse({ ...relayed, body: filtered }) };
       }
       return { response: toResponse(relayed) };
     } catch (thrown) {
       if (!(thrown instanceof ProxyRefusal)) throw thrown;
-      return { response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra), reason: thrown.reason };
+      return {
+        response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra),
+        reason: thrown.reason,
+      };
     }
   }
 
-  function relay(upstreamBody: ReadableStream<Uint8Array>, request: Request, route: AgentRouteName, userId: string, recordsOwner: boolean): Response {
+  function relay(
+    upstreamBody: ReadableStream<Uint8Array>,
+    request: Request,
+    route: AgentRouteName,
+    userId: string,
+    recordsOwner: boolean,
+  ): Response {
     let recorded = !recordsOwner;
     let recordedProject: string | undefined;
     const relayed = relayEventStream(upstreamBody, {
@@ -312,7 +405,15 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       timers,
       signal: request.signal,
       wantsEvents: () => !recorded,
-      onBrowserGone: () => log({ level: 'info', event: 'browser_disconnected', method: 'POST', route, externalUserId: userId, reason: 'the upstream stream is read on to its end' }),
+      onBrowserGone: () =>
+        log({
+          level: 'info',
+          event: 'browser_disconnected',
+          method: 'POST',
+          route,
+          externalUserId: userId,
+          reason: 'the upstream stream is read on to its end',
+        }),
       inspect: async (data) => {
         if (recorded || !data.includes('project_created')) return;
         const parsed = parseAgentEvent(data);
@@ -325,7 +426,15 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
           await store.setProjectOwner(projectId, userId);
           log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
         } catch (error) {
-          log({ level: 'error', event: 'internal_error', method: 'POST', route, externalUserId: userId, projectId, reason: `ownership not recorded: ${String(error)}` });
+          log({
+            level: 'error',
+            event: 'internal_error',
+            method: 'POST',
+            route,
+            externalUserId: userId,
+            projectId,
+            reason: `ownership not recorded: ${String(error)}`,
+          });
         }
       },
     });
@@ -366,7 +475,14 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       outcome = await handle(request, entry);
     } catch (error) {
       log({ ...entry, level: 'error', event: 'internal_error', reason: String(error) });
-      outcome = { response: errorResponse(entry.route === 'unknown' ? 'agent' : policyFor(entry.route).shape, 500, proxyMessages.internal), reason: 'internal error' };
+      outcome = {
+        response: errorResponse(
+          entry.route === 'unknown' ? 'agent' : policyFor(entry.route).shape,
+          500,
+          proxyMessages.internal,
+        ),
+        reason: 'internal error',
+      };
     }
     const status = outcome.response.status;
     log({

@@ -127,7 +127,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * Starts relaying at once. The upstream is read to its end even after the browser has gone: the
  * generation goes on upstream regardless (and is paid for), and its events must still be inspected.
  */
-export function relayEventStream(upstream: ReadableStream<Uint8Array>, options: EventStreamRelayOptions): EventStreamRelay {
+export function relayEventStream(
+  upstream: ReadableStream<Uint8Array>,
+  options: EventStreamRelayOptions,
+): EventStreamRelay {
   const reader = upstream.getReader();
   const scanner = createBoundaryScanner();
   let browser: ReadableStreamDefaultController<Uint8Array> | undefined;

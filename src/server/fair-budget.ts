@@ -27,7 +27,8 @@ export interface BudgetLimits {
 }
 
 /** Whether a request may go upstream now, and if not, for how long to wait. */
-export type BudgetDecision = { ok: true } | { ok: false; retryAfterMs: number; reason: 'team' | 'fair_share' | 'paused' };
+export type BudgetDecision =
+  { ok: true } | { ok: false; retryAfterMs: number; reason: 'team' | 'fair_share' | 'paused' };
 
 /** The reserve used when none is given. */
 export function defaultReserve(limit: number): number {
@@ -35,7 +36,12 @@ export function defaultReserve(limit: number): number {
 }
 
 /** Decides whether `userId` may send one more upstream request at `now`; `log` holds the window's entries. */
-export function decideBudget(log: readonly BudgetEntry[], userId: string, now: number, limits: BudgetLimits): BudgetDecision {
+export function decideBudget(
+  log: readonly BudgetEntry[],
+  userId: string,
+  now: number,
+  limits: BudgetLimits,
+): BudgetDecision {
   const since = now - limits.windowMs;
   const live = log.filter((entry) => entry.at > since);
   const mine = live.filter((entry) => entry.userId === userId);

@@ -33,8 +33,16 @@ export function errorBody(shape: ErrorShape, message: string, errors?: Record<st
 }
 
 /** A failure the proxy produced, in the shape of the endpoint family. */
-export function errorResponse(shape: ErrorShape, status: number, message: string, extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {}): Response {
-  const headers = withRetryAfter(jsonHeaders(), extra.retryAfterSeconds === undefined ? undefined : String(extra.retryAfterSeconds));
+export function errorResponse(
+  shape: ErrorShape,
+  status: number,
+  message: string,
+  extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
+): Response {
+  const headers = withRetryAfter(
+    jsonHeaders(),
+    extra.retryAfterSeconds === undefined ? undefined : String(extra.retryAfterSeconds),
+  );
   return new Response(errorBody(shape, message, extra.errors), { status, headers });
 }
 

@@ -85,7 +85,8 @@ export async function readJsonObjectBody(request: Request, maxBodyBytes: number)
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
   // Requiring JSON also makes every cross-origin POST a preflighted one, which CORS then blocks.
-  if (!contentType.startsWith('application/json')) throw new ProxyRefusal(415, proxyMessages.unsupportedMediaType, 'not json');
+  if (!contentType.startsWith('application/json'))
+    throw new ProxyRefusal(415, proxyMessages.unsupportedMediaType, 'not json');
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body !== null) {
@@ -115,13 +116,18 @@ export async function readJsonObjectBody(request: Request, maxBodyBytes: number)
   } catch {
     throw new ProxyRefusal(400, proxyMessages.notJson, 'invalid json');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ProxyRefusal(400, proxyMessages.notJson, 'not an object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ProxyRefusal(400, proxyMessages.notJson, 'not an object');
   return parsed as Record<string, unknown>;
 }
 
-
 /** Binds a body to the signed-in user: refuses anyone else's `external_user_id`, fills in what the route carries. */
-export function bindBodyToUser(body: Record<string, unknown>, policy: RoutePolicy, user: AgentProxyUser, returnUrlOrigins: ReadonlySet<string> | undefined): void {
+export function bindBodyToUser(
+  body: Record<string, unknown>,
+  policy: RoutePolicy,
+  user: AgentProxyUser,
+  returnUrlOrigins: ReadonlySet<string> | undefined,
+): void {
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
   }
@@ -141,10 +147,12 @@ export function bindBodyToUser(body: Record<string, unknown>, policy: RoutePolic
         return false;
       }
     })();
-    if (!allowed) throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', { errors: { return_url: [proxyMessages.invalidReturnUrl] } });
+    if (!allowed)
+      throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', {
+        errors: { return_url: [proxyMessages.invalidReturnUrl] },
+      });
   }
 }
-
 
 /** Keeps only the signed-in user's items of a listing whose shape the spec does not show; undefined when unrecognised. */
 export function filterOwnListing(text: string, userId: string): string | undefined {
@@ -155,7 +163,12 @@ export function filterOwnListing(text: string, userId: string): string | undefin
     return undefined;
   }
   const mine = (items: unknown[]) =>
-    items.filter((item) => typeof item === 'object' && item !== null && (item as { external_user_id?: unknown }).external_user_id === userId);
+    items.filter(
+      (item) =>
+        typeof item === 'object' &&
+        item !== null &&
+        (item as { external_user_id?: unknown }).external_user_id === userId,
+    );
   if (Array.isArray(body)) return JSON.stringify(mine(body));
   if (typeof body !== 'object' || body === null) return undefined;
   const record = { ...(body as Record<string, unknown>) };
@@ -168,7 +181,8 @@ export function filterOwnListing(text: string, userId: string): string | undefin
       const kept = mine(items);
       data[key] = kept;
       // A count of everyone's connections would leak how many other end users there are.
-      if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta) data.meta = { ...data.meta, total_count: kept.length };
+      if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta)
+        data.meta = { ...data.meta, total_count: kept.length };
       return JSON.stringify({ ...record, data });
     }
   }

@@ -25,7 +25,10 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     async (page) => {
       harness.mock.api.admin.setCredits(0);
       await generate(page);
-      await page.getByRole('alert').getByText('Not enough credits. Please purchase more credits to continue.').waitFor();
+      await page
+        .getByRole('alert')
+        .getByText('Not enough credits. Please purchase more credits to continue.')
+        .waitFor();
     },
   ],
   [
@@ -74,7 +77,10 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     async (page) => {
       await generate(page);
       await waitForState(buildLog(page), 'completed');
-      await page.getByRole('region', { name: 'Project status' }).and(page.locator('[data-project-status="ready"]')).waitFor();
+      await page
+        .getByRole('region', { name: 'Project status' })
+        .and(page.locator('[data-project-status="ready"]'))
+        .waitFor();
       await page.getByTitle('Preview of the generated app').scrollIntoViewIfNeeded();
       await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Status: ready').waitFor();
     },
@@ -107,7 +113,11 @@ describe('zero axe violations in Chromium', () => {
     const colours: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
       await useColorScheme(page, scheme);
-      colours.push(await buildLog(page).evaluate((element) => `${getComputedStyle(element).color} on ${getComputedStyle(element).backgroundColor}`));
+      colours.push(
+        await buildLog(page).evaluate(
+          (element) => `${getComputedStyle(element).color} on ${getComputedStyle(element).backgroundColor}`,
+        ),
+      );
       found.push(...(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
     }
     // The dark pass must really be dark: the components' colours changed.

@@ -7,7 +7,16 @@ import { startPlayground, type Playground } from '../../playground/server.ts';
 import { sessionCookie } from '../../playground/users.ts';
 
 /** Chromium's flags on this machine (TOOLCHAIN.md): headless, and no background traffic on the closed network. */
-export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium); never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
@@ -146,7 +155,9 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
 
 /** Generate and follow-up POSTs the mock received, as `METHOD path`. */
 export function mockGenerationPosts(mock: MockAgentServer): string[] {
-  return mock.api.admin.requests.filter((request) => request.method === 'POST' && /\/agent\/generate(\/[^/]+)?$/.test(request.path)).map((request) => request.path);
+  return mock.api.admin.requests
+    .filter((request) => request.method === 'POST' && /\/agent\/generate(\/[^/]+)?$/.test(request.path))
+    .map((request) => request.path);
 }
 
 /** The build log region. */
@@ -170,7 +181,10 @@ export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Prom
 export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'n/a'}) at ${JSON.stringify(node.target)}: ${node.html}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? violation.help}`),
+    violation.nodes.map(
+      (node) =>
+        `${violation.id} (${violation.impact ?? 'n/a'}) at ${JSON.stringify(node.target)}: ${node.html}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? violation.help}`,
+    ),
   );
 }
 

@@ -41,14 +41,21 @@ describe('AgentBuilder in Chromium', () => {
     await field.fill(token);
     await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByText(/^Connected as /).first().waitFor();
+    await page
+      .getByText(/^Connected as /)
+      .first()
+      .waitFor();
     expect(await page.content()).not.toContain(token);
 
     await page.getByRole('button', { name: /^Deploy to Vercel$/i }).click();
     await page.getByText('Deployed.').waitFor();
     const deployment = page.getByRole('link', { name: 'Open the deployment' });
     expect(await deployment.getAttribute('href')).toMatch(/^https?:\/\//);
-    expect(Object.keys(harness.mock.api.admin.projects().find((candidate) => candidate.id === project.id)!.deploymentConnections)).toEqual(['vercel']);
+    expect(
+      Object.keys(
+        harness.mock.api.admin.projects().find((candidate) => candidate.id === project.id)!.deploymentConnections,
+      ),
+    ).toEqual(['vercel']);
     expect(await page.content()).not.toContain(token);
   });
 

@@ -1,6 +1,14 @@
 /** The generation journey in real Chromium: the playground page, the agency proxy and the mock, over real HTTP. */
 import { describe, expect, it } from 'vitest';
-import { buildLog, mockGenerationPosts, useBrowserHarness, tabTo, waitForState, type BrowserHarness, type PlaygroundPage } from './browser-harness.js';
+import {
+  buildLog,
+  mockGenerationPosts,
+  useBrowserHarness,
+  tabTo,
+  waitForState,
+  type BrowserHarness,
+  type PlaygroundPage,
+} from './browser-harness.js';
 
 const harness = useBrowserHarness();
 
@@ -17,10 +25,16 @@ async function fetchFromPage(entry: PlaygroundPage, method: 'GET' | 'POST', path
     async ({ method, path, body }) => {
       const response = await fetch(path, {
         method,
-        headers: { 'content-type': 'application/json', accept: method === 'POST' ? 'text/event-stream' : 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: method === 'POST' ? 'text/event-stream' : 'application/json',
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: response.status, body: (await response.json()) as { message?: string; project_status?: string } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { message?: string; project_status?: string },
+      };
     },
     { method, path, body },
   );
@@ -81,17 +95,28 @@ describe('the generation journey in Chromium', () => {
     // The follow-up's own log: the two files it modified and the one it created.
     await log.getByText('3 files, 2 modified').waitFor();
     await waitForState(log, 'completed');
-    expect(onlyProject().prompts).toEqual(['A recipe box with tags and a shopping list', 'Add a dark mode toggle to the header']);
+    expect(onlyProject().prompts).toEqual([
+      'A recipe box with tags and a shopping list',
+      'Add a dark mode toggle to the header',
+    ]);
     expect(onlyProject().files).toHaveLength(project.files.length + 1);
     expect(ada.generationPosts).toEqual(['/api/agent/agent/generate', `/api/agent/agent/generate/${project.id}`]);
-    expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate', `/api/v1/agent/generate/${project.id}`]);
+    expect(mockGenerationPosts(harness.mock)).toEqual([
+      '/api/v1/agent/generate',
+      `/api/v1/agent/generate/${project.id}`,
+    ]);
 
     // Grace, on the same browser: a fresh session that knows nothing of Ada's project and cannot reach it.
     await page.getByLabel('Signed in as').selectOption('grace');
     await waitForState(page.getByRole('form', { name: 'Create an app' }), 'idle');
     await page.getByRole('region', { name: 'Project status' }).getByText('No project yet.').waitFor();
-    expect(await fetchFromPage(ada, 'GET', `/api/agent/agent/project/${project.id}`)).toEqual({ status: 404, body: { status: false, message: 'Project not found.' } });
-    const foreignFollowUp = await fetchFromPage(ada, 'POST', `/api/agent/agent/generate/${project.id}`, { prompt: 'Delete every recipe please' });
+    expect(await fetchFromPage(ada, 'GET', `/api/agent/agent/project/${project.id}`)).toEqual({
+      status: 404,
+      body: { status: false, message: 'Project not found.' },
+    });
+    const foreignFollowUp = await fetchFromPage(ada, 'POST', `/api/agent/agent/generate/${project.id}`, {
+      prompt: 'Delete every recipe please',
+    });
     expect(foreignFollowUp).toEqual({ status: 404, body: { status: false, message: 'Project not found.' } });
     expect(mockGenerationPosts(harness.mock)).toHaveLength(2);
     expect(onlyProject().prompts).toHaveLength(2);

@@ -90,7 +90,9 @@ describe('in plain Node without React', () => {
     ['agent-embed/server', ['createAgentProxy']],
     ['agent-embed/mock', ['createMockAgentApi', 'startMockAgentServer', 'createMockTransport']],
   ])('imports %s', (entry, names) => {
-    const exported = JSON.parse(runNode(`const m = await import('${entry}'); console.log(JSON.stringify(Object.keys(m)))`)) as string[];
+    const exported = JSON.parse(
+      runNode(`const m = await import('${entry}'); console.log(JSON.stringify(Object.keys(m)))`),
+    ) as string[];
     expect(exported).toEqual(expect.arrayContaining(names));
   });
 
@@ -108,10 +110,14 @@ describe('in plain Node without React', () => {
 
 describe('the React entry in plain Node', () => {
   it('imports without a DOM', () => {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('./dist/index.js'); console.log(Object.keys(m).join(','))"], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const output = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('./dist/index.js'); console.log(Object.keys(m).join(','))"],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     expect(output).toContain('AgentProvider');
   });
 });

@@ -22,7 +22,9 @@ async function shippedBytes(entry: string): Promise<number> {
       rollupOptions: { external: [/^react($|\/)/, /^react-dom($|\/)/] },
     },
   })) as Rollup.RollupOutput[];
-  const chunks = output.flatMap((result) => result.output).filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+  const chunks = output
+    .flatMap((result) => result.output)
+    .filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
   return chunks.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0);
 }
 

@@ -13,7 +13,15 @@ describe('contract: generate, follow-up and project status', () => {
     expect(result.outcome).toBe('completed');
     expect(result.error).toBeUndefined();
     const order = seen.types();
-    expect(order.slice(0, 7)).toEqual(['project_created', 'container_progress', 'container_progress', 'container_progress', 'container_progress', 'container_progress', 'container_ready']);
+    expect(order.slice(0, 7)).toEqual([
+      'project_created',
+      'container_progress',
+      'container_progress',
+      'container_progress',
+      'container_progress',
+      'container_progress',
+      'container_ready',
+    ]);
     const generation = order.slice(7, -1);
     expect(generation.length).toBeGreaterThan(0);
     expect(generation.every((type) => type === 'file_created' || type === 'tool_progress')).toBe(true);
@@ -28,14 +36,24 @@ describe('contract: generate, follow-up and project status', () => {
     expect(result.appUrl).toBe(`${h.server.url.replace('/api/v1', '')}/apps/${result.projectId}/`);
 
     const project = await h.client.getProject(result.projectId!);
-    expect(project).toEqual({ status: true, project_id: result.projectId, app_url: result.appUrl, project_status: 'ready', name: 'Build A Todo App With Dark' });
+    expect(project).toEqual({
+      status: true,
+      project_id: result.projectId,
+      app_url: result.appUrl,
+      project_status: 'ready',
+      name: 'Build A Todo App With Dark',
+    });
     expect(generatePosts(h.server)).toBe(1);
   });
 
   it('streams a follow-up directly with AI-generation events', async () => {
     const first = await h.client.generate({ prompt, mode: 'design' });
     const seen = collector();
-    const result = await h.client.followUp(first.projectId!, { prompt: 'Make the header sticky and blue' }, { onEvent: seen.onEvent });
+    const result = await h.client.followUp(
+      first.projectId!,
+      { prompt: 'Make the header sticky and blue' },
+      { onEvent: seen.onEvent },
+    );
     expect(result).toMatchObject({ outcome: 'completed', projectId: first.projectId, appUrl: first.appUrl });
     const order = seen.types();
     expect(order.at(-1)).toBe('stream_end');
@@ -88,13 +106,22 @@ describe('contract: generate, follow-up and project status', () => {
   });
 
   it('ignores heartbeats while the stream drips slowly', async () => {
-    const dripping = await startHarness({ heartbeatMs: 15, scenario: { script: () => [{ type: 'file', path: 'index.html' }] } });
+    const dripping = await startHarness({
+      heartbeatMs: 15,
+      scenario: { script: () => [{ type: 'file', path: 'index.html' }] },
+    });
     try {
       dripping.server.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 40 });
       const seen = collector();
       const result = await dripping.client.generate({ prompt }, { onEvent: seen.onEvent });
       expect(result.outcome).toBe('completed');
-      expect(seen.types()).toEqual(['project_created', ...Array(5).fill('container_progress'), 'container_ready', 'file_created', 'stream_end']);
+      expect(seen.types()).toEqual([
+        'project_created',
+        ...Array(5).fill('container_progress'),
+        'container_ready',
+        'file_created',
+        'stream_end',
+      ]);
     } finally {
       await dripping.server.close();
     }
@@ -133,15 +160,32 @@ describe('contract: agent endpoint errors', () => {
       message: 'The prompt must be at least 10 characters.',
       fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] },
     });
-    await expectApiError(h.client.generate({ prompt: '' }), { kind: 'validation', status: 422, message: 'The prompt field is required.', fieldErrors: { prompt: ['The prompt field is required.'] } });
-    await expectApiError(h.client.generate({ prompt, mode: 'turbo' as never }), { kind: 'validation', status: 422, fieldErrors: { mode: ['The selected mode is invalid.'] } });
+    await expectApiError(h.client.generate({ prompt: '' }), {
+      kind: 'validation',
+      status: 422,
+      message: 'The prompt field is required.',
+      fieldErrors: { prompt: ['The prompt field is required.'] },
+    });
+    await expectApiError(h.client.generate({ prompt, mode: 'turbo' as never }), {
+      kind: 'validation',
+      status: 422,
+      fieldErrors: { mode: ['The selected mode is invalid.'] },
+    });
     const { projectId } = await h.client.generate({ prompt });
-    await expectApiError(h.client.followUp(projectId!, { prompt: 'tiny' }), { kind: 'validation', status: 422, fieldErrors: { prompt: [agentApiMessages.promptTooShort] } });
+    await expectApiError(h.client.followUp(projectId!, { prompt: 'tiny' }), {
+      kind: 'validation',
+      status: 422,
+      fieldErrors: { prompt: [agentApiMessages.promptTooShort] },
+    });
   });
 
   it('400 not enough credits', async () => {
     h.server.api.admin.setCredits(0);
-    const expected = { kind: 'insufficient_credits', status: 400, message: 'Not enough credits. Please purchase more credits to continue.' } as const;
+    const expected = {
+      kind: 'insufficient_credits',
+      status: 400,
+      message: 'Not enough credits. Please purchase more credits to continue.',
+    } as const;
     await expectApiError(h.client.generate({ prompt }), expected);
     h.server.api.admin.setCredits(100);
     const { projectId } = await h.client.generate({ prompt });
@@ -155,26 +199,66 @@ describe('contract: agent endpoint errors', () => {
     const expired = h.server.api.admin.createToken({ expiresInDays: 30 });
     h.server.api.admin.expireToken(expired);
     for (const client of [h.clientWith('not-a-token'), h.clientWith(revoked)]) {
-      await expectApiError(client.generate({ prompt }), { kind: 'unauthorized', status: 401, message: 'Unauthorized.' });
-      await expectApiError(client.getProject('proj_x'), { kind: 'unauthorized', status: 401, message: 'Unauthorized.' });
+      await expectApiError(client.generate({ prompt }), {
+        kind: 'unauthorized',
+        status: 401,
+        message: 'Unauthorized.',
+      });
+      await expectApiError(client.getProject('proj_x'), {
+        kind: 'unauthorized',
+        status: 401,
+        message: 'Unauthorized.',
+      });
     }
-    await expectApiError(h.clientWith(expired).generate({ prompt }), { kind: 'token_expired', status: 401, message: 'API token has expired.' });
-    await expectApiError(h.clientWith(expired).getProject('proj_x'), { kind: 'token_expired', status: 401, message: 'API token has expired.' });
+    await expectApiError(h.clientWith(expired).generate({ prompt }), {
+      kind: 'token_expired',
+      status: 401,
+      message: 'API token has expired.',
+    });
+    await expectApiError(h.clientWith(expired).getProject('proj_x'), {
+      kind: 'token_expired',
+      status: 401,
+      message: 'API token has expired.',
+    });
   });
 
   it('403 This team is currently suspended.', async () => {
     h.server.api.admin.suspendTeam();
-    await expectApiError(h.client.generate({ prompt }), { kind: 'suspended', status: 403, message: 'This team is currently suspended.' });
-    await expectApiError(h.client.getProject('proj_x'), { kind: 'suspended', status: 403, message: 'This team is currently suspended.' });
+    await expectApiError(h.client.generate({ prompt }), {
+      kind: 'suspended',
+      status: 403,
+      message: 'This team is currently suspended.',
+    });
+    await expectApiError(h.client.getProject('proj_x'), {
+      kind: 'suspended',
+      status: 403,
+      message: 'This team is currently suspended.',
+    });
   });
 
   it('403 Project does not belong to the specified team. and 404 Project not found.', async () => {
     const otherTeam = h.server.api.admin.createToken({ teamId: h.server.api.admin.createTeam({ credits: 50 }) });
     const { projectId } = await h.clientWith(otherTeam).generate({ prompt });
-    await expectApiError(h.client.followUp(projectId!, { prompt }), { kind: 'forbidden', status: 403, message: 'Project does not belong to the specified team.' });
-    await expectApiError(h.client.getProject(projectId!), { kind: 'forbidden', status: 403, message: 'Project does not belong to the specified team.' });
-    await expectApiError(h.client.followUp('proj_missing', { prompt }), { kind: 'not_found', status: 404, message: 'Project not found.' });
-    await expectApiError(h.client.getProject('proj_missing'), { kind: 'not_found', status: 404, message: 'Project not found.' });
+    await expectApiError(h.client.followUp(projectId!, { prompt }), {
+      kind: 'forbidden',
+      status: 403,
+      message: 'Project does not belong to the specified team.',
+    });
+    await expectApiError(h.client.getProject(projectId!), {
+      kind: 'forbidden',
+      status: 403,
+      message: 'Project does not belong to the specified team.',
+    });
+    await expectApiError(h.client.followUp('proj_missing', { prompt }), {
+      kind: 'not_found',
+      status: 404,
+      message: 'Project not found.',
+    });
+    await expectApiError(h.client.getProject('proj_missing'), {
+      kind: 'not_found',
+      status: 404,
+      message: 'Project not found.',
+    });
   });
 
   it('429 with retryAfterMs from Retry-After', async () => {
@@ -182,8 +266,17 @@ describe('contract: agent endpoint errors', () => {
     try {
       await limited.client.generate({ prompt });
       await limited.client.getProject('proj_missing').catch(() => undefined);
-      await expectApiError(limited.client.generate({ prompt }), { kind: 'rate_limited', status: 429, message: 'Too Many Attempts.', retryAfterMs: 60_000 });
-      await expectApiError(limited.client.getProject('proj_missing'), { kind: 'rate_limited', status: 429, retryAfterMs: 60_000 });
+      await expectApiError(limited.client.generate({ prompt }), {
+        kind: 'rate_limited',
+        status: 429,
+        message: 'Too Many Attempts.',
+        retryAfterMs: 60_000,
+      });
+      await expectApiError(limited.client.getProject('proj_missing'), {
+        kind: 'rate_limited',
+        status: 429,
+        retryAfterMs: 60_000,
+      });
       expect(generatePosts(limited.server)).toBe(2);
     } finally {
       await limited.server.close();

@@ -1,5 +1,13 @@
 /** The client against the mock over real HTTP on 127.0.0.1. */
-import { createAgentClient, createHttpTransport, isAgentApiError, type AgentApiError, type AgentClient, type AgentErrorKind, type AgentEvent } from 'agent-embed/core';
+import {
+  createAgentClient,
+  createHttpTransport,
+  isAgentApiError,
+  type AgentApiError,
+  type AgentClient,
+  type AgentErrorKind,
+  type AgentEvent,
+} from 'agent-embed/core';
 import { startMockAgentServer, type MockAgentApi, type MockAgentServer } from 'agent-embed/mock';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
@@ -13,8 +21,17 @@ export interface Harness {
 
 /** Starts an instant mock server on 127.0.0.1 with a free port. */
 export async function startHarness(options: Parameters<typeof startMockAgentServer>[0] = {}): Promise<Harness> {
-  const server = await startMockAgentServer({ speed: 'instant', rateLimit: false, host: '127.0.0.1', port: 0, ...options });
-  const clientWith = (token: string) => createAgentClient({ transport: createHttpTransport({ baseUrl: server.url, headers: { authorization: `Bearer ${token}` } }) });
+  const server = await startMockAgentServer({
+    speed: 'instant',
+    rateLimit: false,
+    host: '127.0.0.1',
+    port: 0,
+    ...options,
+  });
+  const clientWith = (token: string) =>
+    createAgentClient({
+      transport: createHttpTransport({ baseUrl: server.url, headers: { authorization: `Bearer ${token}` } }),
+    });
   return { server, client: clientWith(server.token), clientWith };
 }
 
@@ -58,17 +75,30 @@ export async function expectApiError(call: Promise<unknown>, expected: ExpectedE
     (value) => ({ resolved: true as const, value }),
     (error: unknown) => ({ resolved: false as const, error }),
   );
-  if (outcome.resolved) throw new Error(`Expected an AgentApiError (${expected.kind}) but the call resolved with ${JSON.stringify(outcome.value)}`);
+  if (outcome.resolved)
+    throw new Error(
+      `Expected an AgentApiError (${expected.kind}) but the call resolved with ${JSON.stringify(outcome.value)}`,
+    );
   expect(isAgentApiError(outcome.error)).toBe(true);
   const error = outcome.error as AgentApiError;
-  expect({ kind: error.kind, status: error.status, message: error.message, fieldErrors: error.fieldErrors, retryAfterMs: error.retryAfterMs }).toMatchObject(expected);
+  expect({
+    kind: error.kind,
+    status: error.status,
+    message: error.message,
+    fieldErrors: error.fieldErrors,
+    retryAfterMs: error.retryAfterMs,
+  }).toMatchObject(expected);
   return error;
 }
 
 /** Collects every event a generation hands to `onEvent`. */
 export function collector(): { events: AgentEvent[]; onEvent: (event: AgentEvent) => void; types: () => string[] } {
   const events: AgentEvent[] = [];
-  return { events, onEvent: (event) => events.push(event), types: () => events.map((event) => (event.type === 'unknown' ? `unknown:${event.originalType}` : event.type)) };
+  return {
+    events,
+    onEvent: (event) => events.push(event),
+    types: () => events.map((event) => (event.type === 'unknown' ? `unknown:${event.originalType}` : event.type)),
+  };
 }
 
 /** POSTs the generate requests the mock received: the library must never send one twice. */

@@ -41,13 +41,20 @@ describe('createMockTransport (no server)', () => {
     const seen = collector();
     const result = await client.generate({ prompt }, { onEvent: seen.onEvent });
     expect(result.outcome).toBe('completed');
-    expect(seen.types().slice(0, 7)).toEqual(['project_created', ...Array(5).fill('container_progress'), 'container_ready']);
+    expect(seen.types().slice(0, 7)).toEqual([
+      'project_created',
+      ...Array(5).fill('container_progress'),
+      'container_ready',
+    ]);
     expect(seen.types().at(-1)).toBe('stream_end');
     expect(result.appUrl).toBe(`http://mock.agent-embed.test/apps/${result.projectId}/`);
     expect((await client.getProject(result.projectId!)).project_status).toBe('ready');
 
     const follow = collector();
-    expect((await client.followUp(result.projectId!, { prompt: 'Add a footer with links' }, { onEvent: follow.onEvent })).outcome).toBe('completed');
+    expect(
+      (await client.followUp(result.projectId!, { prompt: 'Add a footer with links' }, { onEvent: follow.onEvent }))
+        .outcome,
+    ).toBe('completed');
     expect(follow.types()).not.toContain('container_ready');
     expect((await client.plans.list()).length).toBe(4);
     expect(generatePosts(transport)).toBe(1);
@@ -56,9 +63,20 @@ describe('createMockTransport (no server)', () => {
   it('shares an existing mock, and maps its errors to the same kinds', async () => {
     const api = createMockAgentApi({ speed: 'instant', credits: 0 });
     const client = createAgentClient({ transport: createMockTransport({ api }) });
-    await expectApiError(client.generate({ prompt }), { kind: 'insufficient_credits', status: 400, message: 'Not enough credits. Please purchase more credits to continue.' });
-    await expectApiError(client.generate({ prompt: 'short' }), { kind: 'validation', status: 422, fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] } });
-    await expectApiError(client.codehost.listRepositories('nobody', { per_page: 101 }), { kind: 'validation', status: 422 });
+    await expectApiError(client.generate({ prompt }), {
+      kind: 'insufficient_credits',
+      status: 400,
+      message: 'Not enough credits. Please purchase more credits to continue.',
+    });
+    await expectApiError(client.generate({ prompt: 'short' }), {
+      kind: 'validation',
+      status: 422,
+      fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] },
+    });
+    await expectApiError(client.codehost.listRepositories('nobody', { per_page: 101 }), {
+      kind: 'validation',
+      status: 422,
+    });
     api.admin.setCredits(1);
     const exhausted = await client.generate({ prompt });
     expect(exhausted.outcome).toBe('credits_exhausted');

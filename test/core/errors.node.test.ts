@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseAgentEvent, parseRetryAfter } from 'agent-embed/core';
+import {
+  AgentApiError,
+  agentApiMessages,
+  errorFromResponse,
+  isAgentApiError,
+  parseAgentEvent,
+  parseRetryAfter,
+} from 'agent-embed/core';
 
 const json = (body: unknown) => JSON.stringify(body);
 const noHeaders = new Headers();
@@ -24,13 +31,26 @@ describe('errorFromResponse', () => {
     const error = errorFromResponse(
       422,
       noHeaders,
-      json({ success: false, message: 'The given data was invalid.', data: null, errors: { token: ['The token field is required.'] } }),
+      json({
+        success: false,
+        message: 'The given data was invalid.',
+        data: null,
+        errors: { token: ['The token field is required.'] },
+      }),
     );
-    expect(error).toMatchObject({ kind: 'validation', status: 422, fieldErrors: { token: ['The token field is required.'] } });
+    expect(error).toMatchObject({
+      kind: 'validation',
+      status: 422,
+      fieldErrors: { token: ['The token field is required.'] },
+    });
   });
 
   it('maps a domain failure by its message when the status does not say it', () => {
-    const error = errorFromResponse(200, noHeaders, json({ success: false, message: agentApiMessages.codehostConnectionNotFound, data: null, errors: null }));
+    const error = errorFromResponse(
+      200,
+      noHeaders,
+      json({ success: false, message: agentApiMessages.codehostConnectionNotFound, data: null, errors: null }),
+    );
     expect(error.kind).toBe('not_found');
   });
 
@@ -71,7 +91,10 @@ describe('parseAgentEvent', () => {
       ok: true,
       event: { type: 'container_progress', message: 'Booting', percentage: 40 },
     });
-    expect(parseAgentEvent('{"type":"future_event"}')).toEqual({ ok: true, event: { type: 'unknown', originalType: 'future_event', data: { type: 'future_event' } } });
+    expect(parseAgentEvent('{"type":"future_event"}')).toEqual({
+      ok: true,
+      event: { type: 'unknown', originalType: 'future_event', data: { type: 'future_event' } },
+    });
     expect(parseAgentEvent('[1,2]')).toMatchObject({ ok: false });
     expect(parseAgentEvent('{"type":')).toMatchObject({ ok: false });
   });

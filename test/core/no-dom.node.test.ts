@@ -26,7 +26,13 @@ describe('the client outside a DOM', () => {
         baseUrl: 'http://127.0.0.1:1/api/v1',
         fetch: async (input) => {
           expect(String(input)).toBe('http://127.0.0.1:1/api/v1/agent/project/p1');
-          return Response.json({ status: true, project_id: 'p1', app_url: 'https://p1.apps.test/', project_status: 'ready', name: 'Todo' });
+          return Response.json({
+            status: true,
+            project_id: 'p1',
+            app_url: 'https://p1.apps.test/',
+            project_status: 'ready',
+            name: 'Todo',
+          });
         },
       }),
     });

@@ -53,7 +53,11 @@ function openStream(response: ServerResponse, status = 200) {
 
 function clientFor(baseUrl: string, fetchImpl?: typeof fetch) {
   return createAgentClient({
-    transport: createHttpTransport({ baseUrl, headers: { authorization: 'Bearer test-token' }, ...(fetchImpl ? { fetch: fetchImpl } : {}) }),
+    transport: createHttpTransport({
+      baseUrl,
+      headers: { authorization: 'Bearer test-token' },
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    }),
   });
 }
 
@@ -85,7 +89,10 @@ describe('a generation POST is sent once', () => {
       finish = () => response.end(sse(streamEnd));
     });
     const events: AgentEvent[] = [];
-    const pending = clientFor(server.baseUrl).generate({ prompt: 'A todo list app' }, { onEvent: (event) => events.push(event) });
+    const pending = clientFor(server.baseUrl).generate(
+      { prompt: 'A todo list app' },
+      { onEvent: (event) => events.push(event) },
+    );
     await vi.waitFor(() => expect(events).toHaveLength(1));
     setVisibility('hidden');
     await tick(20);
@@ -167,8 +174,12 @@ describe('a generation POST is sent once', () => {
     const controller = new AbortController();
     controller.abort();
     const client = clientFor(server.baseUrl);
-    await expect(client.generate({ prompt: 'A todo list app' }, { signal: controller.signal })).resolves.toMatchObject({ outcome: 'aborted' });
-    await expect(client.followUp('p1', { prompt: 'Add a dark mode' }, { signal: controller.signal })).resolves.toMatchObject({ outcome: 'aborted' });
+    await expect(client.generate({ prompt: 'A todo list app' }, { signal: controller.signal })).resolves.toMatchObject({
+      outcome: 'aborted',
+    });
+    await expect(
+      client.followUp('p1', { prompt: 'Add a dark mode' }, { signal: controller.signal }),
+    ).resolves.toMatchObject({ outcome: 'aborted' });
     await expect(client.getProject('p1', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
     expect(server.requests).toHaveLength(0);
   });
@@ -221,7 +232,10 @@ describe('the request', () => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html>captive portal</html>');
     });
-    await expect(clientFor(server.baseUrl).generate({ prompt: 'A todo list app' })).rejects.toMatchObject({ kind: 'protocol', status: 200 });
+    await expect(clientFor(server.baseUrl).generate({ prompt: 'A todo list app' })).rejects.toMatchObject({
+      kind: 'protocol',
+      status: 200,
+    });
     expect(server.posts).toBe(1);
   });
 });
@@ -252,18 +266,28 @@ describe('parsing the stream', () => {
   it('reports a malformed line through onProtocolError and goes on', async () => {
     const server = await scriptedServer((_request, response) => {
       openStream(response);
-      response.end(`${sse(created)}data: {"type":"file_cre\n\n${sse({ type: 'brand_new_event', detail: 1 })}${sse(streamEnd)}`);
+      response.end(
+        `${sse(created)}data: {"type":"file_cre\n\n${sse({ type: 'brand_new_event', detail: 1 })}${sse(streamEnd)}`,
+      );
     });
     const { result, events, problems } = await generateCollecting(server.baseUrl);
     expect(result.outcome).toBe('completed');
     expect(problems).toHaveLength(1);
     expect(problems[0]?.kind).toBe('protocol');
-    expect(events[1]).toEqual({ type: 'unknown', originalType: 'brand_new_event', data: { type: 'brand_new_event', detail: 1 } });
+    expect(events[1]).toEqual({
+      type: 'unknown',
+      originalType: 'brand_new_event',
+      data: { type: 'brand_new_event', detail: 1 },
+    });
   });
 
   describe('events split at every byte boundary', () => {
     const payload = new TextEncoder().encode(
-      sse(created, '\r\n') + ': ping\n\n' + sse({ type: 'tool_progress', tool: 'write', message: 'Écrit le fichier ✓ 日本語' }) + sse(fileEvent('src/ünïcode.tsx')) + sse(streamEnd),
+      sse(created, '\r\n') +
+        ': ping\n\n' +
+        sse({ type: 'tool_progress', tool: 'write', message: 'Écrit le fichier ✓ 日本語' }) +
+        sse(fileEvent('src/ünïcode.tsx')) +
+        sse(streamEnd),
     );
     const expected = ['project_created', 'tool_progress', 'file_created', 'stream_end'];
 
@@ -287,7 +311,10 @@ describe('parsing the stream', () => {
         const { result, events, problems } = await run([payload.slice(0, split), payload.slice(split)]);
         expect(problems, `split at byte ${split}`).toEqual([]);
         expect(result.outcome, `split at byte ${split}`).toBe('completed');
-        expect(events.map((event) => event.type), `split at byte ${split}`).toEqual(expected);
+        expect(
+          events.map((event) => event.type),
+          `split at byte ${split}`,
+        ).toEqual(expected);
         expect(events[1]).toMatchObject({ message: 'Écrit le fichier ✓ 日本語' });
       }
     });
@@ -337,7 +364,10 @@ describe('after a cancel', () => {
 describe('a burst of buffered events', () => {
   it('is applied in slices that hand the main thread back, not in one long task', async () => {
     const total = 20_000;
-    const text = sse(created) + Array.from({ length: total }, (_, index) => sse(fileEvent(`src/file-${index}.ts`))).join('') + sse(streamEnd);
+    const text =
+      sse(created) +
+      Array.from({ length: total }, (_, index) => sse(fileEvent(`src/file-${index}.ts`))).join('') +
+      sse(streamEnd);
     const bytes = new TextEncoder().encode(text);
     const burstFetch: typeof fetch = async () =>
       new Response(

@@ -33,7 +33,9 @@ describe('mock pages', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('<h1>Build A Script Alert 1 Script</h1>');
     expect(html).toContain('src/&#60;img src=x onerror=alert(1)&#62;.tsx');
-    expect((await call(api, 'GET', 'http://preview.agent-embed.test/sites/apps/proj_nope/', { token: null })).status).toBe(404);
+    expect(
+      (await call(api, 'GET', 'http://preview.agent-embed.test/sites/apps/proj_nope/', { token: null })).status,
+    ).toBe(404);
   });
 
   it('serves an index page at the root', async () => {
@@ -51,7 +53,9 @@ describe('mock admin over HTTP', () => {
   it('drives credits, suspension, tokens and faults', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
     expect((await admin(api, 'POST', 'credits', { credits: 0 })).body).toEqual({ ok: true, credits: 0 });
-    expect((await callJson(api, 'POST', '/agent/generate', { body: { prompt: 'Build a todo app please' } })).status).toBe(400);
+    expect(
+      (await callJson(api, 'POST', '/agent/generate', { body: { prompt: 'Build a todo app please' } })).status,
+    ).toBe(400);
     await admin(api, 'POST', 'credits', { credits: 20 });
 
     await admin(api, 'POST', 'suspend', {});
@@ -61,17 +65,24 @@ describe('mock admin over HTTP', () => {
 
     const team = await admin(api, 'POST', 'teams', { credits: 3 });
     expect(team.status).toBe(201);
-    const token = (await admin(api, 'POST', 'tokens', { teamId: team.body.teamId, expiresInDays: 30, name: 'ci' })).body.token as string;
+    const token = (await admin(api, 'POST', 'tokens', { teamId: team.body.teamId, expiresInDays: 30, name: 'ci' })).body
+      .token as string;
     expect((await callJson(api, 'GET', '/codehost/connections', { token })).status).toBe(200);
     await admin(api, 'POST', 'tokens/expire', { token });
-    expect((await callJson(api, 'GET', '/codehost/connections', { token })).body.message).toBe('API token has expired.');
+    expect((await callJson(api, 'GET', '/codehost/connections', { token })).body.message).toBe(
+      'API token has expired.',
+    );
     const revoked = (await admin(api, 'POST', 'tokens', {})).body.token as string;
     await admin(api, 'POST', 'tokens/revoke', { token: revoked });
-    expect((await callJson(api, 'GET', '/codehost/connections', { token: revoked })).body.message).toBe('Unauthorized.');
+    expect((await callJson(api, 'GET', '/codehost/connections', { token: revoked })).body.message).toBe(
+      'Unauthorized.',
+    );
 
     expect((await admin(api, 'POST', 'faults', { kind: 'rate_limited', retryAfterSeconds: 3 })).status).toBe(201);
     expect((await admin(api, 'GET', 'faults')).body.faults).toEqual([{ kind: 'rate_limited', retryAfterSeconds: 3 }]);
-    expect((await callJson(api, 'POST', '/agent/generate', { body: { prompt: 'Build a todo app please' } })).status).toBe(429);
+    expect(
+      (await callJson(api, 'POST', '/agent/generate', { body: { prompt: 'Build a todo app please' } })).status,
+    ).toBe(429);
     await admin(api, 'POST', 'faults', { kind: 'http_500' });
     await admin(api, 'POST', 'faults/clear');
     expect((await admin(api, 'GET', 'faults')).body.faults).toEqual([]);
@@ -79,7 +90,10 @@ describe('mock admin over HTTP', () => {
 
   it('answers bad admin input with 400 and unknown things with 404, with CORS for the playground', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
-    expect(await admin(api, 'POST', 'faults', { kind: 'explode' })).toMatchObject({ status: 400, body: { error: 'Unknown fault kind: explode.' } });
+    expect(await admin(api, 'POST', 'faults', { kind: 'explode' })).toMatchObject({
+      status: 400,
+      body: { error: 'Unknown fault kind: explode.' },
+    });
     expect(await admin(api, 'POST', 'credits', { credits: -1 })).toMatchObject({ status: 400 });
     expect(await admin(api, 'POST', 'tokens', { expiresInDays: 45 })).toMatchObject({ status: 400 });
     expect(await admin(api, 'POST', 'credits', { credits: 1, teamId: 'team_nope' })).toMatchObject({ status: 404 });
@@ -95,11 +109,24 @@ describe('mock admin over HTTP', () => {
     const api = createMockAgentApi({ speed: 'instant', credits: 30 });
     await generate(api);
     const state = await admin(api, 'GET', 'state');
-    expect(state.body).toMatchObject({ defaultTeamId: 'team_default', credits: 17, requestCount: 2, pendingFaults: [] });
+    expect(state.body).toMatchObject({
+      defaultTeamId: 'team_default',
+      credits: 17,
+      requestCount: 2,
+      pendingFaults: [],
+    });
     expect(state.body.projects).toHaveLength(1);
-    expect(state.body.projects[0]).toMatchObject({ status: 'ready', mode: 'build', files: expect.arrayContaining(['package.json']) });
+    expect(state.body.projects[0]).toMatchObject({
+      status: 'ready',
+      mode: 'build',
+      files: expect.arrayContaining(['package.json']),
+    });
     expect(JSON.stringify(state.body)).not.toContain(api.token);
-    expect((await admin(api, 'GET', 'requests')).body.requests.map((entry: { path: string }) => entry.path)).toEqual(['/api/v1/agent/generate', '/__mock/admin/state', '/__mock/admin/requests']);
+    expect((await admin(api, 'GET', 'requests')).body.requests.map((entry: { path: string }) => entry.path)).toEqual([
+      '/api/v1/agent/generate',
+      '/__mock/admin/state',
+      '/__mock/admin/requests',
+    ]);
 
     await admin(api, 'POST', 'reset');
     expect(api.admin.projects()).toEqual([]);

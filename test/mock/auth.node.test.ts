@@ -7,7 +7,11 @@ const day = 24 * 60 * 60 * 1000;
 describe('mock authentication', () => {
   it('refuses a missing, malformed or unknown token with 401 Unauthorized. in the agent shape', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
-    for (const options of [{ token: null }, { token: 'mock_not_a_token' }, { token: null, headers: { authorization: 'Basic abc' } }] as const) {
+    for (const options of [
+      { token: null },
+      { token: 'mock_not_a_token' },
+      { token: null, headers: { authorization: 'Basic abc' } },
+    ] as const) {
       const { status, body } = await callJson(api, 'GET', '/agent/project/proj_x', options);
       expect(status).toBe(401);
       expect(body).toEqual({ status: false, message: 'Unauthorized.' });
@@ -52,7 +56,11 @@ describe('mock authentication', () => {
     expect(await statusOf(tokens.never)).toBe(200);
 
     const listed = api.admin.tokens();
-    expect(listed.find((token) => token.name === 'forever')).toMatchObject({ expiresAt: 'Never', status: 'Active', maskedValue: expect.stringMatching(new RegExp(`${tokens.never.slice(-4)}$`)) });
+    expect(listed.find((token) => token.name === 'forever')).toMatchObject({
+      expiresAt: 'Never',
+      status: 'Active',
+      maskedValue: expect.stringMatching(new RegExp(`${tokens.never.slice(-4)}$`)),
+    });
     expect(listed.filter((token) => token.status === 'Expired')).toHaveLength(3);
     expect(JSON.stringify(listed)).not.toContain(tokens.never);
   });
@@ -64,18 +72,33 @@ describe('mock authentication', () => {
     expect((await callJson(api, 'GET', '/codehost/connections', { token: revoked })).status).toBe(200);
     api.admin.revokeToken(revoked);
     api.admin.expireToken(expired);
-    expect(await callJson(api, 'GET', '/codehost/connections', { token: revoked })).toMatchObject({ status: 401, body: { message: 'Unauthorized.' } });
-    expect(await callJson(api, 'GET', '/codehost/connections', { token: expired })).toMatchObject({ status: 401, body: { message: 'API token has expired.' } });
+    expect(await callJson(api, 'GET', '/codehost/connections', { token: revoked })).toMatchObject({
+      status: 401,
+      body: { message: 'Unauthorized.' },
+    });
+    expect(await callJson(api, 'GET', '/codehost/connections', { token: expired })).toMatchObject({
+      status: 401,
+      body: { message: 'API token has expired.' },
+    });
     expect(api.admin.tokens().some((token) => token.maskedValue.endsWith(revoked.slice(-4)))).toBe(false);
   });
 
   it('refuses a suspended team with 403 and lets it back in when reinstated', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
     api.admin.suspendTeam();
-    expect(await callJson(api, 'GET', '/agent/project/proj_x')).toEqual(expect.objectContaining({ status: 403, body: { status: false, message: 'This team is currently suspended.' } }));
-    expect((await callJson(api, 'GET', '/deployments/vercel/connections')).body).toEqual({ success: false, message: 'This team is currently suspended.', data: null, errors: null });
+    expect(await callJson(api, 'GET', '/agent/project/proj_x')).toEqual(
+      expect.objectContaining({ status: 403, body: { status: false, message: 'This team is currently suspended.' } }),
+    );
+    expect((await callJson(api, 'GET', '/deployments/vercel/connections')).body).toEqual({
+      success: false,
+      message: 'This team is currently suspended.',
+      data: null,
+      errors: null,
+    });
     const other = api.admin.createTeam({ credits: 5 });
-    expect((await callJson(api, 'GET', '/subscription-plans', { token: api.admin.createToken({ teamId: other }) })).status).toBe(200);
+    expect(
+      (await callJson(api, 'GET', '/subscription-plans', { token: api.admin.createToken({ teamId: other }) })).status,
+    ).toBe(200);
     api.admin.suspendTeam(undefined, false);
     expect((await callJson(api, 'GET', '/agent/project/proj_x')).status).toBe(404);
   });
@@ -130,7 +153,10 @@ describe('mock rate limit', () => {
 describe('mock routing', () => {
   it('answers unknown paths with 404 JSON and known paths with the wrong method with 405', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
-    expect(await callJson(api, 'GET', '/agent/nothing-here', { token: null })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
+    expect(await callJson(api, 'GET', '/agent/nothing-here', { token: null })).toMatchObject({
+      status: 404,
+      body: { message: 'Not found.' },
+    });
     expect((await callJson(api, 'GET', '/nothing', { token: null })).status).toBe(404);
     const wrongMethod = await callJson(api, 'GET', '/agent/generate');
     expect(wrongMethod.status).toBe(405);
@@ -148,6 +174,9 @@ describe('mock routing', () => {
     const api = createMockAgentApi({ speed: 'instant' });
     await generate(api);
     await call(api, 'GET', '/subscription-plans?x=1');
-    expect(api.admin.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /api/v1/agent/generate', 'GET /api/v1/subscription-plans']);
+    expect(api.admin.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+      'POST /api/v1/agent/generate',
+      'GET /api/v1/subscription-plans',
+    ]);
   });
 });

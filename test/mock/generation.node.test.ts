@@ -26,7 +26,14 @@ describe('mock generate validation', () => {
   it('validates mode and sums up several errors like Laravel', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
     const invalid = await callJson(api, 'POST', '/agent/generate', { body: { prompt, mode: 'turbo' } });
-    expect(invalid).toMatchObject({ status: 422, body: { status: false, message: 'The selected mode is invalid.', errors: { mode: ['The selected mode is invalid.'] } } });
+    expect(invalid).toMatchObject({
+      status: 422,
+      body: {
+        status: false,
+        message: 'The selected mode is invalid.',
+        errors: { mode: ['The selected mode is invalid.'] },
+      },
+    });
     const both = await callJson(api, 'POST', '/agent/generate', { body: { mode: 'turbo' } });
     expect(both.body.message).toBe('The prompt field is required. (and 1 more error)');
     expect(Object.keys(both.body.errors)).toEqual(['prompt', 'mode']);
@@ -34,7 +41,10 @@ describe('mock generate validation', () => {
 
   it('refuses a body that is not JSON with a clear 400', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
-    const { status, body } = await callJson(api, 'POST', '/agent/generate', { rawBody: '{"prompt":', headers: { 'content-type': 'application/json' } });
+    const { status, body } = await callJson(api, 'POST', '/agent/generate', {
+      rawBody: '{"prompt":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(status).toBe(400);
     expect(body).toEqual({ status: false, message: 'The request body must be valid JSON.' });
   });
@@ -64,20 +74,42 @@ describe('mock generation stream', () => {
     expect(order.at(-1)).toBe('stream_end');
     // file_created and tool_progress are interleaved, not one block after the other.
     const firstFile = generation.indexOf('file_created');
-    expect(generation.slice(firstFile).lastIndexOf('tool_progress')).toBeGreaterThan(generation.slice(firstFile).indexOf('tool_progress'));
+    expect(generation.slice(firstFile).lastIndexOf('tool_progress')).toBeGreaterThan(
+      generation.slice(firstFile).indexOf('tool_progress'),
+    );
     expect(generation.slice(firstFile, generation.lastIndexOf('file_created'))).toContain('tool_progress');
 
     const created = stream.events[0]!;
     expect(created.project_id).toMatch(/^[A-Za-z0-9_-]{1,128}$/);
     expect(created.app_url).toBe(`http://mock.agent-embed.test/apps/${created.project_id}/`);
-    expect(stream.events.at(-1)).toEqual({ type: 'stream_end', project_id: created.project_id, app_url: created.app_url });
-    for (const event of stream.events.filter((item) => item.type === 'file_created')) expect(event).toEqual({ type: 'file_created', path: expect.any(String), action: 'created' });
-    for (const event of stream.events.filter((item) => item.type === 'tool_progress')) expect(event).toEqual({ type: 'tool_progress', tool: expect.any(String), message: expect.any(String), status: expect.any(String) });
+    expect(stream.events.at(-1)).toEqual({
+      type: 'stream_end',
+      project_id: created.project_id,
+      app_url: created.app_url,
+    });
+    for (const event of stream.events.filter((item) => item.type === 'file_created'))
+      expect(event).toEqual({ type: 'file_created', path: expect.any(String), action: 'created' });
+    for (const event of stream.events.filter((item) => item.type === 'tool_progress'))
+      expect(event).toEqual({
+        type: 'tool_progress',
+        tool: expect.any(String),
+        message: expect.any(String),
+        status: expect.any(String),
+      });
 
     const files = stream.events.filter((event) => event.type === 'file_created').length;
     expect(api.admin.credits()).toBe(50 - files);
     const status = await callJson(api, 'GET', `/agent/project/${created.project_id}`);
-    expect(status).toMatchObject({ status: 200, body: { status: true, project_id: created.project_id, app_url: created.app_url, project_status: 'ready', name: 'Build A Todo App With Dark' } });
+    expect(status).toMatchObject({
+      status: 200,
+      body: {
+        status: true,
+        project_id: created.project_id,
+        app_url: created.app_url,
+        project_status: 'ready',
+        name: 'Build A Todo App With Dark',
+      },
+    });
     expect(Object.keys(status.body)).toEqual(['status', 'project_id', 'app_url', 'project_status', 'name']);
 
     const page = await call(api, 'GET', new URL(created.app_url).pathname, { token: null });
@@ -90,10 +122,16 @@ describe('mock generation stream', () => {
     const api = createMockAgentApi({ speed: 'instant' });
     const build = await generate(api, { prompt, mode: 'build' });
     const design = await generate(api, { prompt, mode: 'design' });
-    const paths = (stream: typeof build) => stream.events.filter((event) => event.type === 'file_created').map((event) => event.path as string);
+    const paths = (stream: typeof build) =>
+      stream.events.filter((event) => event.type === 'file_created').map((event) => event.path as string);
     expect(paths(build)).toContain('server/index.ts');
     expect(paths(design)).not.toContain('server/index.ts');
-    expect(api.admin.projects().map((project) => project.mode).sort()).toEqual(['build', 'design']);
+    expect(
+      api.admin
+        .projects()
+        .map((project) => project.mode)
+        .sort(),
+    ).toEqual(['build', 'design']);
   });
 
   it('streams a follow-up without container events and keeps the project', async () => {
@@ -109,21 +147,39 @@ describe('mock generation stream', () => {
     expect(['file_created', 'tool_progress']).toContain(order[0]);
     expect(order.at(-1)).toBe('stream_end');
     expect(follow.events.at(-1)).toMatchObject({ project_id: projectId });
-    expect(follow.events.filter((event) => event.action === 'modified').map((event) => event.path)).toEqual(['src/App.tsx', 'src/index.css']);
+    expect(follow.events.filter((event) => event.action === 'modified').map((event) => event.path)).toEqual([
+      'src/App.tsx',
+      'src/index.css',
+    ]);
     const [project] = api.admin.projects();
     expect(project?.prompts).toEqual([prompt, 'Add a settings page with a theme switch']);
     expect(project?.status).toBe('ready');
   });
 
-  it('refuses follow-ups on unknown (404) and other teams\' (403) projects, and validates them', async () => {
+  it("refuses follow-ups on unknown (404) and other teams' (403) projects, and validates them", async () => {
     const api = createMockAgentApi({ speed: 'instant' });
     const otherToken = api.admin.createToken({ teamId: api.admin.createTeam({ credits: 10 }) });
     const theirs = (await generate(api, { prompt }, undefined, otherToken)).events[0]!.project_id as string;
-    expect(await callJson(api, 'POST', `/agent/generate/${theirs}`, { body: { prompt } })).toMatchObject({ status: 403, body: { status: false, message: 'Project does not belong to the specified team.' } });
-    expect(await callJson(api, 'GET', `/agent/project/${theirs}`)).toMatchObject({ status: 403, body: { message: 'Project does not belong to the specified team.' } });
-    expect(await callJson(api, 'POST', '/agent/generate/proj_unknown', { body: { prompt } })).toMatchObject({ status: 404, body: { status: false, message: 'Project not found.' } });
-    expect(await callJson(api, 'GET', '/agent/project/proj_unknown')).toMatchObject({ status: 404, body: { status: false, message: 'Project not found.' } });
-    expect(await callJson(api, 'POST', `/agent/generate/${theirs}`, { body: { prompt: 'short' } })).toMatchObject({ status: 422, body: { errors: { prompt: ['The prompt must be at least 10 characters.'] } } });
+    expect(await callJson(api, 'POST', `/agent/generate/${theirs}`, { body: { prompt } })).toMatchObject({
+      status: 403,
+      body: { status: false, message: 'Project does not belong to the specified team.' },
+    });
+    expect(await callJson(api, 'GET', `/agent/project/${theirs}`)).toMatchObject({
+      status: 403,
+      body: { message: 'Project does not belong to the specified team.' },
+    });
+    expect(await callJson(api, 'POST', '/agent/generate/proj_unknown', { body: { prompt } })).toMatchObject({
+      status: 404,
+      body: { status: false, message: 'Project not found.' },
+    });
+    expect(await callJson(api, 'GET', '/agent/project/proj_unknown')).toMatchObject({
+      status: 404,
+      body: { status: false, message: 'Project not found.' },
+    });
+    expect(await callJson(api, 'POST', `/agent/generate/${theirs}`, { body: { prompt: 'short' } })).toMatchObject({
+      status: 422,
+      body: { errors: { prompt: ['The prompt must be at least 10 characters.'] } },
+    });
   });
 
   it('ends with credits_exhausted instead of stream_end when credits run out mid-stream', async () => {
@@ -132,9 +188,15 @@ describe('mock generation stream', () => {
     const order = types(stream.events);
     expect(order.filter((type) => type === 'file_created')).toHaveLength(3);
     expect(order).not.toContain('stream_end');
-    expect(stream.events.at(-1)).toEqual({ type: 'credits_exhausted', message: creditsExhaustedMessage, project_id: stream.events[0]!.project_id });
+    expect(stream.events.at(-1)).toEqual({
+      type: 'credits_exhausted',
+      message: creditsExhaustedMessage,
+      project_id: stream.events[0]!.project_id,
+    });
     expect(api.admin.credits()).toBe(0);
-    expect((await callJson(api, 'GET', `/agent/project/${stream.events[0]!.project_id}`)).body.project_status).toBe('credits_exhausted');
+    expect((await callJson(api, 'GET', `/agent/project/${stream.events[0]!.project_id}`)).body.project_status).toBe(
+      'credits_exhausted',
+    );
     expect((await callJson(api, 'POST', '/agent/generate', { body: { prompt } })).status).toBe(400);
   });
 
@@ -193,7 +255,11 @@ describe('mock faults', () => {
     api.admin.injectFault({ kind: 'error_event', afterEvents: 8, message: 'Injected failure.' });
     const stream = await generate(api);
     expect(stream.events).toHaveLength(9);
-    expect(stream.events.at(-1)).toEqual({ type: 'error', message: 'Injected failure.', project_id: stream.events[0]!.project_id });
+    expect(stream.events.at(-1)).toEqual({
+      type: 'error',
+      message: 'Injected failure.',
+      project_id: stream.events[0]!.project_id,
+    });
     expect(api.admin.projects()[0]?.status).toBe('failed');
   });
 
@@ -236,7 +302,9 @@ describe('mock faults', () => {
   it('rejects faults that make no sense', () => {
     const api = createMockAgentApi({ speed: 'instant' });
     expect(() => api.admin.injectFault({ kind: 'drop_after', events: -1 })).toThrow(/events/);
-    expect(() => api.admin.injectFault({ kind: 'drop_after', events: 1, route: 'getProject' })).toThrow(/generate or followUp/);
+    expect(() => api.admin.injectFault({ kind: 'drop_after', events: 1, route: 'getProject' })).toThrow(
+      /generate or followUp/,
+    );
     expect(() => api.admin.injectFault({ kind: 'nope' } as never)).toThrow(/Unknown fault kind/);
   });
 });

@@ -13,7 +13,11 @@ export interface CallOptions {
 
 /** Sends one request to the mock's handler. `path` is relative to the API base URL unless it starts with '/__' or 'http'. */
 export function call(api: MockAgentApi, method: string, path: string, options: CallOptions = {}): Promise<Response> {
-  const url = path.startsWith('http') ? path : path.startsWith('/__') || path.startsWith('/apps') ? new URL(path, api.baseUrl).href : `${api.baseUrl}${path}`;
+  const url = path.startsWith('http')
+    ? path
+    : path.startsWith('/__') || path.startsWith('/apps')
+      ? new URL(path, api.baseUrl).href
+      : `${api.baseUrl}${path}`;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.token === undefined ? api.token : options.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -27,7 +31,12 @@ export function call(api: MockAgentApi, method: string, path: string, options: C
 }
 
 /** Sends a request and parses its JSON body. */
-export async function callJson(api: MockAgentApi, method: string, path: string, options: CallOptions = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function callJson(
+  api: MockAgentApi,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await call(api, method, path, options);
   const text = await response.text();
   return { status: response.status, body: text === '' ? null : JSON.parse(text), headers: response.headers };
@@ -60,16 +69,29 @@ export function parseSse(text: string): ParsedStream {
 }
 
 /** Starts a generation or follow-up and reads the whole stream. */
-export async function generate(api: MockAgentApi, body: unknown = { prompt: 'Build a todo app with dark mode' }, projectId?: string, token?: string): Promise<ParsedStream & { status: number; contentType: string | null }> {
-  const response = await call(api, 'POST', projectId === undefined ? '/agent/generate' : `/agent/generate/${projectId}`, {
-    body,
-    headers: { accept: 'text/event-stream' },
-    ...(token === undefined ? {} : { token }),
-  });
+export async function generate(
+  api: MockAgentApi,
+  body: unknown = { prompt: 'Build a todo app with dark mode' },
+  projectId?: string,
+  token?: string,
+): Promise<ParsedStream & { status: number; contentType: string | null }> {
+  const response = await call(
+    api,
+    'POST',
+    projectId === undefined ? '/agent/generate' : `/agent/generate/${projectId}`,
+    {
+      body,
+      headers: { accept: 'text/event-stream' },
+      ...(token === undefined ? {} : { token }),
+    },
+  );
   const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type'), ...(response.status === 200 ? parseSse(text) : { events: [], comments: [], malformed: [text] }) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    ...(response.status === 200 ? parseSse(text) : { events: [], comments: [], malformed: [text] }),
+  };
 }
-
 
 /** Reads a body to its end or its failure: the text received and what it failed with, if anything. */
 export async function readToEnd(response: Response): Promise<{ text: string; failure: unknown }> {
@@ -97,7 +119,13 @@ export async function settle(rounds = 5): Promise<void> {
 }
 
 /** Timers under test control: time moves only when `runAll` or `advance` is called. */
-export function createManualTimers(start = 0): { timers: MockTimers; now: () => number; advance(ms: number): Promise<void>; runAll(limit?: number): Promise<void>; pending(): number } {
+export function createManualTimers(start = 0): {
+  timers: MockTimers;
+  now: () => number;
+  advance(ms: number): Promise<void>;
+  runAll(limit?: number): Promise<void>;
+  pending(): number;
+} {
   let time = start;
   let nextId = 1;
   const queue: Array<{ id: number; at: number; callback: () => void }> = [];

@@ -100,7 +100,9 @@ describe('pause_after fault', () => {
     const created = parseSse(await (await call(api, 'POST', '/agent/generate', { body: { prompt } })).text());
     const projectId = created.events[0]!.project_id as string;
     api.admin.injectFault({ kind: 'pause_after', events: 2, route: 'followUp' });
-    const followUp = startReading((await call(api, 'POST', `/agent/generate/${projectId}`, { body: { prompt: 'Add a shopping list page' } })).body!);
+    const followUp = startReading(
+      (await call(api, 'POST', `/agent/generate/${projectId}`, { body: { prompt: 'Add a shopping list page' } })).body!,
+    );
     await settle();
     expect(types(parseSse(followUp.state.text).events)).toEqual(['tool_progress', 'tool_progress']);
     expect(followUp.state.done).toBe(false);
@@ -116,7 +118,11 @@ describe('pause_after fault', () => {
     const response = await api.fetch(
       new Request(`${api.baseUrl}/agent/generate`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        headers: {
+          authorization: `Bearer ${api.token}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
         body: JSON.stringify({ prompt }),
         signal: controller.signal,
       }),
@@ -133,6 +139,8 @@ describe('pause_after fault', () => {
     const api = createMockAgentApi({ speed: 'instant' });
     expect(() => api.admin.injectFault({ kind: 'pause_after', events: -1 })).toThrow(/events/);
     expect(() => api.admin.injectFault({ kind: 'pause_after', events: 1, drop: 'yes' as never })).toThrow(/drop/);
-    expect(() => api.admin.injectFault({ kind: 'pause_after', events: 1, route: 'getProject' })).toThrow(/generate or followUp/);
+    expect(() => api.admin.injectFault({ kind: 'pause_after', events: 1, route: 'getProject' })).toThrow(
+      /generate or followUp/,
+    );
   });
 });

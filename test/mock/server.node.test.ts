@@ -16,7 +16,11 @@ afterEach(async () => {
 function post(server: MockAgentServer, path: string, body: unknown): Promise<Response> {
   return fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    },
     body: JSON.stringify(body),
   });
 }
@@ -27,7 +31,9 @@ describe('startMockAgentServer', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(server.token).toMatch(/^mock_dev_[0-9a-f]{40}$/);
     expect(server.adminUrl).toBe(server.url.replace('/api/v1', '/__mock/admin'));
-    const plans = await fetch(`${server.url}/subscription-plans`, { headers: { authorization: `Bearer ${server.token}` } });
+    const plans = await fetch(`${server.url}/subscription-plans`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     expect(plans.status).toBe(200);
     expect(plans.headers.get('content-length')).not.toBeNull();
     expect((await plans.json()).data).toHaveLength(4);
@@ -77,10 +83,14 @@ describe('startMockAgentServer', () => {
   it('answers HEAD and oversize bodies sensibly, and its admin is reachable over HTTP', async () => {
     const server = await start();
     const status = await new Promise<number>((resolve, reject) => {
-      const request = httpRequest(`${server.url}/agent/generate`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
+      const request = httpRequest(
+        `${server.url}/agent/generate`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       request.on('error', reject);
       request.end('x'.repeat(1024 * 1024 + 10));
     });

@@ -13,7 +13,9 @@ afterEach(cleanupRendered);
  */
 async function violations(container: HTMLElement) {
   const results = await axe.run(container, { iframes: false, rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
 }
 
 function renderAll(options: RenderWithMockOptions = {}) {
@@ -63,7 +65,9 @@ describe('axe-core reports no violations', () => {
     const { container, user } = renderAll({ provider: { colorScheme: 'dark' } });
     await submit(user, 'A portfolio site for a ceramic artist');
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-state', 'settled'));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-state', 'settled'),
+    );
     expect(screen.getByTitle('Preview of the generated app')).toBeInTheDocument();
     expect(await violations(container)).toEqual([]);
   });

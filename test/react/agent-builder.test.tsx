@@ -11,7 +11,9 @@ const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 async function violations(container: HTMLElement) {
   // iframes: false keeps axe out of the generated app's document (not ours); the iframe element itself is still checked.
   const results = await axe.run(container, { iframes: false, rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
 }
 
 describe('AgentBuilder, the one-line embed', () => {
@@ -19,28 +21,43 @@ describe('AgentBuilder, the one-line embed', () => {
     const { container } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
     const builder = screen.getByRole('region', { name: 'App builder' });
     expect(builder).toHaveAttribute('data-state', 'idle');
-    for (const name of ['Build', 'Result', 'Deploy and code']) expect(within(builder).getByRole('group', { name })).toBeInTheDocument();
+    for (const name of ['Build', 'Result', 'Deploy and code'])
+      expect(within(builder).getByRole('group', { name })).toBeInTheDocument();
     expect(within(builder).getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
-    for (const name of ['Build progress', 'Project status', 'App preview', 'Deploy to Vercel', 'Code host', 'Repository']) {
+    for (const name of [
+      'Build progress',
+      'Project status',
+      'App preview',
+      'Deploy to Vercel',
+      'Code host',
+      'Repository',
+    ]) {
       expect(within(builder).getByRole('region', { name })).toBeInTheDocument();
     }
     expect(within(builder).queryByRole('region', { name: 'Plans' })).not.toBeInTheDocument();
-    await waitFor(() => expect(within(builder).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'));
+    await waitFor(() =>
+      expect(within(builder).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'),
+    );
     expect(await violations(container)).toEqual([]);
   });
 
   it('the whole flow: generate, preview, deploy with a new token, connect the code host, link and push', async () => {
     const navigate = vi.fn<(url: string) => void>();
-    const { user, transport, container, generationPosts } = renderWithMock(<AgentBuilder provider="netlify" codehost={{ navigate }} repositoriesPerPage={5} showPlans />, {
-      provider: { externalUser: ada },
-    });
+    const { user, transport, container, generationPosts } = renderWithMock(
+      <AgentBuilder provider="netlify" codehost={{ navigate }} repositoriesPerPage={5} showPlans />,
+      {
+        provider: { externalUser: ada },
+      },
+    );
     const builder = screen.getByRole('region', { name: 'App builder' });
     await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
     await user.click(within(builder).getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(builder).toHaveAttribute('data-state', 'completed'));
     expect(generationPosts()).toHaveLength(1);
     expect(within(builder).getByTitle('Preview of the generated app')).toBeInTheDocument();
-    await waitFor(() => expect(within(builder).getByRole('region', { name: 'Project status' })).toHaveAttribute('data-state', 'settled'));
+    await waitFor(() =>
+      expect(within(builder).getByRole('region', { name: 'Project status' })).toHaveAttribute('data-state', 'settled'),
+    );
 
     const deploy = within(builder).getByRole('region', { name: 'Deploy to Netlify' });
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
@@ -49,7 +66,9 @@ describe('AgentBuilder, the one-line embed', () => {
     await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
     await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
-    expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(/^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/);
+    expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(
+      /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
+    );
     expect(document.body.innerHTML).not.toContain('netlify-secret');
 
     const codehost = within(builder).getByRole('region', { name: 'Code host' });
@@ -58,7 +77,12 @@ describe('AgentBuilder, the one-line embed', () => {
     await user.click(within(codehost).getByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
     const installUrl = navigate.mock.calls[0]![0];
-    const callback = await transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${new URL(installUrl).searchParams.get('state')}`, installUrl), { method: 'POST' }));
+    const callback = await transport.api.fetch(
+      new Request(
+        new URL(`/__mock/codehost/callback?state=${new URL(installUrl).searchParams.get('state')}`, installUrl),
+        { method: 'POST' },
+      ),
+    );
     expect(callback.headers.get('location')).toBe(window.location.href);
     act(() => {
       window.dispatchEvent(new Event('focus'));

@@ -12,10 +12,15 @@ const day = 24 * 60 * 60 * 1000;
 
 async function violations(container: HTMLElement) {
   const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
 }
 
-function renderConnect(props: Parameters<typeof CodehostConnect>[0] = {}, options: RenderWithMockOptions & { user?: ExternalUser } = {}) {
+function renderConnect(
+  props: Parameters<typeof CodehostConnect>[0] = {},
+  options: RenderWithMockOptions & { user?: ExternalUser } = {},
+) {
   const sent: TransportRequest[] = [];
   const navigate = vi.fn<(url: string) => void>();
   const rendered = renderWithMock(<CodehostConnect navigate={navigate} {...props} />, {
@@ -39,7 +44,9 @@ function renderConnect(props: Parameters<typeof CodehostConnect>[0] = {}, option
     const page = await rendered.transport.api.fetch(new Request(redirectUrl));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Install the Agent code-host app');
-    return rendered.transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, redirectUrl), { method: 'POST' }));
+    return rendered.transport.api.fetch(
+      new Request(new URL(`/__mock/codehost/callback?state=${state}`, redirectUrl), { method: 'POST' }),
+    );
   }
   return { ...rendered, sent, navigate, region, install };
 }
@@ -55,7 +62,12 @@ describe('CodehostConnect journeys', () => {
     expect(region()).toHaveAttribute('data-state', 'redirecting');
     expect(within(region()).getByRole('status')).toHaveTextContent('Taking you to the installation page…');
     const start = sent.find((request) => request.path === '/codehost/connect/start');
-    expect(start?.body).toEqual({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: window.location.href });
+    expect(start?.body).toEqual({
+      external_user_id: 'ada',
+      external_user_name: 'Ada Lovelace',
+      external_user_email: 'ada@example.com',
+      return_url: window.location.href,
+    });
     const redirectUrl = navigate.mock.calls[0]![0];
     expect(redirectUrl).toMatch(/^http:\/\/mock\.agent-embed\.test\/__mock\/codehost\/install\?state=[0-9a-f]+$/);
 
@@ -68,8 +80,12 @@ describe('CodehostConnect journeys', () => {
     });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'connected'));
     expect(region()).toHaveTextContent('Connected as ada-lovelace');
-    const terms = within(region()).getAllByRole('term').map((term) => term.textContent);
-    const values = within(region()).getAllByRole('definition').map((value) => value.textContent);
+    const terms = within(region())
+      .getAllByRole('term')
+      .map((term) => term.textContent);
+    const values = within(region())
+      .getAllByRole('definition')
+      .map((value) => value.textContent);
     expect(terms).toEqual(['Account', 'Installation', 'Connected', 'Updated']);
     expect(values.slice(0, 2)).toEqual(['ada-lovelace', 'Active']);
     const times = region().querySelectorAll('time');
@@ -82,11 +98,25 @@ describe('CodehostConnect journeys', () => {
   it('refreshes on pageshow from the back/forward cache; focus and a visible tab reload only an unconnected account', async () => {
     const { region, transport, sent } = renderConnect();
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
-    const gets = () => sent.filter((request) => request.method === 'GET' && request.path === '/codehost/connections/ada').length;
+    const gets = () =>
+      sent.filter((request) => request.method === 'GET' && request.path === '/codehost/connections/ada').length;
     const before = gets();
-    const started = await transport.json({ method: 'POST', path: '/codehost/connect/start', body: { external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' } });
+    const started = await transport.json({
+      method: 'POST',
+      path: '/codehost/connect/start',
+      body: {
+        external_user_id: 'ada',
+        external_user_name: 'Ada Lovelace',
+        external_user_email: 'ada@example.com',
+        return_url: 'http://localhost:3000/',
+      },
+    });
     const redirectUrl = (started as { data: { redirect_url: string } }).data.redirect_url;
-    await transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${new URL(redirectUrl).searchParams.get('state')}`, redirectUrl)));
+    await transport.api.fetch(
+      new Request(
+        new URL(`/__mock/codehost/callback?state=${new URL(redirectUrl).searchParams.get('state')}`, redirectUrl),
+      ),
+    );
     act(() => {
       window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
     });
@@ -114,17 +144,24 @@ describe('CodehostConnect journeys', () => {
     const { user, region, navigate, install } = renderConnect({ mode: 'popup', openWindow });
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'popup'));
-    expect(openWindow).toHaveBeenCalledWith(expect.stringContaining('/__mock/codehost/install?state='), codehostPopupName);
+    expect(openWindow).toHaveBeenCalledWith(
+      expect.stringContaining('/__mock/codehost/install?state='),
+      codehostPopupName,
+    );
     expect(navigate).not.toHaveBeenCalled();
     expect(region()).toHaveTextContent('Finish the installation in the window that opened.');
     await install(openWindow.mock.calls[0]![0]);
     // A message from another origin is ignored; the popup's own page (same origin) is believed.
     act(() => {
-      window.dispatchEvent(new MessageEvent('message', { data: { type: codehostReturnMessage }, origin: 'https://evil.example' }));
+      window.dispatchEvent(
+        new MessageEvent('message', { data: { type: codehostReturnMessage }, origin: 'https://evil.example' }),
+      );
     });
     expect(region()).toHaveAttribute('data-state', 'popup');
     act(() => {
-      window.dispatchEvent(new MessageEvent('message', { data: { type: codehostReturnMessage }, origin: window.location.origin }));
+      window.dispatchEvent(
+        new MessageEvent('message', { data: { type: codehostReturnMessage }, origin: window.location.origin }),
+      );
     });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'connected'));
 
@@ -139,7 +176,9 @@ describe('CodehostConnect journeys', () => {
     const { user, region, sent } = renderConnect({ returnUrl: 'https://agency.example/projects?tab=code' });
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() => expect(sent.some((request) => request.path === '/codehost/connect/start')).toBe(true));
-    expect(sent.find((request) => request.path === '/codehost/connect/start')?.body).toMatchObject({ return_url: 'https://agency.example/projects?tab=code' });
+    expect(sent.find((request) => request.path === '/codehost/connect/start')?.body).toMatchObject({
+      return_url: 'https://agency.example/projects?tab=code',
+    });
   });
 
   it('suspended installation and expired connection: said so, with "Connect again"', async () => {
@@ -154,7 +193,9 @@ describe('CodehostConnect journeys', () => {
     first.transport.api.admin.setCodehostInstallationStatus('ada', 'suspended');
     await first.user.click(within(first.region()).getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(first.region()).toHaveAttribute('data-state', 'inactive'));
-    expect(first.region()).toHaveTextContent('The code-host app is not active for this account. Install it again to continue.');
+    expect(first.region()).toHaveTextContent(
+      'The code-host app is not active for this account. Install it again to continue.',
+    );
     expect(first.region()).toHaveTextContent('InstallationSuspended');
     expect(within(first.region()).getByRole('button', { name: 'Connect again' })).toBeEnabled();
     const api = first.transport.api;
@@ -162,7 +203,9 @@ describe('CodehostConnect journeys', () => {
 
     const later = renderConnect({}, { mock: { api }, store: { now: () => Date.now() + 400 * day } });
     await waitFor(() => expect(later.region()).toHaveAttribute('data-state', 'expired'));
-    expect(later.region()).toHaveTextContent('The code-host connection has expired. Connect again to keep pushing code.');
+    expect(later.region()).toHaveTextContent(
+      'The code-host connection has expired. Connect again to keep pushing code.',
+    );
     expect(within(later.region()).getByRole('button', { name: 'Connect again' })).toBeInTheDocument();
   });
 
@@ -196,7 +239,12 @@ describe('CodehostConnect journeys', () => {
 });
 
 describe('CodehostConnect never follows a non-http(s) address', () => {
-  it.each(['javascript:alert(document.domain)', 'data:text/html,<script>alert(1)</script>', '//evil.example/install', 'ftp://files.example/install'])('redirect_url %s: no navigation, no popup, no link', async (redirectUrl) => {
+  it.each([
+    'javascript:alert(document.domain)',
+    'data:text/html,<script>alert(1)</script>',
+    '//evil.example/install',
+    'ftp://files.example/install',
+  ])('redirect_url %s: no navigation, no popup, no link', async (redirectUrl) => {
     const openWindow = vi.fn<(url: string, name: string) => Window | null>(() => null);
     const { user, region, navigate, container } = renderConnect(
       { mode: 'popup', openWindow },
@@ -204,7 +252,9 @@ describe('CodehostConnect never follows a non-http(s) address', () => {
         wrapTransport: (inner) => ({
           json: async (request) => {
             const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-            return request.path === '/codehost/connect/start' ? { ...body, data: { ...body.data, redirect_url: redirectUrl } } : body;
+            return request.path === '/codehost/connect/start'
+              ? { ...body, data: { ...body.data, redirect_url: redirectUrl } }
+              : body;
           },
           stream: inner.stream,
         }),

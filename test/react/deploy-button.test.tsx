@@ -13,13 +13,19 @@ const prompt = 'A portfolio site for a ceramic artist';
 
 async function violations(container: HTMLElement) {
   const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
 }
 
 /** Renders a DeployButton for Ada over the mock, with a completed project as the current generation. */
 async function renderDeploy(options: RenderWithMockOptions & { deployTo?: string; withProject?: boolean } = {}) {
   const { deployTo = 'vercel', withProject, ...renderOptions } = options;
-  const rendered = renderWithMock(<DeployButton provider={deployTo} />, { store: {}, ...renderOptions, provider: { externalUser: ada, ...renderOptions.provider } });
+  const rendered = renderWithMock(<DeployButton provider={deployTo} />, {
+    store: {},
+    ...renderOptions,
+    provider: { externalUser: ada, ...renderOptions.provider },
+  });
   if (withProject !== false) {
     await act(async () => {
       const result = await rendered.store!.getState().generate({ prompt });
@@ -27,8 +33,14 @@ async function renderDeploy(options: RenderWithMockOptions & { deployTo?: string
     });
   }
   const region = () => screen.getByRole('region', { name: /^Deploy to / });
-  const deployPosts = () => rendered.transport.api.admin.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/deploy'));
-  const connectPosts = () => rendered.transport.api.admin.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/connections'));
+  const deployPosts = () =>
+    rendered.transport.api.admin.requests.filter(
+      (request) => request.method === 'POST' && request.path.endsWith('/deploy'),
+    );
+  const connectPosts = () =>
+    rendered.transport.api.admin.requests.filter(
+      (request) => request.method === 'POST' && request.path.endsWith('/connections'),
+    );
   return { ...rendered, region, deployPosts, connectPosts };
 }
 
@@ -74,7 +86,13 @@ describe('DeployButton journeys', () => {
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     expect(deployPosts()).toHaveLength(1);
 
-    const everything = [JSON.stringify(store!.getState()), document.documentElement.outerHTML, JSON.stringify({ ...sessionStorage }), JSON.stringify({ ...localStorage }), container.innerHTML];
+    const everything = [
+      JSON.stringify(store!.getState()),
+      document.documentElement.outerHTML,
+      JSON.stringify({ ...sessionStorage }),
+      JSON.stringify({ ...localStorage }),
+      container.innerHTML,
+    ];
     for (const place of everything) {
       expect(place).not.toContain(rejectedToken);
       expect(place).not.toContain(goodToken);
@@ -92,7 +110,9 @@ describe('DeployButton journeys', () => {
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('The token was not accepted');
     expect(alert).toHaveTextContent(agentApiMessages.providerAccountTaken);
-    expect(alert).toHaveTextContent('This deployment provider account is already connected to another external user for this agency.');
+    expect(alert).toHaveTextContent(
+      'This deployment provider account is already connected to another external user for this agency.',
+    );
     await waitFor(() => expect(alert).toHaveFocus());
     expect(input.value).toBe('');
     expect(input).not.toHaveAttribute('aria-invalid');
@@ -138,7 +158,10 @@ describe('DeployButton journeys', () => {
         stream: inner.stream,
       }),
     });
-    await clientOf(rendered.transport).deployments.connect('netlify', { external_user_id: 'ada', token: 'netlify-ada:token' });
+    await clientOf(rendered.transport).deployments.connect('netlify', {
+      external_user_id: 'ada',
+      token: 'netlify-ada:token',
+    });
     await act(async () => {
       await rendered.store!.getState().generate({ prompt });
     });
@@ -172,7 +195,10 @@ describe('DeployButton journeys', () => {
     const { user, region } = await renderDeploy({
       // As if the connection were removed behind the page's back: the API finds none for the deploy.
       wrapTransport: (inner) => ({
-        json: (request) => inner.json(request.path.endsWith('/deploy') ? { ...request, body: { external_user_id: 'removed-user' } } : request),
+        json: (request) =>
+          inner.json(
+            request.path.endsWith('/deploy') ? { ...request, body: { external_user_id: 'removed-user' } } : request,
+          ),
         stream: inner.stream,
       }),
     });
@@ -203,13 +229,18 @@ describe('DeployButton journeys', () => {
 
   it('an expired connection asks for a new token before deploying', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-    await clientOf(createMockTransport({ api })).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:first' });
+    await clientOf(createMockTransport({ api })).deployments.connect('vercel', {
+      external_user_id: 'ada',
+      token: 'ada-account:first',
+    });
     const { user, region, deployPosts } = await renderDeploy({
       mock: { api },
       wrapTransport: (inner) => ({
         json: async (request) => {
           const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-          return request.method === 'GET' && request.path.includes('/connections/') ? { ...body, data: { ...body.data, expires_at: '2001-01-01T00:00:00Z' } } : body;
+          return request.method === 'GET' && request.path.includes('/connections/')
+            ? { ...body, data: { ...body.data, expires_at: '2001-01-01T00:00:00Z' } }
+            : body;
         },
         stream: inner.stream,
       }),
@@ -238,7 +269,9 @@ describe('DeployButton never links a non-http(s) deployment address', () => {
       wrapTransport: (inner) => ({
         json: async (request) => {
           const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-          return request.path.endsWith('/deploy') ? { ...body, data: { ...body.data, url: 'javascript:alert(document.cookie)' } } : body;
+          return request.path.endsWith('/deploy')
+            ? { ...body, data: { ...body.data, url: 'javascript:alert(document.cookie)' } }
+            : body;
         },
         stream: inner.stream,
       }),
@@ -273,14 +306,20 @@ describe('useDeploymentConnections', () => {
     const { status, connections, error } = useDeploymentConnections('vercel');
     return (
       <p data-testid="connections" data-state={status}>
-        {error?.message ?? connections.map((connection) => `${connection.external_user_id}:${connection.provider_account_name}`).join(', ')}
+        {error?.message ??
+          connections
+            .map((connection) => `${connection.external_user_id}:${connection.provider_account_name}`)
+            .join(', ')}
       </p>
     );
   }
 
   it('lists the connections to a provider', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-    await clientOf(createMockTransport({ api })).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:token' });
+    await clientOf(createMockTransport({ api })).deployments.connect('vercel', {
+      external_user_id: 'ada',
+      token: 'ada-account:token',
+    });
     renderWithMock(<Connections />, { mock: { api }, provider: { externalUser: ada } });
     await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'loaded'));
     expect(screen.getByTestId('connections')).toHaveTextContent('ada:ada-account (Vercel)');

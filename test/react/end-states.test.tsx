@@ -95,7 +95,9 @@ describe('interrupted streams', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
     expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
-    expect(within(buildLog()).getByRole('log')).toHaveTextContent('Connection lost. Checking how the generation ended.');
+    expect(within(buildLog()).getByRole('log')).toHaveTextContent(
+      'Connection lost. Checking how the generation ended.',
+    );
     expect(screen.getByRole('button', { name: 'Stop waiting' })).toBeInTheDocument();
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
     const project = transport.api.admin.projects()[0]!;
@@ -140,7 +142,10 @@ describe('interrupted streams', () => {
     await before.user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
     const project = api.admin.projects()[0]!;
-    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({ projectId: project.id, status: 'recovering' });
+    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({
+      projectId: project.id,
+      status: 'recovering',
+    });
     before.unmount(); // the page reloads while the outcome is unknown
 
     const after = renderWithMock(
@@ -156,13 +161,21 @@ describe('interrupted streams', () => {
     // The restored project is offered for a follow-up.
     expect(screen.getByRole('form', { name: 'Refine your app' })).toBeInTheDocument();
     expect(screen.getByText(`Follow-up on project ${project.id}`)).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-project-status', 'ready'));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-project-status', 'ready'),
+    );
     expect(after.generationPosts()).toHaveLength(1);
-    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({ projectId: project.id, status: 'completed' });
+    expect(JSON.parse(sessionStorage.getItem(`${defaultStorageKey}:${user.id}`) ?? '{}')).toMatchObject({
+      projectId: project.id,
+      status: 'completed',
+    });
   });
 
   it('the persisted project belongs to one end user: another one resumes nothing', async () => {
-    sessionStorage.setItem(`${defaultStorageKey}:someone-else`, JSON.stringify({ projectId: 'p_other', status: 'generating', kind: 'generate', mode: 'build' }));
+    sessionStorage.setItem(
+      `${defaultStorageKey}:someone-else`,
+      JSON.stringify({ projectId: 'p_other', status: 'generating', kind: 'generate', mode: 'build' }),
+    );
     const { statusGets } = renderWithMock(<LiveBuildLog />, { provider: { externalUser: { id: 'end-user-2' } } });
     expect(buildLog()).toHaveAttribute('data-state', 'idle');
     expect(statusGets()).toHaveLength(0);
@@ -184,7 +197,12 @@ describe('an app_url that is not http(s) never becomes a link or an iframe', () 
           stream: (request, handlers) =>
             mock.stream(request, {
               ...handlers,
-              onEvent: (event) => handlers.onEvent(event.type === 'project_created' || event.type === 'stream_end' ? { ...event, app_url: 'javascript:alert(document.cookie)' } : event),
+              onEvent: (event) =>
+                handlers.onEvent(
+                  event.type === 'project_created' || event.type === 'stream_end'
+                    ? { ...event, app_url: 'javascript:alert(document.cookie)' }
+                    : event,
+                ),
             }),
         }),
       },
@@ -213,7 +231,7 @@ describe('an app_url that is not http(s) never becomes a link or an iframe', () 
       {
         mock: { api: first.transport.api },
         wrapTransport: (mock) => ({
-          json: async (request) => ({ ...(await mock.json(request)) as object, app_url: 'vbscript:msgbox(1)' }),
+          json: async (request) => ({ ...((await mock.json(request)) as object), app_url: 'vbscript:msgbox(1)' }),
           stream: (request, handlers) => mock.stream(request, handlers),
         }),
       },

@@ -1,8 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratePanel, LiveBuildLog, type GenerationActionResult } from 'agent-embed';
-import { AgentApiError, type AgentTransport } from 'agent-embed/core';
-import { createMockTransport } from 'agent-embed/mock';
+import { AgentApiError } from 'agent-embed/core';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
@@ -28,7 +27,9 @@ describe('GeneratePanel validation', () => {
   });
 
   it('the validation message comes from labels', async () => {
-    const { user } = renderWithMock(<GeneratePanel />, { provider: { labels: { generatePanel: { promptTooShort: 'Mindestens 10 Zeichen.' } } } });
+    const { user } = renderWithMock(<GeneratePanel />, {
+      provider: { labels: { generatePanel: { promptTooShort: 'Mindestens 10 Zeichen.' } } },
+    });
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     expect(screen.getByText('Mindestens 10 Zeichen.')).toBeInTheDocument();
   });
@@ -45,7 +46,12 @@ describe('GeneratePanel validation', () => {
           json: (request) => mock.json(request),
           stream: (request, handlers) =>
             (request.body as { prompt: string }).prompt.includes('lorem')
-              ? Promise.reject(new AgentApiError('validation', 'The given data was invalid.', { status: 422, fieldErrors: { prompt: ['The prompt may not contain placeholder text.'] } }))
+              ? Promise.reject(
+                  new AgentApiError('validation', 'The given data was invalid.', {
+                    status: 422,
+                    fieldErrors: { prompt: ['The prompt may not contain placeholder text.'] },
+                  }),
+                )
               : mock.stream(request, handlers),
         }),
       },
@@ -65,7 +71,9 @@ describe('GeneratePanel validation', () => {
     await user.clear(prompt);
     await user.type(prompt, validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(screen.getByRole('form', { name: 'Refine your app' })).toHaveAttribute('data-state', 'completed'));
+    await waitFor(() =>
+      expect(screen.getByRole('form', { name: 'Refine your app' })).toHaveAttribute('data-state', 'completed'),
+    );
     expect(screen.queryByText('The prompt may not contain placeholder text.')).not.toBeInTheDocument();
   });
 
@@ -91,7 +99,9 @@ describe('one POST per user action', () => {
     transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 10_000 });
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.dblClick(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'provisioning'));
+    await waitFor(() =>
+      expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'provisioning'),
+    );
     expect(generationPosts()).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1));
@@ -124,7 +134,9 @@ describe('one POST per user action', () => {
     expect(generationPosts()).toHaveLength(0);
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Build progress' })).toHaveAttribute('data-state', 'completed'));
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Build progress' })).toHaveAttribute('data-state', 'completed'),
+    );
     expect(generationPosts()).toHaveLength(1);
   });
 });

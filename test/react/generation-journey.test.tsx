@@ -51,7 +51,12 @@ describe('the whole generation journey against the in-browser mock', () => {
     expect(log.getByText(`${project.files.length} files, 0 modified`)).toBeInTheDocument();
     // Repeated "running" reports of one tool are one step.
     const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
-    expect(steps.map((step) => step.querySelector('.ae-tool-name')?.textContent)).toEqual(['plan', 'write_files', 'install_dependencies', 'build']);
+    expect(steps.map((step) => step.querySelector('.ae-tool-name')?.textContent)).toEqual([
+      'plan',
+      'write_files',
+      'install_dependencies',
+      'build',
+    ]);
     const appLink = log.getByRole('link', { name: 'Open the app' });
     expect(appLink).toHaveAttribute('href', project.appUrl);
     expect(appLink).toHaveAttribute('target', '_blank');
@@ -66,7 +71,9 @@ describe('the whole generation journey against the in-browser mock', () => {
     expect(within(status).getByText(project.name)).toBeInTheDocument();
     expect(within(status).getByText('Ready')).toBeInTheDocument();
     expect(within(status).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project.appUrl);
-    expect(within(status).getByText('Last updated').nextElementSibling?.querySelector('time')).toHaveAttribute('datetime');
+    expect(within(status).getByText('Last updated').nextElementSibling?.querySelector('time')).toHaveAttribute(
+      'datetime',
+    );
     const frame = screen.getByTitle('Preview of the generated app');
     expect(frame).toHaveAttribute('src', project.appUrl);
 
@@ -79,12 +86,18 @@ describe('the whole generation journey against the in-browser mock', () => {
     await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
     await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(2));
     expect(onComplete.mock.calls[1]![0]).toMatchObject({ outcome: 'completed', projectId: project.id });
-    expect(generationPosts().map((request) => request.path)).toEqual(['/api/v1/agent/generate', `/api/v1/agent/generate/${project.id}`]);
+    expect(generationPosts().map((request) => request.path)).toEqual([
+      '/api/v1/agent/generate',
+      `/api/v1/agent/generate/${project.id}`,
+    ]);
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
     // A follow-up has no container stage; it modified two files and created one.
     expect(within(buildLog()).queryByRole('progressbar')).not.toBeInTheDocument();
     expect(within(buildLog()).getByText('3 files, 2 modified')).toBeInTheDocument();
-    expect(transport.api.admin.projects()[0]!.prompts).toEqual(['A portfolio site for a ceramic artist', 'Add a contact page with a form']);
+    expect(transport.api.admin.projects()[0]!.prompts).toEqual([
+      'A portfolio site for a ceramic artist',
+      'Add a contact page with a form',
+    ]);
 
     // "Start a new project" goes back to the new-project form.
     await user.click(screen.getByRole('button', { name: 'Start a new project' }));
@@ -129,7 +142,9 @@ describe('the whole generation journey against the in-browser mock', () => {
       </>,
       { mock: { api: first.transport.api } },
     );
-    await waitFor(() => expect(screen.getAllByRole('region', { name: 'Project status' })[0]).toHaveAttribute('data-state', 'settled'));
+    await waitFor(() =>
+      expect(screen.getAllByRole('region', { name: 'Project status' })[0]).toHaveAttribute('data-state', 'settled'),
+    );
     expect(screen.getAllByRole('region', { name: 'Project status' })[1]).toHaveAttribute('data-state', 'settled');
     await waitFor(() => expect(screen.getByTitle('Preview of the generated app')).toBeInTheDocument());
     // Three watchers of one project, one request: the status is terminal, so polling stopped.

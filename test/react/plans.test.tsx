@@ -14,8 +14,15 @@ describe('PlanList', () => {
   it('shows the plans in display order with prices in the provider locale, and no payment ids', async () => {
     const { container } = renderWithMock(<PlanList />, { provider: { locale: 'de-DE' } });
     await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
-    const items = within(plans()).getAllByRole('listitem').filter((item) => item.classList.contains('ae-plan'));
-    expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    const items = within(plans())
+      .getAllByRole('listitem')
+      .filter((item) => item.classList.contains('ae-plan'));
+    expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual([
+      'Starter',
+      'Pro',
+      'Agency',
+      'Enterprise',
+    ]);
     const euroFormat = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' });
     expect(items[0]).toHaveTextContent('Free');
     const price = (item: HTMLElement) => item.querySelector('.ae-plan-price')?.textContent;
@@ -54,10 +61,16 @@ describe('PlanList', () => {
 describe('formatPlanPrice', () => {
   const text = defaultLabels.planList;
   it('reads numbers and numeric strings, falls back on a bad currency or locale, and says nothing without a price', () => {
-    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 12, currency: 'eur' }, 'fr-FR', text)).toBe(`${new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(12)} / month`);
+    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 12, currency: 'eur' }, 'fr-FR', text)).toBe(
+      `${new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(12)} / month`,
+    );
     expect(formatPlanPrice({ id: 1, name: 'A', price: '9.5', currency: 'USD' }, 'en-US', text)).toBe('$9.50 / month');
-    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'not-a-code' }, 'en-US', text)).toBe('5 / month');
-    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'USD' }, 'not a locale!!', text)).toMatch(/5\.00 \/ month$/);
+    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'not-a-code' }, 'en-US', text)).toBe(
+      '5 / month',
+    );
+    expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'USD' }, 'not a locale!!', text)).toMatch(
+      /5\.00 \/ month$/,
+    );
     expect(formatPlanPrice({ id: 1, name: 'A' }, 'en-US', text)).toBeUndefined();
     expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: null }, 'en-US', text)).toBe('Custom pricing');
   });

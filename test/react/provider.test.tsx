@@ -15,7 +15,7 @@ import {
   useAgentStore,
   useGeneration,
 } from 'agent-embed';
-import { AgentApiError, createAgentClient, createAgentStore } from 'agent-embed/core';
+import { type AgentApiError, createAgentClient, createAgentStore } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -49,7 +49,10 @@ describe('AgentProvider', () => {
     const root = container.querySelector('[data-agent-embed]') as HTMLElement;
     expect(root).toHaveAttribute('data-color-scheme', 'auto');
     expect(root.getAttribute('style') ?? '').toBe('');
-    expect(appearanceStyle({ colorText: '#111', fontSize: 14 })).toEqual({ '--agent-embed-color-text': '#111', '--agent-embed-font-size': '14px' });
+    expect(appearanceStyle({ colorText: '#111', fontSize: 14 })).toEqual({
+      '--agent-embed-color-text': '#111',
+      '--agent-embed-font-size': '14px',
+    });
   });
 
   it('overrides labels per component and keeps the defaults for the rest', () => {
@@ -58,7 +61,11 @@ describe('AgentProvider', () => {
         <GeneratePanel />
         <LiveBuildLog />
       </>,
-      { provider: { labels: { generatePanel: { submit: 'Bauen', promptLabel: 'Beschreibung' }, status: { idle: 'Bereit' } } } },
+      {
+        provider: {
+          labels: { generatePanel: { submit: 'Bauen', promptLabel: 'Beschreibung' }, status: { idle: 'Bereit' } },
+        },
+      },
     );
     expect(screen.getByRole('button', { name: 'Bauen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Beschreibung')).toBeInTheDocument();
@@ -80,7 +87,19 @@ describe('AgentProvider', () => {
   });
 
   it('accepts a baseUrl, a client or a prebuilt store', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ status: true, project_id: 'p1', app_url: 'https://p1.example.test', project_status: 'ready', name: 'One' }), { headers: { 'content-type': 'application/json' } }));
+    const fetch = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({
+            status: true,
+            project_id: 'p1',
+            app_url: 'https://p1.example.test',
+            project_status: 'ready',
+            name: 'One',
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+    );
     vi.stubGlobal('fetch', fetch);
     try {
       render(
@@ -89,18 +108,25 @@ describe('AgentProvider', () => {
         </AgentProvider>,
       );
       await screen.findByText('One');
-      expect(fetch).toHaveBeenCalledWith('/api/agent/agent/project/p1', expect.objectContaining({ method: 'GET', credentials: 'same-origin' }));
+      expect(fetch).toHaveBeenCalledWith(
+        '/api/agent/agent/project/p1',
+        expect.objectContaining({ method: 'GET', credentials: 'same-origin' }),
+      );
     } finally {
       vi.unstubAllGlobals();
     }
     cleanupRendered();
 
     const client = createAgentClient({ transport: createMockTransport({ speed: 'instant' }) });
-    const fromClient = renderHook(() => useAgentClient(), { wrapper: ({ children }) => <AgentProvider client={client}>{children}</AgentProvider> });
+    const fromClient = renderHook(() => useAgentClient(), {
+      wrapper: ({ children }) => <AgentProvider client={client}>{children}</AgentProvider>,
+    });
     expect(fromClient.result.current).toBe(client);
 
     const store = createAgentStore({ client, storage: null });
-    const fromStore = renderHook(() => useAgentStore((state) => state.generate), { wrapper: ({ children }) => <AgentProvider store={store}>{children}</AgentProvider> });
+    const fromStore = renderHook(() => useAgentStore((state) => state.generate), {
+      wrapper: ({ children }) => <AgentProvider store={store}>{children}</AgentProvider>,
+    });
     expect(fromStore.result.current).toBe(store.getState().generate);
   });
 
@@ -143,7 +169,9 @@ describe('AgentProvider', () => {
 
   it('useGeneration exposes the current generation and its actions', async () => {
     const transport = createMockTransport({ speed: 'instant', rateLimit: false });
-    const { result } = renderHook(() => useGeneration(), { wrapper: ({ children }) => <AgentProvider transport={transport}>{children}</AgentProvider> });
+    const { result } = renderHook(() => useGeneration(), {
+      wrapper: ({ children }) => <AgentProvider transport={transport}>{children}</AgentProvider>,
+    });
     expect(result.current.status).toBe('idle');
     const outcome = await result.current.generate({ prompt: 'A markdown notes app' });
     await waitFor(() => expect(result.current.status).toBe('completed'));
@@ -155,7 +183,10 @@ describe('AgentProvider', () => {
 
 describe('LiveBuildLog at thousands of files', () => {
   it('keeps DOM rows bounded (windowed) while listing every file', async () => {
-    const { store, container } = renderWithMock(<LiveBuildLog />, { mock: { credits: 10_000, scenario: { files: 4000 } }, store: {} });
+    const { store, container } = renderWithMock(<LiveBuildLog />, {
+      mock: { credits: 10_000, scenario: { files: 4000 } },
+      store: {},
+    });
     await store!.getState().generate({ prompt: 'A very large enterprise application' });
     const log = screen.getByRole('region', { name: 'Build progress' });
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'completed'));
@@ -176,7 +207,9 @@ describe('LiveBuildLog at thousands of files', () => {
     const scrolled = [...container.querySelectorAll('.ae-file')];
     expect(scrolled.length).toBeLessThanOrEqual(40);
     expect(scrolled.map((row) => row.getAttribute('aria-posinset'))).toContain('2001');
-    expect(scrolled.at(-1)).toHaveStyle({ transform: `translateY(${(Number(scrolled.at(-1)?.getAttribute('aria-posinset')) - 1) * 32}px)` });
+    expect(scrolled.at(-1)).toHaveStyle({
+      transform: `translateY(${(Number(scrolled.at(-1)?.getAttribute('aria-posinset')) - 1) * 32}px)`,
+    });
   });
 });
 
@@ -184,14 +217,27 @@ describe('URL and sandbox rules', () => {
   it('only absolute http(s) URLs pass', () => {
     expect(safeHttpUrl('https://app.example.test/x')).toBe('https://app.example.test/x');
     expect(safeHttpUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000/');
-    for (const value of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x', 'vbscript:x', '//evil.example', '/relative', 'ftp://x', '', undefined, 42]) {
+    for (const value of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      '//evil.example',
+      '/relative',
+      'ftp://x',
+      '',
+      undefined,
+      42,
+    ]) {
       expect(safeHttpUrl(value)).toBeUndefined();
     }
   });
 
   it('drops allow-same-origin for an app on the page’s own origin', () => {
     expect(previewSandbox('https://apps.example.test/a', 'https://agency.example.test')).toContain('allow-same-origin');
-    expect(previewSandbox('https://agency.example.test/apps/a', 'https://agency.example.test')).toBe('allow-scripts allow-forms allow-popups');
+    expect(previewSandbox('https://agency.example.test/apps/a', 'https://agency.example.test')).toBe(
+      'allow-scripts allow-forms allow-popups',
+    );
   });
 });
 
@@ -214,9 +260,22 @@ describe('styles.css', () => {
 
   it('has light and dark palettes, auto via prefers-color-scheme, and respects reduced motion', () => {
     expect(css).toContain("[data-agent-embed][data-color-scheme='dark']");
-    expect(css).toMatch(/@media \(prefers-color-scheme: dark\)\s*\{\s*\[data-agent-embed\]\[data-color-scheme='auto'\]/);
+    expect(css).toMatch(
+      /@media \(prefers-color-scheme: dark\)\s*\{\s*\[data-agent-embed\]\[data-color-scheme='auto'\]/,
+    );
     expect(css).toContain('@media (prefers-reduced-motion: reduce)');
-    for (const name of ['color-primary', 'color-background', 'color-text', 'color-muted', 'color-danger', 'color-success', 'border-radius', 'font-family', 'font-size', 'spacing-unit']) {
+    for (const name of [
+      'color-primary',
+      'color-background',
+      'color-text',
+      'color-muted',
+      'color-danger',
+      'color-success',
+      'border-radius',
+      'font-family',
+      'font-size',
+      'spacing-unit',
+    ]) {
       expect(css).toContain(`var(--agent-embed-${name},`);
     }
   });

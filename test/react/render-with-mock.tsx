@@ -41,7 +41,10 @@ export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {
   const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
   mocks.push(transport);
   const wire = options.wrapTransport?.(transport) ?? transport;
-  const store = options.store === undefined ? undefined : createAgentStore({ client: createAgentClient({ transport: wire }), storage: null, ...options.store });
+  const store =
+    options.store === undefined
+      ? undefined
+      : createAgentStore({ client: createAgentClient({ transport: wire }), storage: null, ...options.store });
   const source = store === undefined ? { transport: wire } : { store };
   const tree = (
     <AgentProvider {...source} {...options.provider}>
@@ -55,7 +58,9 @@ export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {
     user: userEvent.setup(),
     transport,
     store,
-    generationPosts: () => requests().filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path)),
-    statusGets: () => requests().filter((request) => request.method === 'GET' && request.path.includes('/agent/project/')),
+    generationPosts: () =>
+      requests().filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path)),
+    statusGets: () =>
+      requests().filter((request) => request.method === 'GET' && request.path.includes('/agent/project/')),
   };
 }

@@ -13,7 +13,9 @@ const prompt = 'A portfolio site for a ceramic artist';
 
 async function violations(container: HTMLElement) {
   const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
 }
 
 /** A mock where Ada has installed the code-host app (and, optionally, a project exists). */
@@ -21,9 +23,16 @@ async function connectedMock(options: MockTransportOptions = {}, withProject = t
   const api = createMockAgentApi({ speed: 'instant', rateLimit: false, ...options });
   const transport = createMockTransport({ api });
   const client = createAgentClient({ transport });
-  const started = await client.codehost.startConnect({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' });
+  const started = await client.codehost.startConnect({
+    external_user_id: 'ada',
+    external_user_name: 'Ada Lovelace',
+    external_user_email: 'ada@example.com',
+    return_url: 'http://localhost:3000/',
+  });
   const state = new URL(started.redirect_url).searchParams.get('state')!;
-  expect((await api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.redirect_url)))).status).toBe(302);
+  expect(
+    (await api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.redirect_url)))).status,
+  ).toBe(302);
   const projectId = withProject ? (await client.generate({ prompt })).projectId : undefined;
   return { api, client, projectId };
 }
@@ -47,7 +56,8 @@ function renderPicker(props: RepoPickerProps, options: RenderWithMockOptions = {
   const region = () => screen.getByRole('region', { name: 'Repository' });
   const listbox = () => within(region()).getByRole('listbox', { name: 'Repositories' });
   const options_ = () => within(listbox()).getAllByRole('option');
-  const listQueries = () => sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
+  const listQueries = () =>
+    sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
   return { ...rendered, sent, region, listbox, options: options_, listQueries };
 }
 
@@ -58,7 +68,10 @@ function names(options: HTMLElement[]): string[] {
 describe('RepoPicker pages', () => {
   it('a known total: page 1 of 3, next and previous within bounds, each page asked for once', async () => {
     const { api, projectId } = await connectedMock();
-    const { user, region, options, listQueries } = renderPicker({ projectId: projectId!, perPage: 20 }, { mock: { api } });
+    const { user, region, options, listQueries } = renderPicker(
+      { projectId: projectId!, perPage: 20 },
+      { mock: { api } },
+    );
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
     expect(options()).toHaveLength(20);
     expect(region()).toHaveTextContent('Page 1 of 3 · 47 repositories');
@@ -142,7 +155,9 @@ describe('RepoPicker pages', () => {
     await waitFor(() => expect(region()).toHaveTextContent('Page 2 of 3'));
     const pageTwo = names(options());
     // A word that appears on both loaded pages.
-    const word = pageOne.map((name) => name.split('/')[1]!.split('-')[0]!).find((prefix) => pageTwo.some((name) => name.split('/')[1]!.startsWith(`${prefix}-`)))!;
+    const word = pageOne
+      .map((name) => name.split('/')[1]!.split('-')[0]!)
+      .find((prefix) => pageTwo.some((name) => name.split('/')[1]!.startsWith(`${prefix}-`)))!;
     expect(word).toBeDefined();
     await user.type(within(region()).getByLabelText('Search repositories'), word);
     const matches = names(options());
@@ -150,7 +165,9 @@ describe('RepoPicker pages', () => {
     expect(matches.every((name) => name.includes(word))).toBe(true);
     expect(matches.some((name) => pageOne.includes(name))).toBe(true);
     expect(matches.some((name) => pageTwo.includes(name))).toBe(true);
-    expect(within(region()).getByText(new RegExp(`^${matches.length} of 40 loaded repositories match\\.$`))).toBeInTheDocument();
+    expect(
+      within(region()).getByText(new RegExp(`^${matches.length} of 40 loaded repositories match\\.$`)),
+    ).toBeInTheDocument();
     await user.clear(within(region()).getByLabelText('Search repositories'));
     await user.type(within(region()).getByLabelText('Search repositories'), 'zzz-nothing');
     expect(within(region()).getByText('No loaded repository matches “zzz-nothing”.')).toBeInTheDocument();
@@ -161,11 +178,14 @@ describe('RepoPicker pages', () => {
     const { api } = await connectedMock({}, false);
     const { region, options, transport } = renderPicker({ perPage: 10 }, { mock: { api } });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
-    const listed = (await createAgentClient({ transport }).codehost.listRepositories('ada', { page: 1, per_page: 10 })).items;
+    const listed = (await createAgentClient({ transport }).codehost.listRepositories('ada', { page: 1, per_page: 10 }))
+      .items;
     options().forEach((option, index) => {
       const repository = listed[index]!;
       expect(option).toHaveTextContent(repository.full_name);
-      expect(option).toHaveTextContent(repository.private === true || repository.private === 'true' ? 'Private' : 'Public');
+      expect(option).toHaveTextContent(
+        repository.private === true || repository.private === 'true' ? 'Private' : 'Public',
+      );
       expect(option).toHaveTextContent(`default branch ${repository.default_branch}`);
     });
     expect(options().some((option) => option.textContent?.includes('Private'))).toBe(true);
@@ -201,7 +221,9 @@ describe('RepoPicker keyboard listbox', () => {
 
     // Type-ahead: the first repository after the active one whose name starts with the typed letters.
     const repositoryNames = names(all).map((fullName) => fullName.split('/')[1]!);
-    const targetIndex = repositoryNames.findIndex((name, index) => index > 0 && repositoryNames.indexOf(name) === index);
+    const targetIndex = repositoryNames.findIndex(
+      (name, index) => index > 0 && repositoryNames.indexOf(name) === index,
+    );
     const target = repositoryNames[targetIndex]!;
     const prefix = target.slice(0, 3);
     const expected = repositoryNames.findIndex((name, index) => index > 0 && name.startsWith(prefix));
@@ -237,8 +259,13 @@ describe('RepoPicker link and push', () => {
     expect(linked).toHaveTextContent(fullName);
     expect(linked).toHaveTextContent(/Branch(main|master)/);
     expect(linked).toHaveTextContent('Accountada-lovelace');
-    expect(within(linked).getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', `https://codehost.agent-embed.test/${fullName}`);
-    expect(onLinked).toHaveBeenCalledWith(expect.objectContaining({ project_id: projectId, codehost_login: 'ada-lovelace' }));
+    expect(within(linked).getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+      'href',
+      `https://codehost.agent-embed.test/${fullName}`,
+    );
+    expect(onLinked).toHaveBeenCalledWith(
+      expect.objectContaining({ project_id: projectId, codehost_login: 'ada-lovelace' }),
+    );
 
     await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
@@ -253,10 +280,15 @@ describe('RepoPicker link and push', () => {
     await user.type(within(region()).getByLabelText('New repository name'), 'fresh-launch-site');
     await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(3));
-    const pushed = within(region()).getByText('Repository created and code pushed.').closest('.ae-outcome') as HTMLElement;
+    const pushed = within(region())
+      .getByText('Repository created and code pushed.')
+      .closest('.ae-outcome') as HTMLElement;
     expect(pushed).toHaveAttribute('data-created', 'true');
     expect(pushed).toHaveTextContent('Branchmain');
-    expect(within(pushed).getByRole('link', { name: 'Open the repository' })).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/fresh-launch-site');
+    expect(within(pushed).getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+      'href',
+      'https://codehost.agent-embed.test/ada-lovelace/fresh-launch-site',
+    );
     expect(onPushed.mock.calls[2]?.[0]).toMatchObject({ repo_created: true });
     // The list starts over and now holds the new repository.
     await waitFor(() => expect(region()).toHaveTextContent('48 repositories'));
@@ -275,7 +307,11 @@ describe('RepoPicker link and push', () => {
     await user.type(name, 'acme-org/client-site');
     await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
-    expect(sent.find((request) => request.path.endsWith('/push'))?.body).toEqual({ external_user_id: 'ada', repo_owner: 'acme-org', repo_name: 'client-site' });
+    expect(sent.find((request) => request.path.endsWith('/push'))?.body).toEqual({
+      external_user_id: 'ada',
+      repo_owner: 'acme-org',
+      repo_name: 'client-site',
+    });
   });
 
   it('every failure as the user sees it: no linked repository, repository not found, project not found, connection not found', async () => {
@@ -288,7 +324,10 @@ describe('RepoPicker link and push', () => {
         wrapTransport: (inner) => {
           let links = 0;
           return {
-            json: (request) => (request.path.endsWith('/link') && ++links === 2 ? inner.json({ ...request, body: { ...(request.body as object), repo_name: 'gone-repository' } }) : inner.json(request)),
+            json: (request) =>
+              request.path.endsWith('/link') && ++links === 2
+                ? inner.json({ ...request, body: { ...(request.body as object), repo_name: 'gone-repository' } })
+                : inner.json(request),
             stream: inner.stream,
           };
         },
@@ -317,9 +356,13 @@ describe('RepoPicker link and push', () => {
     await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Link ${chosen}` }));
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'failed'));
     expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(agentApiMessages.projectNotFound);
-    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await missingProject.user.click(
+      within(missingProject.region()).getByRole('button', { name: 'Push to the linked repository' }),
+    );
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'failed'));
-    expect(within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent('Project not found.');
+    expect(
+      within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]'),
+    ).toHaveTextContent('Project not found.');
   });
 
   it('a repository page that fails: an alert with the reason, and "Try again" loads it', async () => {
@@ -354,7 +397,12 @@ describe('RepoPicker link and push', () => {
     expect(api.admin.requests.filter((request) => request.path.endsWith('/repositories'))).toHaveLength(0);
 
     const client = createAgentClient({ transport: createMockTransport({ api }) });
-    const started = await client.codehost.startConnect({ external_user_id: 'ada', external_user_name: 'Ada Lovelace', external_user_email: 'ada@example.com', return_url: 'http://localhost:3000/' });
+    const started = await client.codehost.startConnect({
+      external_user_id: 'ada',
+      external_user_name: 'Ada Lovelace',
+      external_user_email: 'ada@example.com',
+      return_url: 'http://localhost:3000/',
+    });
     await api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url)));
     act(() => {
       window.dispatchEvent(new Event('focus'));
@@ -375,7 +423,9 @@ describe('RepoPicker never links a non-http(s) repository address', () => {
         wrapTransport: (inner) => ({
           json: async (request) => {
             const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-            return request.path.endsWith('/link') || request.path.endsWith('/push') ? { ...body, data: { ...body.data, repo_url: 'javascript:alert(document.cookie)' } } : body;
+            return request.path.endsWith('/link') || request.path.endsWith('/push')
+              ? { ...body, data: { ...body.data, repo_url: 'javascript:alert(document.cookie)' } }
+              : body;
           },
           stream: inner.stream,
         }),

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentProxy, createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser, type ProxyLogEntry } from 'agent-embed/server';
-import { createBodyReader, createManualTimers, createScriptedStream, createScriptedUpstream, fakeToken, json, upstreamBase, type UpstreamCall } from './scripted-upstream.js';
+import {
+  createAgentProxy,
+  createMemoryProxyStore,
+  type AgentProxyOptions,
+  type AgentProxyUser,
+  type ProxyLogEntry,
+} from 'agent-embed/server';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedStream,
+  createScriptedUpstream,
+  fakeToken,
+  json,
+  upstreamBase,
+  type UpstreamCall,
+} from './scripted-upstream.js';
 
 const origin = 'http://app.test';
 const basePath = '/api/agent';
@@ -16,7 +31,10 @@ async function authorize(request: Request): Promise<AgentProxyUser | null> {
   return session === undefined ? null : (users[session] ?? null);
 }
 
-function setup(answer: (call: UpstreamCall) => Response | Promise<Response> = () => json({ ok: true }), options: Partial<AgentProxyOptions> = {}) {
+function setup(
+  answer: (call: UpstreamCall) => Response | Promise<Response> = () => json({ ok: true }),
+  options: Partial<AgentProxyOptions> = {},
+) {
   const upstream = createScriptedUpstream(answer);
   const logs: ProxyLogEntry[] = [];
   const store = options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } });
@@ -34,7 +52,11 @@ function setup(answer: (call: UpstreamCall) => Response | Promise<Response> = ()
   return { proxy, upstream, logs, store };
 }
 
-function call(method: string, path: string, init: { user?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Request {
+function call(
+  method: string,
+  path: string,
+  init: { user?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Request {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.user !== undefined) headers.cookie = `session=${init.user}`;
   const requestInit: RequestInit = { method, headers };
@@ -51,8 +73,15 @@ async function bodyOf(response: Response): Promise<unknown> {
 
 describe('forwarding', () => {
   it('builds the upstream URL from the route table, sends the token and none of the browser credentials', async () => {
-    const { proxy, upstream } = setup(() => json({ status: true, project_id: 'p-alice', app_url: 'https://a.example', project_status: 'ready', name: 'A' }));
-    const response = await proxy(call('GET', '/agent/project/p-alice?x=1', { user: 'alice', headers: { authorization: 'Bearer browser-secret', 'x-forwarded-host': 'evil.test' } }));
+    const { proxy, upstream } = setup(() =>
+      json({ status: true, project_id: 'p-alice', app_url: 'https://a.example', project_status: 'ready', name: 'A' }),
+    );
+    const response = await proxy(
+      call('GET', '/agent/project/p-alice?x=1', {
+        user: 'alice',
+        headers: { authorization: 'Bearer browser-secret', 'x-forwarded-host': 'evil.test' },
+      }),
+    );
     expect(response.status).toBe(200);
     expect(upstream.calls).toHaveLength(1);
     const [sent] = upstream.calls;
@@ -65,7 +94,14 @@ describe('forwarding', () => {
   });
 
   it('forwards only the paging query of the repository listing', async () => {
-    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: { items: [], meta: { total_count: 0, page: 2, per_page: 5 } }, errors: null }));
+    const { proxy, upstream } = setup(() =>
+      json({
+        success: true,
+        message: 'ok',
+        data: { items: [], meta: { total_count: 0, page: 2, per_page: 5 } },
+        errors: null,
+      }),
+    );
     await proxy(call('GET', '/codehost/connections/alice/repositories?page=2&per_page=5&token=x', { user: 'alice' }));
     expect(upstream.calls[0]?.url.search).toBe('?page=2&per_page=5');
   });
@@ -80,13 +116,20 @@ describe('forwarding', () => {
     const { proxy, upstream } = setup(() => {
       throw new TypeError('fetch failed');
     });
-    const generate = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const generate = await proxy(
+      call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }),
+    );
     expect(generate.status).toBe(502);
     expect(await bodyOf(generate)).toEqual({ status: false, message: 'The Agent API could not be reached.' });
     expect(upstream.calls).toHaveLength(1);
     const deploy = await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
     expect(deploy.status).toBe(502);
-    expect(await bodyOf(deploy)).toEqual({ success: false, message: 'The Agent API could not be reached.', data: null, errors: null });
+    expect(await bodyOf(deploy)).toEqual({
+      success: false,
+      message: 'The Agent API could not be reached.',
+      data: null,
+      errors: null,
+    });
   });
 
   it('refuses an upstream redirect and a non-JSON upstream body instead of relaying them', async () => {
@@ -94,7 +137,9 @@ describe('forwarding', () => {
     const redirected = await redirect.proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     expect(redirected.status).toBe(502);
     expect(redirected.headers.get('location')).toBeNull();
-    const html = setup(() => new Response('<script>alert(1)</script>', { status: 500, headers: { 'content-type': 'text/html' } }));
+    const html = setup(
+      () => new Response('<script>alert(1)</script>', { status: 500, headers: { 'content-type': 'text/html' } }),
+    );
     const page = await html.proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     expect(page.status).toBe(502);
     expect(page.headers.get('content-type')).toBe('application/json');
@@ -133,7 +178,11 @@ describe('routing', () => {
 
   it('answers 404 outside its base path, including a traversal out of it', async () => {
     const { proxy, upstream } = setup();
-    for (const url of [`${origin}/other/agent/project/p-alice`, `${origin}${basePath}/../agent/project/p-alice`, `${origin}${basePath}x/agent/project/p-alice`]) {
+    for (const url of [
+      `${origin}/other/agent/project/p-alice`,
+      `${origin}${basePath}/../agent/project/p-alice`,
+      `${origin}${basePath}x/agent/project/p-alice`,
+    ]) {
       const response = await proxy(new Request(url, { headers: { cookie: 'session=alice' } }));
       expect(response.status).toBe(404);
     }
@@ -142,7 +191,12 @@ describe('routing', () => {
 
   it('answers unknown deployment and code-host paths in the envelope shape', async () => {
     const { proxy } = setup();
-    expect(await bodyOf(await proxy(call('GET', '/codehost/nothing', { user: 'alice' })))).toEqual({ success: false, message: 'Not found.', data: null, errors: null });
+    expect(await bodyOf(await proxy(call('GET', '/codehost/nothing', { user: 'alice' })))).toEqual({
+      success: false,
+      message: 'Not found.',
+      data: null,
+      errors: null,
+    });
   });
 });
 
@@ -160,7 +214,11 @@ describe('end users', () => {
 
   it('refuses another end user in a path with 403', async () => {
     const { proxy, upstream } = setup();
-    for (const path of ['/deployments/vercel/connections/bob', '/codehost/connections/bob', '/codehost/connections/bob/repositories?page=1']) {
+    for (const path of [
+      '/deployments/vercel/connections/bob',
+      '/codehost/connections/bob',
+      '/codehost/connections/bob/repositories?page=1',
+    ]) {
       const response = await proxy(call('GET', path, { user: 'alice' }));
       expect(response.status).toBe(403);
       expect(await bodyOf(response)).toMatchObject({ success: false, data: null });
@@ -192,16 +250,35 @@ describe('end users', () => {
     const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }));
     await proxy(call('POST', '/deployments/vercel/connections', { user: 'alice', body: { token: 'provider-token' } }));
     await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
-    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/back' } }));
-    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back' } }));
-    await proxy(call('POST', '/codehost/project/p-alice/link', { user: 'alice', body: { repo_owner: 'o', repo_name: 'r' } }));
+    await proxy(
+      call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/back' } }),
+    );
+    await proxy(
+      call('POST', '/codehost/connect/start', {
+        user: 'alice',
+        body: { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back' },
+      }),
+    );
+    await proxy(
+      call('POST', '/codehost/project/p-alice/link', { user: 'alice', body: { repo_owner: 'o', repo_name: 'r' } }),
+    );
     await proxy(call('POST', '/codehost/project/p-alice/push', { user: 'alice', body: { repo_name: 'site' } }));
     const bodies = upstream.calls.map((sent) => JSON.parse(sent.body ?? 'null') as Record<string, unknown>);
     expect(bodies).toEqual([
       { token: 'provider-token', external_user_id: 'alice' },
       { external_user_id: 'alice' },
-      { return_url: 'https://app.test/back', external_user_id: 'alice', external_user_name: 'Alice', external_user_email: 'alice@example.test' },
-      { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back', external_user_email: 'alice@example.test' },
+      {
+        return_url: 'https://app.test/back',
+        external_user_id: 'alice',
+        external_user_name: 'Alice',
+        external_user_email: 'alice@example.test',
+      },
+      {
+        external_user_id: 'alice',
+        external_user_name: 'Al',
+        return_url: 'https://app.test/back',
+        external_user_email: 'alice@example.test',
+      },
       { repo_owner: 'o', repo_name: 'r', external_user_id: 'alice' },
       { repo_name: 'site', external_user_id: 'alice' },
     ]);
@@ -210,13 +287,29 @@ describe('end users', () => {
   it('refuses a return_url that is not http(s) or not an allowed origin', async () => {
     const open = setup();
     for (const return_url of ['javascript:alert(1)', 'data:text/html,x', 'not a url', 42]) {
-      const response = await open.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url } }));
+      const response = await open.proxy(
+        call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url } }),
+      );
       expect(response.status).toBe(422);
       expect(await bodyOf(response)).toMatchObject({ success: false, errors: { return_url: [expect.any(String)] } });
     }
-    const strict = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), { returnUrlOrigins: ['https://app.test'] });
-    expect((await strict.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://evil.test/' } }))).status).toBe(422);
-    expect((await strict.proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/done' } }))).status).toBe(200);
+    const strict = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), {
+      returnUrlOrigins: ['https://app.test'],
+    });
+    expect(
+      (
+        await strict.proxy(
+          call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://evil.test/' } }),
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await strict.proxy(
+          call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/done' } }),
+        )
+      ).status,
+    ).toBe(200);
     expect(open.upstream.calls).toHaveLength(0);
   });
 
@@ -231,7 +324,13 @@ describe('end users', () => {
     ];
     for (const [method, path, body] of routes) {
       for (const project of ['p-bob', 'p-nobody']) {
-        const response = await proxy(call(method, path.replace('p-bob', project), body === undefined ? { user: 'alice' } : { user: 'alice', body }));
+        const response = await proxy(
+          call(
+            method,
+            path.replace('p-bob', project),
+            body === undefined ? { user: 'alice' } : { user: 'alice', body },
+          ),
+        );
         expect(response.status).toBe(404);
         expect(JSON.parse(await response.text()).message).toBe('Project not found.');
       }
@@ -248,7 +347,12 @@ describe('end users', () => {
     const shapes: unknown[] = [
       connections,
       { success: true, message: 'ok', data: connections, errors: null },
-      { success: true, message: 'ok', data: { items: connections, meta: { total_count: 3, page: 1, per_page: 30 } }, errors: null },
+      {
+        success: true,
+        message: 'ok',
+        data: { items: connections, meta: { total_count: 3, page: 1, per_page: 30 } },
+        errors: null,
+      },
       { success: true, message: 'ok', data: { connections }, errors: null },
     ];
     for (const shape of shapes) {
@@ -268,7 +372,9 @@ describe('end users', () => {
 
   it('lets any signed-in user list plans', async () => {
     const { proxy } = setup(() => json([{ id: 1, name: 'Starter' }]));
-    expect(await bodyOf(await proxy(call('GET', '/subscription-plans', { user: 'bob' })))).toEqual([{ id: 1, name: 'Starter' }]);
+    expect(await bodyOf(await proxy(call('GET', '/subscription-plans', { user: 'bob' })))).toEqual([
+      { id: 1, name: 'Starter' },
+    ]);
   });
 });
 
@@ -296,8 +402,28 @@ describe('request bodies', () => {
 
   it('requires a JSON object sent as application/json', async () => {
     const { proxy, upstream } = setup();
-    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: 'prompt=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))).status).toBe(415);
-    expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: 'prompt=x', headers: { 'content-type': 'text/plain' } }))).status).toBe(415);
+    expect(
+      (
+        await proxy(
+          call('POST', '/agent/generate', {
+            user: 'alice',
+            rawBody: 'prompt=x',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          }),
+        )
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await proxy(
+          call('POST', '/agent/generate', {
+            user: 'alice',
+            rawBody: 'prompt=x',
+            headers: { 'content-type': 'text/plain' },
+          }),
+        )
+      ).status,
+    ).toBe(415);
     expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: '{nope' }))).status).toBe(400);
     expect((await proxy(call('POST', '/agent/generate', { user: 'alice', rawBody: '[1]' }))).status).toBe(400);
     expect(upstream.calls).toHaveLength(0);
@@ -307,17 +433,34 @@ describe('request bodies', () => {
 describe('CSRF defence', () => {
   const allowed = 'https://app.test';
   it('refuses a cross-site POST and accepts same-origin and allowed origins', async () => {
-    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), { csrf: { allowedOrigins: [allowed] } });
-    const deploy = (headers: Record<string, string>) => proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {}, headers }));
+    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }), {
+      csrf: { allowedOrigins: [allowed] },
+    });
+    const deploy = (headers: Record<string, string>) =>
+      proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {}, headers }));
     const refused = await deploy({ origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' });
     expect(refused.status).toBe(403);
-    expect(await bodyOf(refused)).toEqual({ success: false, message: 'Cross-origin request refused.', data: null, errors: null });
+    expect(await bodyOf(refused)).toEqual({
+      success: false,
+      message: 'Cross-origin request refused.',
+      data: null,
+      errors: null,
+    });
     expect((await deploy({ origin: 'https://evil.test' })).status).toBe(403);
     expect((await deploy({ 'sec-fetch-site': 'same-site' })).status).toBe(403);
     expect(upstream.calls).toHaveLength(0);
     expect((await deploy({ origin: allowed, 'sec-fetch-site': 'same-site' })).status).toBe(200);
     expect((await deploy({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
-    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice', headers: { origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' } }))).status).toBe(200);
+    expect(
+      (
+        await proxy(
+          call('GET', '/subscription-plans', {
+            user: 'alice',
+            headers: { origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' },
+          }),
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -325,7 +468,9 @@ describe('event stream relay', () => {
   it('relays chunks as they arrive, byte for byte, with the streaming headers and without upstream framing headers', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
-    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const response = await proxy(
+      call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
@@ -349,7 +494,9 @@ describe('event stream relay', () => {
   it('delivers every event it received before the upstream broke, then ends the stream', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
-    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const response = await proxy(
+      call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }),
+    );
     // The proxy has read two events, the browser side none, when the upstream breaks.
     upstreamStream.event({ type: 'project_created', project_id: 'p-burst', app_url: 'https://p-burst.example' });
     upstreamStream.event({ type: 'container_progress', message: 'Booting', percentage: 10 });
@@ -364,7 +511,9 @@ describe('event stream relay', () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000 });
-    const response = await proxy(call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }));
+    const response = await proxy(
+      call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
+    );
     const reader = createBodyReader(response.body);
     timers.fireAll();
     expect(await reader.next()).toBe(': ping\n\n');
@@ -386,14 +535,25 @@ describe('event stream relay', () => {
 
   it('records ownership from project_created before the event reaches the browser', async () => {
     const upstreamStream = createScriptedStream();
-    const { proxy, upstream } = setup((sent) => (sent.method === 'POST' ? upstreamStream.response() : json({ status: true, project_id: 'p-new' })), { timers: createManualTimers() });
-    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const { proxy, upstream } = setup(
+      (sent) => (sent.method === 'POST' ? upstreamStream.response() : json({ status: true, project_id: 'p-new' })),
+      { timers: createManualTimers() },
+    );
+    const response = await proxy(
+      call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }),
+    );
     const reader = createBodyReader(response.body);
     upstreamStream.event({ type: 'project_created', project_id: 'p-new', app_url: 'https://p-new.example' });
     await reader.next();
     expect((await proxy(call('GET', '/agent/project/p-new', { user: 'alice' }))).status).toBe(200);
     expect((await proxy(call('GET', '/agent/project/p-new', { user: 'bob' }))).status).toBe(404);
-    expect((await proxy(call('POST', '/agent/generate/p-new', { user: 'bob', body: { prompt: 'Make the header blue please' } }))).status).toBe(404);
+    expect(
+      (
+        await proxy(
+          call('POST', '/agent/generate/p-new', { user: 'bob', body: { prompt: 'Make the header blue please' } }),
+        )
+      ).status,
+    ).toBe(404);
     upstreamStream.close();
     await reader.rest();
     expect(upstream.calls.map((sent) => sent.method)).toEqual(['POST', 'GET']);
@@ -421,13 +581,17 @@ describe('event stream relay', () => {
     await expect.poll(() => logs.find((entry) => entry.event === 'stream_closed')).toBeDefined();
     expect(await store.getProjectOwner('p-late')).toBe('alice');
     expect(upstreamStream.state.cancelled).toBe(false);
-    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toBe('upstream completed; browser disconnected');
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toBe(
+      'upstream completed; browser disconnected',
+    );
   });
 
   it('never lets a follow-up stream claim a project', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy, store } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
-    const response = await proxy(call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }));
+    const response = await proxy(
+      call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
+    );
     upstreamStream.event({ type: 'project_created', project_id: 'p-bob', app_url: 'https://x.example' });
     upstreamStream.close();
     await createBodyReader(response.body).rest();
@@ -435,11 +599,22 @@ describe('event stream relay', () => {
   });
 
   it('relays a refusal before the stream as JSON with its status', async () => {
-    const { proxy } = setup(() => json({ status: false, message: 'The prompt must be at least 10 characters.', errors: { prompt: ['The prompt must be at least 10 characters.'] } }, 422));
+    const { proxy } = setup(() =>
+      json(
+        {
+          status: false,
+          message: 'The prompt must be at least 10 characters.',
+          errors: { prompt: ['The prompt must be at least 10 characters.'] },
+        },
+        422,
+      ),
+    );
     const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'short' } }));
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await bodyOf(response)).toMatchObject({ errors: { prompt: ['The prompt must be at least 10 characters.'] } });
+    expect(await bodyOf(response)).toMatchObject({
+      errors: { prompt: ['The prompt must be at least 10 characters.'] },
+    });
   });
 });
 
@@ -453,7 +628,13 @@ describe('budget and status cache', () => {
     const { proxy, upstream, logs } = setup(
       async () => {
         await gate;
-        return json({ status: true, project_id: 'p-alice', app_url: 'https://a.example', project_status: 'generating', name: 'A' });
+        return json({
+          status: true,
+          project_id: 'p-alice',
+          app_url: 'https://a.example',
+          project_status: 'generating',
+          name: 'A',
+        });
       },
       { now: () => clock, statusCacheMs: 2000, rateLimit: { limit: 10, windowMs: 60_000 } },
     );
@@ -475,7 +656,10 @@ describe('budget and status cache', () => {
 
   it('answers 429 with Retry-After, readable by the browser, once the team budget is spent', async () => {
     let clock = 0;
-    const { proxy, upstream } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 3, windowMs: 60_000, reserve: 0, scope: 'all' } });
+    const { proxy, upstream } = setup(() => json([]), {
+      now: () => clock,
+      rateLimit: { limit: 3, windowMs: 60_000, reserve: 0, scope: 'all' },
+    });
     for (let index = 0; index < 3; index++) {
       clock += 1000;
       expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
@@ -494,8 +678,12 @@ describe('budget and status cache', () => {
 
   it('keeps a slot for a newcomer and shares the budget between active users', async () => {
     const clock = 0;
-    const { proxy } = setup(() => json([]), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } });
-    const plans = (user: string) => proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
+    const { proxy } = setup(() => json([]), {
+      now: () => clock,
+      rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' },
+    });
+    const plans = (user: string) =>
+      proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
     const alice: number[] = [];
     for (let index = 0; index < 12; index++) alice.push(await plans('alice'));
     expect(alice.filter((status) => status === 200)).toHaveLength(9);
@@ -505,8 +693,13 @@ describe('budget and status cache', () => {
 
   it('by default budgets only the agent endpoints, as the upstream limits them', async () => {
     const clock = 0;
-    const { proxy, upstream, store } = setup(() => json([]), { now: () => clock, statusCacheMs: 0, rateLimit: { limit: 2, windowMs: 60_000, reserve: 0 } });
-    for (let index = 0; index < 5; index++) expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    const { proxy, upstream, store } = setup(() => json([]), {
+      now: () => clock,
+      statusCacheMs: 0,
+      rateLimit: { limit: 2, windowMs: 60_000, reserve: 0 },
+    });
+    for (let index = 0; index < 5; index++)
+      expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
     expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
     await store.setProjectOwner('p-budget', 'alice');
     expect((await proxy(call('GET', '/agent/project/p-budget', { user: 'alice' }))).status).toBe(200);
@@ -519,7 +712,10 @@ describe('budget and status cache', () => {
 
   it('passes an upstream 429 through with its Retry-After and then holds requests back itself', async () => {
     let clock = 0;
-    const { proxy, upstream } = setup(() => json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': '30' }), { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } });
+    const { proxy, upstream } = setup(
+      () => json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': '30' }),
+      { now: () => clock, rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+    );
     const first = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     expect(first.status).toBe(429);
     expect(first.headers.get('retry-after')).toBe('30');
@@ -535,16 +731,23 @@ describe('budget and status cache', () => {
 describe('secrets', () => {
   it('never writes the token into a log line', async () => {
     const upstreamStream = createScriptedStream();
-    const { proxy, logs } = setup((sent) => {
-      if (sent.url.pathname.endsWith('/generate')) return upstreamStream.response();
-      throw new Error(`connect failed with ${fakeToken}`);
-    }, { timers: createManualTimers() });
+    const { proxy, logs } = setup(
+      (sent) => {
+        if (sent.url.pathname.endsWith('/generate')) return upstreamStream.response();
+        throw new Error(`connect failed with ${fakeToken}`);
+      },
+      { timers: createManualTimers() },
+    );
     await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
     await proxy(call('GET', '/agent/project/p-bob', { user: 'alice' }));
     await proxy(call('GET', '/nothing'));
-    const response = await proxy(call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }));
+    const response = await proxy(
+      call('POST', '/agent/generate', { user: 'alice', body: { prompt: 'A landing page for a bakery' } }),
+    );
     upstreamStream.fail(new Error(`reset ${fakeToken}`));
-    await createBodyReader(response.body).rest().catch(() => undefined);
+    await createBodyReader(response.body)
+      .rest()
+      .catch(() => undefined);
     await expect.poll(() => logs.some((entry) => entry.event === 'stream_closed')).toBe(true);
     expect(logs.length).toBeGreaterThan(4);
     expect(JSON.stringify(logs)).not.toContain(fakeToken);
@@ -558,7 +761,12 @@ describe('secrets', () => {
     });
     const response = await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }));
     expect(response.status).toBe(500);
-    expect(await bodyOf(response)).toEqual({ success: false, message: 'The proxy failed to handle the request.', data: null, errors: null });
+    expect(await bodyOf(response)).toEqual({
+      success: false,
+      message: 'The proxy failed to handle the request.',
+      data: null,
+      errors: null,
+    });
     expect(upstream.calls).toHaveLength(0);
     expect(logs.some((entry) => entry.event === 'internal_error')).toBe(true);
     expect(JSON.stringify(logs)).not.toContain(fakeToken);
@@ -566,6 +774,8 @@ describe('secrets', () => {
 
   it('refuses to start without a token or with a non-http API URL', () => {
     expect(() => createAgentProxy({ apiBaseUrl: upstreamBase, apiToken: '', authorize })).toThrow(TypeError);
-    expect(() => createAgentProxy({ apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken, authorize })).toThrow(TypeError);
+    expect(() => createAgentProxy({ apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken, authorize })).toThrow(
+      TypeError,
+    );
   });
 });

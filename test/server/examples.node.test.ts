@@ -22,7 +22,13 @@ let proxy: AgentProxyHandler;
 
 beforeAll(async () => {
   mock = await startMockAgentServer({ port: 0, speed: 'instant', rateLimit: false });
-  proxy = createAgentProxy({ apiBaseUrl: mock.url, apiToken: mock.token, basePath: agentBasePath, authorize: (request) => readSession(request, secret), rateLimit: false });
+  proxy = createAgentProxy({
+    apiBaseUrl: mock.url,
+    apiToken: mock.token,
+    basePath: agentBasePath,
+    authorize: (request) => readSession(request, secret),
+    rateLimit: false,
+  });
 });
 
 afterAll(async () => {
@@ -46,9 +52,15 @@ async function exercise(origin: string): Promise<void> {
   const cookie = `session=${signSession(alice, secret)}`;
   const plans = await fetch(`${origin}${agentBasePath}/subscription-plans`, { headers: { cookie } });
   expect(plans.status).toBe(200);
-  const forged = await fetch(`${origin}${agentBasePath}/subscription-plans`, { headers: { cookie: `session=${signSession(alice, 'another-secret')}` } });
+  const forged = await fetch(`${origin}${agentBasePath}/subscription-plans`, {
+    headers: { cookie: `session=${signSession(alice, 'another-secret')}` },
+  });
   expect(forged.status).toBe(401);
-  const stream = await fetch(`${origin}${agentBasePath}/agent/generate`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
+  const stream = await fetch(`${origin}${agentBasePath}/agent/generate`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt }),
+  });
   expect(stream.headers.get('content-type')).toBe('text/event-stream');
   const text = await stream.text();
   expect(text).toContain('"project_created"');
@@ -84,7 +96,12 @@ describe('examples', () => {
 
   it('the Next.js route module exports the proxy as GET and POST, configured from the environment', async () => {
     const saved = { ...process.env };
-    Object.assign(process.env, { AGENT_API_BASE_URL: mock.url, AGENT_API_TOKEN: mock.token, SESSION_SECRET: secret, APP_ORIGIN: appOrigin });
+    Object.assign(process.env, {
+      AGENT_API_BASE_URL: mock.url,
+      AGENT_API_TOKEN: mock.token,
+      SESSION_SECRET: secret,
+      APP_ORIGIN: appOrigin,
+    });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       expect(proxyOptionsFromEnv().apiBaseUrl).toBe(mock.url);
@@ -92,13 +109,20 @@ describe('examples', () => {
       expect(route.runtime).toBe('nodejs');
       expect(route.dynamic).toBe('force-dynamic');
       const cookie = `session=${signSession(alice, secret)}`;
-      const plans = await route.GET(new Request(`${appOrigin}${agentBasePath}/subscription-plans`, { headers: { cookie } }));
+      const plans = await route.GET(
+        new Request(`${appOrigin}${agentBasePath}/subscription-plans`, { headers: { cookie } }),
+      );
       expect(plans.status).toBe(200);
       const generate = (origin: string) =>
         route.POST(
           new Request(`${appOrigin}${agentBasePath}/agent/generate`, {
             method: 'POST',
-            headers: { cookie, origin, 'sec-fetch-site': origin === appOrigin ? 'same-origin' : 'cross-site', 'content-type': 'application/json' },
+            headers: {
+              cookie,
+              origin,
+              'sec-fetch-site': origin === appOrigin ? 'same-origin' : 'cross-site',
+              'content-type': 'application/json',
+            },
             body: JSON.stringify({ prompt }),
           }),
         );
@@ -115,7 +139,8 @@ describe('examples', () => {
   });
 
   it('the example session refuses forged, malformed and missing cookies', () => {
-    const request = (cookie: string | undefined) => new Request('https://app.test/', cookie === undefined ? {} : { headers: { cookie } });
+    const request = (cookie: string | undefined) =>
+      new Request('https://app.test/', cookie === undefined ? {} : { headers: { cookie } });
     const valid = signSession(alice, secret);
     expect(readSession(request(`theme=dark; session=${valid}`), secret)).toEqual(alice);
     expect(readSession(request(undefined), secret)).toBeNull();

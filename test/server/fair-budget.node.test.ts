@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decideBudget, defaultReserve, type BudgetEntry } from 'agent-embed/server';
 
 const limits = { limit: 10, windowMs: 60_000 };
-const entries = (userId: string, count: number, at = 0): BudgetEntry[] => Array.from({ length: count }, (_, index) => ({ userId, at: at + index }));
+const entries = (userId: string, count: number, at = 0): BudgetEntry[] =>
+  Array.from({ length: count }, (_, index) => ({ userId, at: at + index }));
 
 describe('decideBudget', () => {
   it('lets a lone user use the budget but the reserve', () => {
@@ -24,7 +25,11 @@ describe('decideBudget', () => {
     expect(decideBudget(log, 'bob', 100, limits)).toEqual({ ok: true });
     expect(decideBudget(log, 'alice', 100, limits)).toEqual({ ok: true });
     const withCarol = [...log, { userId: 'carol', at: 20 }];
-    expect(decideBudget(withCarol, 'alice', 100, limits)).toEqual({ ok: false, reason: 'fair_share', retryAfterMs: 60_000 - 100 });
+    expect(decideBudget(withCarol, 'alice', 100, limits)).toEqual({
+      ok: false,
+      reason: 'fair_share',
+      retryAfterMs: 60_000 - 100,
+    });
     expect(decideBudget(withCarol, 'bob', 100, limits)).toEqual({ ok: true });
   });
 

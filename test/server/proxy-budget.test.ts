@@ -25,7 +25,10 @@ async function outcome<T>(promise: Promise<T>): Promise<{ ok: true; value: T } |
 describe('request budget', () => {
   it('serves 30 concurrent status polls of one project with one upstream request', async () => {
     // A frozen clock: the cache cannot expire mid-test, so the count does not depend on timing.
-    const stack = await startMockStack({ mock: { rateLimit: { limit: 10, windowMs: 60_000 } }, proxy: { now: () => 1_000_000 } });
+    const stack = await startMockStack({
+      mock: { rateLimit: { limit: 10, windowMs: 60_000 } },
+      proxy: { now: () => 1_000_000 },
+    });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
     const run = await alice.generate({ prompt });
@@ -33,7 +36,9 @@ describe('request budget', () => {
     const projects = await Promise.all(Array.from({ length: 30 }, () => alice.getProject(projectId)));
     expect(projects.map((project) => project.project_id)).toEqual(Array(30).fill(projectId));
     expect(projects.every((project) => project.project_status === 'ready')).toBe(true);
-    const polls = stack.mock.api.admin.requests.filter((request) => request.method === 'GET' && request.path === `/api/v1/agent/project/${projectId}`);
+    const polls = stack.mock.api.admin.requests.filter(
+      (request) => request.method === 'GET' && request.path === `/api/v1/agent/project/${projectId}`,
+    );
     expect(polls).toHaveLength(1);
     const served = stack.logs.filter((entry) => entry.route === 'getProject' && entry.event === 'request');
     expect(served.filter((entry) => entry.cache === 'miss')).toHaveLength(1);
@@ -42,7 +47,10 @@ describe('request budget', () => {
 
   it('answers a burst over the budget with 429 and Retry-After, so the upstream never sees a 429', async () => {
     // Both count every endpoint here, so the cheapest request (plans) can make the burst.
-    const stack = await startMockStack({ mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } }, proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } } });
+    const stack = await startMockStack({
+      mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+      proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+    });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
     const burst = await Promise.all(Array.from({ length: 15 }, () => outcome(alice.plans.list())));
@@ -55,7 +63,9 @@ describe('request budget', () => {
       expect(error.message).toBe('Too Many Attempts.');
       expect(error.retryAfterMs).toBeGreaterThan(55_000);
     }
-    const raw = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, { headers: { cookie: sessionCookie('alice') } });
+    const raw = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, {
+      headers: { cookie: sessionCookie('alice') },
+    });
     expect(raw.status).toBe(429);
     expect(Number(raw.headers['retry-after'])).toBeGreaterThan(55);
     expect(raw.headers['access-control-expose-headers']).toBe('Retry-After');
@@ -71,12 +81,17 @@ describe('request budget', () => {
 
   it('passes an upstream 429 through with its Retry-After, then holds further requests back itself', async () => {
     // The upstream allows less than the proxy thinks (another service shares the token).
-    const stack = await startMockStack({ mock: { rateLimit: { limit: 2, windowMs: 60_000, scope: 'all' } }, proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } } });
+    const stack = await startMockStack({
+      mock: { rateLimit: { limit: 2, windowMs: 60_000, scope: 'all' } },
+      proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+    });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
     expect((await outcome(alice.plans.list())).ok).toBe(true);
     expect((await outcome(alice.plans.list())).ok).toBe(true);
-    const passed = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, { headers: { cookie: sessionCookie('alice') } });
+    const passed = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, {
+      headers: { cookie: sessionCookie('alice') },
+    });
     expect(passed.status).toBe(429);
     expect(JSON.parse(passed.body)).toEqual({ status: false, message: 'Too Many Attempts.' });
     const upstreamRetryAfter = Number(passed.headers['retry-after']);

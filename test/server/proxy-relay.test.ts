@@ -4,7 +4,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAgentApiError, type AgentEvent } from 'agent-embed/core';
-import { openEventStream, sessionCookie, startMockStack, startProxy, startScriptedUpstream, type ProxyStack } from './proxy-stack.js';
+import {
+  openEventStream,
+  sessionCookie,
+  startMockStack,
+  startProxy,
+  startScriptedUpstream,
+  type ProxyStack,
+} from './proxy-stack.js';
 
 const prompt = 'A landing page for a neighbourhood bakery';
 const cleanup: (() => Promise<void>)[] = [];
@@ -113,7 +120,9 @@ describe('event stream relay', () => {
       text += decoder.decode(value, { stream: true });
     }
     const blocks = text.split('\n\n').filter((block) => block !== '');
-    expect(blocks.filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)).type)).toEqual(['project_created', 'stream_end']);
+    expect(
+      blocks.filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)).type),
+    ).toEqual(['project_created', 'stream_end']);
     expect(blocks.every((block) => block === ': ping' || /^data: \{.*\}$/.test(block))).toBe(true);
     expect(blocks.filter((block) => block === ': ping').length).toBeGreaterThanOrEqual(2);
   });
@@ -136,10 +145,15 @@ describe('event stream relay', () => {
     expect(result.outcome).toBe('aborted');
     const projectId = result.projectId ?? '';
     expect(projectId).not.toBe('');
-    await expect.poll(() => streamClosed(stack)?.reason, { timeout: 4000 }).toBe('upstream completed; browser disconnected');
+    await expect
+      .poll(() => streamClosed(stack)?.reason, { timeout: 4000 })
+      .toBe('upstream completed; browser disconnected');
     const project = await alice.getProject(projectId);
     expect(project.project_status).toBe('ready');
-    const stolen = await stack.client('bob').getProject(projectId).catch((thrown: unknown) => thrown);
+    const stolen = await stack
+      .client('bob')
+      .getProject(projectId)
+      .catch((thrown: unknown) => thrown);
     expect(isAgentApiError(stolen) && stolen.status).toBe(404);
     expect(stack.mock.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
@@ -165,15 +179,30 @@ describe('event stream relay', () => {
     events.event({ type: 'container_ready', message: 'ready' });
     events.event({ type: 'stream_end', project_id: 'p-orphan', app_url: 'https://p-orphan.example' });
     events.end();
-    await expect.poll(() => streamClosed(stack)?.reason, { timeout: 4000 }).toBe('upstream completed; browser disconnected');
+    await expect
+      .poll(() => streamClosed(stack)?.reason, { timeout: 4000 })
+      .toBe('upstream completed; browser disconnected');
     expect(streamClosed(stack)?.projectId).toBe('p-orphan');
 
     const status = stack.client('alice').getProject('p-orphan');
     const poll = await upstream.next();
     expect(poll.path).toBe('/api/v1/agent/project/p-orphan');
-    poll.response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: true, project_id: 'p-orphan', app_url: 'https://p-orphan.example', project_status: 'ready', name: 'Orphan' }));
+    poll.response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          status: true,
+          project_id: 'p-orphan',
+          app_url: 'https://p-orphan.example',
+          project_status: 'ready',
+          name: 'Orphan',
+        }),
+      );
     expect((await status).project_status).toBe('ready');
-    const stolen = await stack.client('bob').getProject('p-orphan').catch((thrown: unknown) => thrown);
+    const stolen = await stack
+      .client('bob')
+      .getProject('p-orphan')
+      .catch((thrown: unknown) => thrown);
     expect(isAgentApiError(stolen) && stolen.status).toBe(404);
   });
 
@@ -182,7 +211,10 @@ describe('event stream relay', () => {
     await upstream.close();
     const stack = await startProxy(upstream.url, upstream.token);
     cleanup.push(stack.close);
-    const refused = await stack.client('alice').generate({ prompt }).catch((thrown: unknown) => thrown);
+    const refused = await stack
+      .client('alice')
+      .generate({ prompt })
+      .catch((thrown: unknown) => thrown);
     expect(isAgentApiError(refused) && refused.status).toBe(502);
     expect(isAgentApiError(refused) && refused.message).toBe('The Agent API could not be reached.');
     expect(stack.logs.filter((entry) => entry.event === 'upstream_unreachable')).toHaveLength(1);

@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAgentApiError, type AgentApiError, type AgentClient } from 'agent-embed/core';
-import { basePath, rawRequest, sessionCookie, startMockStack, type Person, type ProxyStack, type RawResponse } from './proxy-stack.js';
+import {
+  basePath,
+  rawRequest,
+  sessionCookie,
+  startMockStack,
+  type Person,
+  type ProxyStack,
+  type RawResponse,
+} from './proxy-stack.js';
 import type { MockAgentServer } from 'agent-embed/mock';
 
 type Stack = ProxyStack & { mock: MockAgentServer };
@@ -23,16 +31,27 @@ async function refusal(promise: Promise<unknown>): Promise<AgentApiError> {
 const prompt = 'A landing page for a neighbourhood bakery';
 
 async function connectCodehost(stack: Stack, client: AgentClient, person: Person): Promise<void> {
-  const { redirect_url } = await client.codehost.startConnect({ external_user_id: person, external_user_name: `${person} example`, external_user_email: `${person}@example.test`, return_url: 'https://app.test/back' });
+  const { redirect_url } = await client.codehost.startConnect({
+    external_user_id: person,
+    external_user_name: `${person} example`,
+    external_user_email: `${person}@example.test`,
+    return_url: 'https://app.test/back',
+  });
   const state = new URL(redirect_url).searchParams.get('state') ?? '';
   // The end user's browser completes the install on the code host, which calls back the service.
-  const callback = await fetch(`${new URL(stack.mock.url).origin}/__mock/codehost/callback?state=${state}`, { redirect: 'manual' });
+  const callback = await fetch(`${new URL(stack.mock.url).origin}/__mock/codehost/callback?state=${state}`, {
+    redirect: 'manual',
+  });
   expect(callback.status).toBe(302);
 }
 
 function json(person: Person | undefined, body: unknown, headers: Record<string, string> = {}) {
   return {
-    headers: { 'content-type': 'application/json', ...(person === undefined ? {} : { cookie: sessionCookie(person) }), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(person === undefined ? {} : { cookie: sessionCookie(person) }),
+      ...headers,
+    },
     body: JSON.stringify(body),
   };
 }
@@ -50,7 +69,10 @@ describe('the proxy under attack', () => {
     stack = await startMockStack({ proxy: { rateLimit: false } });
     alice = stack.client('alice');
     bob = stack.client('bob');
-    const [aliceRun, bobRun] = await Promise.all([alice.generate({ prompt }), bob.generate({ prompt: 'A portfolio for a ceramics studio' })]);
+    const [aliceRun, bobRun] = await Promise.all([
+      alice.generate({ prompt }),
+      bob.generate({ prompt: 'A portfolio for a ceramics studio' }),
+    ]);
     expect(aliceRun.outcome).toBe('completed');
     expect(bobRun.outcome).toBe('completed');
     aliceProject = aliceRun.projectId ?? '';
@@ -80,7 +102,11 @@ describe('the proxy under attack', () => {
       ['GET', '/codehost/connections/alice', json('alice', undefined)],
       ['GET', '/codehost/connections', json('alice', undefined)],
       ['GET', '/codehost/connections/alice/repositories?page=1&per_page=5', json('alice', undefined)],
-      ['POST', `/codehost/project/${aliceProject}/link`, json('alice', { repo_owner: 'alice-example', repo_name: 'bakery' })],
+      [
+        'POST',
+        `/codehost/project/${aliceProject}/link`,
+        json('alice', { repo_owner: 'alice-example', repo_name: 'bakery' }),
+      ],
       ['POST', `/codehost/project/${aliceProject}/push`, json('alice', {})],
       ['GET', '/subscription-plans', json('alice', undefined)],
       // Every failure, from the proxy and from upstream.
@@ -89,7 +115,11 @@ describe('the proxy under attack', () => {
       ['GET', `/agent/project/${bobProject}`, json('alice', undefined)],
       ['GET', '/nothing/here', json('alice', undefined)],
       ['POST', '/agent/generate', json('alice', { prompt: 'x'.repeat(300_000) })],
-      ['POST', '/agent/generate', { headers: { cookie: sessionCookie('alice'), 'content-type': 'text/plain' }, body: 'prompt' }],
+      [
+        'POST',
+        '/agent/generate',
+        { headers: { cookie: sessionCookie('alice'), 'content-type': 'text/plain' }, body: 'prompt' },
+      ],
       ['POST', '/agent/generate', json('alice', { prompt: 'short' })],
       ['POST', '/deployments/vercel/connections', json('alice', { token: 'bad_token_value' })],
       ['POST', '/deployments/unknown/connections', json('alice', { token: 'alice-vercel:3' })],
@@ -115,7 +145,9 @@ describe('the proxy under attack', () => {
     // The proxy went through 2xx, 4xx and 5xx answers and event streams: the sweep above is not empty-handed.
     const statuses = new Set(responses.map((response) => response.status));
     for (const status of [200, 401, 403, 404, 413, 415, 422, 429, 502]) expect(statuses).toContain(status);
-    expect(responses.filter((response) => String(response.headers['content-type']).startsWith('text/event-stream')).length).toBeGreaterThanOrEqual(3);
+    expect(
+      responses.filter((response) => String(response.headers['content-type']).startsWith('text/event-stream')).length,
+    ).toBeGreaterThanOrEqual(3);
     for (const response of responses) {
       expect(JSON.stringify(response.headers)).not.toContain(token);
       expect(response.body).not.toContain(token);
@@ -127,7 +159,12 @@ describe('the proxy under attack', () => {
     const revoked = await startMockStack();
     try {
       revoked.mock.api.admin.revokeToken(revoked.mock.token);
-      const answer = await rawRequest(revoked.origin, 'GET', `${basePath}/subscription-plans`, json('alice', undefined));
+      const answer = await rawRequest(
+        revoked.origin,
+        'GET',
+        `${basePath}/subscription-plans`,
+        json('alice', undefined),
+      );
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toEqual({ success: false, message: 'Unauthorized.', data: null, errors: null });
       expect(answer.body + JSON.stringify(answer.headers)).not.toContain(revoked.mock.token);
@@ -156,11 +193,15 @@ describe('the proxy under attack', () => {
       expect(response.status, path).toBe(404);
     }
     // The Node adapter itself refuses a backslash path before the proxy sees it.
-    const backslash = await rawRequest(stack.origin, 'GET', `${basePath}/agent/project/..\\..\\subscription-plans`, { headers: { cookie: sessionCookie('alice') } });
+    const backslash = await rawRequest(stack.origin, 'GET', `${basePath}/agent/project/..\\..\\subscription-plans`, {
+      headers: { cookie: sessionCookie('alice') },
+    });
     expect([400, 404]).toContain(backslash.status);
     expect(upstreamCount()).toBe(before);
     // A traversal that lands on another route gets that route's checks in full.
-    const landed = await rawRequest(stack.origin, 'GET', `${basePath}/codehost/connections/alice/../bob/repositories`, { headers: { cookie: sessionCookie('alice') } });
+    const landed = await rawRequest(stack.origin, 'GET', `${basePath}/codehost/connections/alice/../bob/repositories`, {
+      headers: { cookie: sessionCookie('alice') },
+    });
     expect(landed.status).toBe(403);
     expect(upstreamCount()).toBe(before);
   });
@@ -185,7 +226,9 @@ describe('the proxy under attack', () => {
       ['TRACE', '/subscription-plans'],
     ];
     for (const [method, path] of attempts) {
-      const response = await rawRequest(stack.origin, method, `${basePath}${path}`, { headers: { cookie: sessionCookie('alice') } });
+      const response = await rawRequest(stack.origin, method, `${basePath}${path}`, {
+        headers: { cookie: sessionCookie('alice') },
+      });
       expect(response.status, `${method} ${path}`).toBe(404);
     }
     expect(upstreamCount()).toBe(before);
@@ -201,10 +244,15 @@ describe('the proxy under attack', () => {
     for (const error of refusals) expect(error.status).toBe(403);
     expect(upstreamCount()).toBe(before);
     // The agency-wide listings hold both users upstream; each end user sees only their own.
-    const [bobDeployments, bobCodehost] = await Promise.all([bob.deployments.listConnections('vercel'), bob.codehost.listConnections()]);
+    const [bobDeployments, bobCodehost] = await Promise.all([
+      bob.deployments.listConnections('vercel'),
+      bob.codehost.listConnections(),
+    ]);
     expect(bobDeployments.map((connection) => connection.external_user_id)).toEqual(['bob']);
     expect(bobCodehost.map((connection) => connection.external_user_id)).toEqual(['bob']);
-    expect((await alice.deployments.listConnections('vercel')).map((connection) => connection.external_user_id)).toEqual(['alice']);
+    expect(
+      (await alice.deployments.listConnections('vercel')).map((connection) => connection.external_user_id),
+    ).toEqual(['alice']);
   });
 
   it("refuses another end user's external_user_id in a body with 403 on every endpoint that carries one", async () => {
@@ -212,8 +260,17 @@ describe('the proxy under attack', () => {
     const refusals = await Promise.all([
       refusal(bob.deployments.connect('vercel', { external_user_id: 'alice', token: 'alice-vercel:9' })),
       refusal(bob.deployments.deploy('vercel', bobProject, { external_user_id: 'alice' })),
-      refusal(bob.codehost.startConnect({ external_user_id: 'alice', external_user_name: 'Alice', external_user_email: 'alice@example.test', return_url: 'https://app.test/back' })),
-      refusal(bob.codehost.link(bobProject, { external_user_id: 'alice', repo_owner: 'alice-example', repo_name: 'bakery' })),
+      refusal(
+        bob.codehost.startConnect({
+          external_user_id: 'alice',
+          external_user_name: 'Alice',
+          external_user_email: 'alice@example.test',
+          return_url: 'https://app.test/back',
+        }),
+      ),
+      refusal(
+        bob.codehost.link(bobProject, { external_user_id: 'alice', repo_owner: 'alice-example', repo_name: 'bakery' }),
+      ),
       refusal(bob.codehost.push(bobProject, { external_user_id: 'alice' })),
       refusal(bob.generate({ prompt, external_user_id: 'alice' } as { prompt: string })),
     ]);
@@ -227,7 +284,9 @@ describe('the proxy under attack', () => {
       refusal(bob.followUp(aliceProject, { prompt: 'Replace everything with my own site' })),
       refusal(bob.getProject(aliceProject)),
       refusal(bob.deployments.deploy('vercel', aliceProject)),
-      refusal(bob.codehost.link(aliceProject, { external_user_id: 'bob', repo_owner: 'bob-example', repo_name: 'stolen' })),
+      refusal(
+        bob.codehost.link(aliceProject, { external_user_id: 'bob', repo_owner: 'bob-example', repo_name: 'stolen' }),
+      ),
       refusal(bob.codehost.push(aliceProject, { external_user_id: 'bob', repo_name: 'stolen' })),
     ]);
     for (const error of refusals) {
@@ -257,14 +316,30 @@ describe('the proxy under attack', () => {
       ['POST', `/codehost/project/${aliceProject}/push`, {}],
       ['GET', '/subscription-plans', undefined],
     ];
-    const credentials: Record<string, string>[] = [{}, { cookie: 'session=forged-session-id' }, { cookie: 'session=' }, { authorization: `Bearer ${stack.mock.token}` }];
+    const credentials: Record<string, string>[] = [
+      {},
+      { cookie: 'session=forged-session-id' },
+      { cookie: 'session=' },
+      { authorization: `Bearer ${stack.mock.token}` },
+    ];
     for (const [method, path, body] of routes) {
       for (const headers of credentials) {
-        const response = await rawRequest(stack.origin, method, `${basePath}${path}`, body === undefined ? { headers } : { headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await rawRequest(
+          stack.origin,
+          method,
+          `${basePath}${path}`,
+          body === undefined
+            ? { headers }
+            : { headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+        );
         expect(response.status, `${method} ${path}`).toBe(401);
         const parsed = JSON.parse(response.body) as Record<string, unknown>;
         expect(parsed.message).toBe('Unauthorized.');
-        expect(parsed).toEqual(path.startsWith('/agent/') ? { status: false, message: 'Unauthorized.' } : { success: false, message: 'Unauthorized.', data: null, errors: null });
+        expect(parsed).toEqual(
+          path.startsWith('/agent/')
+            ? { status: false, message: 'Unauthorized.' }
+            : { success: false, message: 'Unauthorized.', data: null, errors: null },
+        );
       }
     }
     expect(upstreamCount()).toBe(before);
@@ -281,7 +356,12 @@ describe('the proxy under attack', () => {
       body: JSON.stringify({ repo_name: 'x'.repeat(400_000) }),
     });
     expect(streamed.status).toBe(413);
-    expect(JSON.parse(streamed.body)).toEqual({ success: false, message: 'The request body is too large.', data: null, errors: null });
+    expect(JSON.parse(streamed.body)).toEqual({
+      success: false,
+      message: 'The request body is too large.',
+      data: null,
+      errors: null,
+    });
     expect(upstreamCount()).toBe(before);
   });
 
@@ -294,7 +374,9 @@ describe('the proxy under attack', () => {
       `/agent/project/${aliceProject}%00`,
     ];
     for (const path of injections) {
-      const response = await rawRequest(stack.origin, 'GET', `${basePath}${path}`, { headers: { cookie: sessionCookie('alice') } });
+      const response = await rawRequest(stack.origin, 'GET', `${basePath}${path}`, {
+        headers: { cookie: sessionCookie('alice') },
+      });
       expect(response.status).toBe(404);
       expect(response.headers['set-cookie']).toBeUndefined();
       expect(response.headers.location).toBeUndefined();
@@ -310,13 +392,32 @@ describe('the proxy under attack', () => {
     const guarded = await startMockStack({ proxy: { csrf: { allowedOrigins: [appOrigin] } } });
     try {
       const upstream = () => guarded.mock.api.admin.requests.length;
-      const forged = await rawRequest(guarded.origin, 'POST', `${basePath}/agent/generate`, json('alice', { prompt }, { origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }));
+      const forged = await rawRequest(
+        guarded.origin,
+        'POST',
+        `${basePath}/agent/generate`,
+        json('alice', { prompt }, { origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }),
+      );
       expect(forged.status).toBe(403);
       expect(JSON.parse(forged.body)).toEqual({ status: false, message: 'Cross-origin request refused.' });
-      const sameSite = await rawRequest(guarded.origin, 'POST', `${basePath}/deployments/vercel/connections`, json('alice', { token: 'alice-vercel:5' }, { origin: 'https://other.agency.test', 'sec-fetch-site': 'same-site' }));
+      const sameSite = await rawRequest(
+        guarded.origin,
+        'POST',
+        `${basePath}/deployments/vercel/connections`,
+        json(
+          'alice',
+          { token: 'alice-vercel:5' },
+          { origin: 'https://other.agency.test', 'sec-fetch-site': 'same-site' },
+        ),
+      );
       expect(sameSite.status).toBe(403);
       expect(upstream()).toBe(0);
-      const genuine = await rawRequest(guarded.origin, 'POST', `${basePath}/agent/generate`, json('alice', { prompt }, { origin: appOrigin, 'sec-fetch-site': 'same-origin' }));
+      const genuine = await rawRequest(
+        guarded.origin,
+        'POST',
+        `${basePath}/agent/generate`,
+        json('alice', { prompt }, { origin: appOrigin, 'sec-fetch-site': 'same-origin' }),
+      );
       expect(genuine.status).toBe(200);
       expect(genuine.body).toContain('"stream_end"');
       expect(upstream()).toBe(1);
@@ -324,7 +425,14 @@ describe('the proxy under attack', () => {
       await guarded.close();
     }
     // Without the option a cross-site form post still fails: only application/json is accepted.
-    const form = await rawRequest(stack.origin, 'POST', `${basePath}/agent/generate`, { headers: { cookie: sessionCookie('alice'), 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.test' }, body: `prompt=${encodeURIComponent(prompt)}` });
+    const form = await rawRequest(stack.origin, 'POST', `${basePath}/agent/generate`, {
+      headers: {
+        cookie: sessionCookie('alice'),
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.test',
+      },
+      body: `prompt=${encodeURIComponent(prompt)}`,
+    });
     expect(form.status).toBe(415);
   });
 });

@@ -3,7 +3,13 @@
  * -> the proxy served by @hono/node-server -> the mock Agent API (or an upstream the test scripts by hand).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createAgentClient, createHttpTransport, type AgentClient } from 'agent-embed/core';
@@ -56,10 +62,14 @@ export interface ProxyStack {
 }
 
 /** Serves a Web handler on 127.0.0.1 and a free port, without replacing the global Request/Response. */
-export async function serveHandler(fetch: (request: Request) => Promise<Response>): Promise<{ origin: string; close(): Promise<void> }> {
+export async function serveHandler(
+  fetch: (request: Request) => Promise<Response>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   let server!: Server;
   const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, (info: AddressInfo) => resolve(info.port)) as Server;
+    server = serve({ fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, (info: AddressInfo) =>
+      resolve(info.port),
+    ) as Server;
   });
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -72,7 +82,11 @@ export async function serveHandler(fetch: (request: Request) => Promise<Response
 }
 
 /** Starts the proxy in front of an upstream at `apiBaseUrl`. */
-export async function startProxy(apiBaseUrl: string, apiToken: string, options: Partial<AgentProxyOptions> = {}): Promise<ProxyStack> {
+export async function startProxy(
+  apiBaseUrl: string,
+  apiToken: string,
+  options: Partial<AgentProxyOptions> = {},
+): Promise<ProxyStack> {
   const logs: ProxyLogEntry[] = [];
   const upstream: UpstreamExchange[] = [];
   const proxy = createAgentProxy({
@@ -97,13 +111,20 @@ export async function startProxy(apiBaseUrl: string, apiToken: string, options: 
     logs,
     upstream,
     client: (person, headers = {}) =>
-      createAgentClient({ transport: createHttpTransport({ baseUrl: proxyUrl, headers: person === undefined ? headers : { cookie: sessionCookie(person), ...headers } }) }),
+      createAgentClient({
+        transport: createHttpTransport({
+          baseUrl: proxyUrl,
+          headers: person === undefined ? headers : { cookie: sessionCookie(person), ...headers },
+        }),
+      }),
     close: served.close,
   };
 }
 
 /** The proxy in front of a fresh mock Agent API (instant speed, no upstream rate limit unless asked). */
-export async function startMockStack(options: { mock?: MockAgentServerOptions; proxy?: Partial<AgentProxyOptions> } = {}): Promise<ProxyStack & { mock: MockAgentServer }> {
+export async function startMockStack(
+  options: { mock?: MockAgentServerOptions; proxy?: Partial<AgentProxyOptions> } = {},
+): Promise<ProxyStack & { mock: MockAgentServer }> {
   const mock = await startMockAgentServer({ port: 0, speed: 'instant', rateLimit: false, ...options.mock });
   const stack = await startProxy(mock.url, mock.token, options.proxy);
   return {
@@ -124,15 +145,29 @@ export interface RawResponse {
 }
 
 /** Sends a request with the path exactly as given (no URL normalisation), as an attacker can. */
-export function rawRequest(origin: string, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, method, path, headers: init.headers ?? {} }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers: init.headers ?? {} },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(init.body);
   });
@@ -148,20 +183,33 @@ export interface ScriptedExchange {
 }
 
 /** An upstream HTTP server whose answers the test writes by hand, event by event. */
-export async function startScriptedUpstream(): Promise<{ url: string; token: string; next(): Promise<ScriptedExchange>; close(): Promise<void> }> {
+export async function startScriptedUpstream(): Promise<{
+  url: string;
+  token: string;
+  next(): Promise<ScriptedExchange>;
+  close(): Promise<void>;
+}> {
   const queue: ScriptedExchange[] = [];
   const waiters: ((exchange: ScriptedExchange) => void)[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const exchange: ScriptedExchange = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), response };
+      const exchange: ScriptedExchange = {
+        method: request.method ?? 'GET',
+        path: request.url ?? '/',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        response,
+      };
       const waiter = waiters.shift();
       if (waiter) waiter(exchange);
       else queue.push(exchange);
     });
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
     token: `scripted_${randomBytes(12).toString('hex')}`,
@@ -178,7 +226,11 @@ export async function startScriptedUpstream(): Promise<{ url: string; token: str
 }
 
 /** Opens an SSE response on a scripted exchange. */
-export function openEventStream(exchange: ScriptedExchange): { event(data: unknown): void; write(text: string): void; end(): void } {
+export function openEventStream(exchange: ScriptedExchange): {
+  event(data: unknown): void;
+  write(text: string): void;
+  end(): void;
+} {
   exchange.response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   exchange.response.flushHeaders();
   return {

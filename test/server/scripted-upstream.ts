@@ -52,7 +52,15 @@ export function createScriptedStream() {
     stream,
     state,
     // Upstream framing headers that must not reach the browser.
-    response: () => new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'content-encoding': 'identity', 'x-upstream-secret': 'internal' } }),
+    response: () =>
+      new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream',
+          'content-encoding': 'identity',
+          'x-upstream-secret': 'internal',
+        },
+      }),
     write(text: string) {
       controller.enqueue(encoder.encode(text));
     },

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, createAgentClient, createAgentStore, type AgentEvent, type AgentStoreOptions } from 'agent-embed/core';
-import { createManualFrames, createManualTimers, createMemoryStorage, createScriptedTransport, project, settle } from './fakes.js';
+import {
+  AgentApiError,
+  createAgentClient,
+  createAgentStore,
+  type AgentEvent,
+  type AgentStoreOptions,
+} from 'agent-embed/core';
+import {
+  createManualFrames,
+  createManualTimers,
+  createMemoryStorage,
+  createScriptedTransport,
+  project,
+  settle,
+} from './fakes.js';
 
 function setup(overrides: Partial<AgentStoreOptions> = {}) {
   const scripted = createScriptedTransport();
@@ -44,8 +57,16 @@ function setup(overrides: Partial<AgentStoreOptions> = {}) {
   };
 }
 
-const created = (id: string): AgentEvent => ({ type: 'project_created', project_id: id, app_url: `https://${id}.apps.example.test` });
-const end = (id: string): AgentEvent => ({ type: 'stream_end', project_id: id, app_url: `https://${id}.apps.example.test` });
+const created = (id: string): AgentEvent => ({
+  type: 'project_created',
+  project_id: id,
+  app_url: `https://${id}.apps.example.test`,
+});
+const end = (id: string): AgentEvent => ({
+  type: 'stream_end',
+  project_id: id,
+  app_url: `https://${id}.apps.example.test`,
+});
 
 describe('generation state machine', () => {
   it('walks submitting → provisioning → generating → completed and re-keys the generation by project id', async () => {
@@ -73,7 +94,12 @@ describe('generation state machine', () => {
     stream.close();
     const result = await promise;
 
-    expect(result).toMatchObject({ outcome: 'completed', projectId: 'p1', appUrl: 'https://p1.apps.example.test', key: 'p1' });
+    expect(result).toMatchObject({
+      outcome: 'completed',
+      projectId: 'p1',
+      appUrl: 'https://p1.apps.example.test',
+      key: 'p1',
+    });
     const generation = store.getState().generations.p1!;
     expect(generation.status).toBe('completed');
     expect(generation.container).toEqual({ percentage: 100, message: 'Ready', ready: true });
@@ -155,7 +181,11 @@ describe('batched notifications and work per event', () => {
   function burst(count: number) {
     const events: AgentEvent[] = [];
     for (let index = 0; index < count; index++) {
-      events.push(index % 4 === 3 ? { type: 'tool_progress', tool: `tool-${index % 7}`, message: `step ${index}` } : { type: 'file_created', path: `src/file-${index % 5000}.ts` });
+      events.push(
+        index % 4 === 3
+          ? { type: 'tool_progress', tool: `tool-${index % 7}`, message: `step ${index}` }
+          : { type: 'file_created', path: `src/file-${index % 5000}.ts` },
+      );
     }
     return events;
   }
@@ -238,7 +268,13 @@ describe('batched notifications and work per event', () => {
     const scripted = createScriptedTransport();
     const timers = createManualTimers();
     scripted.setDefaultProject(project('p1', 'generating'));
-    const store = createAgentStore({ client: createAgentClient({ transport: scripted.transport }), storage: null, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, now: timers.now });
+    const store = createAgentStore({
+      client: createAgentClient({ transport: scripted.transport }),
+      storage: null,
+      setTimeout: timers.setTimeout,
+      clearTimeout: timers.clearTimeout,
+      now: timers.now,
+    });
     let notifications = 0;
     store.subscribe(() => void notifications++);
     void store.getState().generate({ prompt: 'A todo app with tags' });
@@ -290,7 +326,9 @@ describe('generate and followUp are idempotent per user action', () => {
     const { store, scripted } = setup();
     const first = store.getState().followUp('p1', { prompt: 'Make the header blue' });
     expect(store.getState().followUp('p1', { prompt: 'Make the header blue' })).toBe(first);
-    expect(scripted.posts()).toEqual([{ method: 'POST', path: '/agent/generate/p1', body: { prompt: 'Make the header blue' } }]);
+    expect(scripted.posts()).toEqual([
+      { method: 'POST', path: '/agent/generate/p1', body: { prompt: 'Make the header blue' } },
+    ]);
     expect(store.getState().currentKey).toBe('p1');
     expect(store.getState().generations.p1).toMatchObject({ kind: 'followUp', status: 'submitting', projectId: 'p1' });
     scripted.streams[0]!.emit({ type: 'file_created', path: 'src/Header.tsx', action: 'modified' });
@@ -306,7 +344,10 @@ describe('refusals, cancel and end states', () => {
     const { store, scripted } = setup();
     const promise = store.getState().generate({ prompt: 'short' });
     scripted.streams[0]!.refuse(
-      new AgentApiError('validation', 'The prompt must be at least 10 characters.', { status: 422, fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] } }),
+      new AgentApiError('validation', 'The prompt must be at least 10 characters.', {
+        status: 422,
+        fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] },
+      }),
     );
     const result = await promise;
     expect(result.outcome).toBe('failed');
@@ -319,7 +360,11 @@ describe('refusals, cancel and end states', () => {
   it('a 400 "not enough credits" refusal ends in credits_exhausted, like the event during a stream', async () => {
     const { store, scripted } = setup();
     const refused = store.getState().generate({ prompt: 'A todo app with tags' });
-    scripted.streams[0]!.refuse(new AgentApiError('insufficient_credits', 'Not enough credits. Please purchase more credits to continue.', { status: 400 }));
+    scripted.streams[0]!.refuse(
+      new AgentApiError('insufficient_credits', 'Not enough credits. Please purchase more credits to continue.', {
+        status: 400,
+      }),
+    );
     const first = await refused;
     expect(first.outcome).toBe('credits_exhausted');
     expect(store.getState().generations[first.key]?.status).toBe('credits_exhausted');
@@ -377,7 +422,10 @@ describe('refusals, cancel and end states', () => {
 
   it('never throws out of an action when the client itself throws something unexpected', async () => {
     const store = createAgentStore({
-      client: { ...createAgentClient({ transport: createScriptedTransport().transport }), generate: () => Promise.reject(new TypeError('boom')) },
+      client: {
+        ...createAgentClient({ transport: createScriptedTransport().transport }),
+        generate: () => Promise.reject(new TypeError('boom')),
+      },
       storage: null,
     });
     const result = await store.getState().generate({ prompt: 'A todo app with tags' });
@@ -389,7 +437,11 @@ describe('refusals, cancel and end states', () => {
 describe('interrupted streams are recovered by polling', () => {
   it('goes to recovering, polls with the status endpoint, and maps ready → completed', async () => {
     const { store, scripted, timers } = setup();
-    scripted.queueProject(project('p1', 'generating'), new AgentApiError('upstream', 'Bad gateway', { status: 502 }), project('p1', 'ready', 'https://p1.live.example.test'));
+    scripted.queueProject(
+      project('p1', 'generating'),
+      new AgentApiError('upstream', 'Bad gateway', { status: 502 }),
+      project('p1', 'ready', 'https://p1.live.example.test'),
+    );
     const promise = store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
     stream.open();
@@ -434,7 +486,10 @@ describe('interrupted streams are recovered by polling', () => {
 
   it('waits Retry-After on 429 while recovering', async () => {
     const { store, scripted, timers } = setup();
-    scripted.queueProject(new AgentApiError('rate_limited', 'Too Many Attempts.', { status: 429, retryAfterMs: 5000 }), project('p1', 'ready'));
+    scripted.queueProject(
+      new AgentApiError('rate_limited', 'Too Many Attempts.', { status: 429, retryAfterMs: 5000 }),
+      project('p1', 'ready'),
+    );
     void store.getState().generate({ prompt: 'A todo app with tags' });
     scripted.streams[0]!.open();
     scripted.streams[0]!.emit(created('p1'));
@@ -501,7 +556,10 @@ describe('reload resume', () => {
     // A click meanwhile is de-duplicated onto the recovery: nothing is sent.
     const clicked = second.store.getState().generate({ prompt: 'Another one please' });
     await second.timers.advance(1000);
-    expect(second.store.getState().generations.p1).toMatchObject({ status: 'completed', appUrl: 'https://p1.apps.example.test' });
+    expect(second.store.getState().generations.p1).toMatchObject({
+      status: 'completed',
+      appUrl: 'https://p1.apps.example.test',
+    });
     expect((await clicked).outcome).toBe('completed');
     expect(second.scripted.posts()).toHaveLength(0);
     expect(second.scripted.gets()).toHaveLength(2);
@@ -548,10 +606,18 @@ describe('shared project pollers', () => {
   it('runs one poller per project however many watchers, and stops when the last leaves', async () => {
     const { store, scripted, timers } = setup();
     scripted.setDefaultProject(project('p1', 'generating'));
-    const stops = [store.getState().watchProject('p1'), store.getState().watchProject('p1'), store.getState().watchProject('p1')];
+    const stops = [
+      store.getState().watchProject('p1'),
+      store.getState().watchProject('p1'),
+      store.getState().watchProject('p1'),
+    ];
     await settle();
     expect(scripted.gets()).toHaveLength(1);
-    expect(store.getState().projects.p1).toMatchObject({ status: 'polling', project: { project_status: 'generating' }, updatedAt: timers.now() });
+    expect(store.getState().projects.p1).toMatchObject({
+      status: 'polling',
+      project: { project_status: 'generating' },
+      updatedAt: timers.now(),
+    });
     await timers.advance(3000);
     expect(scripted.gets()).toHaveLength(4);
     stops[0]!();

@@ -1,5 +1,12 @@
 /** Test doubles for the store: a scripted transport, manual timers and a manual frame scheduler. */
-import { AgentApiError, type AgentEvent, type AgentTransport, type Project, type StreamHandlers, type TransportRequest } from 'agent-embed/core';
+import {
+  AgentApiError,
+  type AgentEvent,
+  type AgentTransport,
+  type Project,
+  type StreamHandlers,
+  type TransportRequest,
+} from 'agent-embed/core';
 
 /** One stream the scripted transport has opened, driven by the test. */
 export interface ScriptedStream {
@@ -59,7 +66,11 @@ export function createScriptedTransport() {
           refuse: (error) => settle(() => reject(error)),
           fail: (error) => settle(() => reject(error)),
         };
-        request.signal?.addEventListener('abort', () => settle(() => reject(new AgentApiError('aborted', 'The request was cancelled.'))), { once: true });
+        request.signal?.addEventListener(
+          'abort',
+          () => settle(() => reject(new AgentApiError('aborted', 'The request was cancelled.'))),
+          { once: true },
+        );
         streams.push(stream);
       });
     },
@@ -106,7 +117,8 @@ export function createManualTimers(start = 1_000_000) {
       for (;;) {
         await settle();
         let due: [number, { at: number; callback: () => void }] | undefined;
-        for (const entry of timers) if (entry[1].at <= end && (due === undefined || entry[1].at < due[1].at)) due = entry;
+        for (const entry of timers)
+          if (entry[1].at <= end && (due === undefined || entry[1].at < due[1].at)) due = entry;
         if (due === undefined) break;
         timers.delete(due[0]);
         time = Math.max(time, due[1].at);
@@ -157,6 +169,16 @@ export function createMemoryStorage() {
 }
 
 /** A project status body. */
-export function project(projectId: string, projectStatus: string, appUrl = `https://${projectId}.apps.example.test`): Project {
-  return { status: true, project_id: projectId, app_url: appUrl, project_status: projectStatus, name: `Project ${projectId}` };
+export function project(
+  projectId: string,
+  projectStatus: string,
+  appUrl = `https://${projectId}.apps.example.test`,
+): Project {
+  return {
+    status: true,
+    project_id: projectId,
+    app_url: appUrl,
+    project_status: projectStatus,
+    name: `Project ${projectId}`,
+  };
 }

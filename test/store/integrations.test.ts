@@ -40,7 +40,12 @@ function setup(options: Setup = {}) {
     stream: (request, handlers) => transport.stream(request, handlers),
   };
   const client = createAgentClient({ transport: options.wrap?.(recording) ?? recording });
-  const store = createAgentStore({ client, storage: null, scheduleFlush: (flush) => (flush(), () => {}), ...options.store });
+  const store = createAgentStore({
+    client,
+    storage: null,
+    scheduleFlush: (flush) => (flush(), () => {}),
+    ...options.store,
+  });
   opened.push({ store, transport });
   const admin = transport.api.admin;
   return {
@@ -49,7 +54,8 @@ function setup(options: Setup = {}) {
     admin,
     sent,
     state: () => store.getState(),
-    posts: (fragment: string) => admin.requests.filter((request) => request.method === 'POST' && request.path.includes(fragment)),
+    posts: (fragment: string) =>
+      admin.requests.filter((request) => request.method === 'POST' && request.path.includes(fragment)),
     async project(): Promise<string> {
       const result = await store.getState().generate({ prompt });
       expect(result.outcome).toBe('completed');
@@ -57,10 +63,19 @@ function setup(options: Setup = {}) {
     },
     /** Runs the install flow as the browser would: start, then the mock's callback redirects to return_url. */
     async connectCodehost(externalUserId = 'ada', name = 'Ada Lovelace'): Promise<void> {
-      const started = await store.getState().startCodehostConnect({ external_user_id: externalUserId, external_user_name: name, external_user_email: `${externalUserId}@example.com`, return_url: 'https://agency.example/app' });
+      const started = await store
+        .getState()
+        .startCodehostConnect({
+          external_user_id: externalUserId,
+          external_user_name: name,
+          external_user_email: `${externalUserId}@example.com`,
+          return_url: 'https://agency.example/app',
+        });
       if (!started.ok) throw started.error;
       const state = new URL(started.data.redirect_url).searchParams.get('state')!;
-      const callback = await transport.api.fetch(new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.data.redirect_url)));
+      const callback = await transport.api.fetch(
+        new Request(new URL(`/__mock/codehost/callback?state=${state}`, started.data.redirect_url)),
+      );
       expect(callback.status).toBe(302);
     },
   };
@@ -72,7 +87,10 @@ describe('deployments slice', () => {
     const token = 'bad_secret_token_9f3a';
     const goodToken = 'acme-team:secret-value-771';
     expect((await state().loadDeploymentConnection('vercel', 'ada')).ok).toBe(false);
-    expect(state().deploymentConnections['vercel:ada']).toMatchObject({ status: 'missing', error: { message: agentApiMessages.deploymentConnectionNotFound } });
+    expect(state().deploymentConnections['vercel:ada']).toMatchObject({
+      status: 'missing',
+      error: { message: agentApiMessages.deploymentConnectionNotFound },
+    });
 
     const rejected = await state().connectDeployment('vercel', 'ada', token);
     expect(rejected.ok).toBe(false);
@@ -83,32 +101,50 @@ describe('deployments slice', () => {
 
     const connected = await state().connectDeployment('vercel', 'ada', goodToken);
     expect(connected.ok).toBe(true);
-    expect(state().deploymentConnections['vercel:ada']).toMatchObject({ status: 'connected', connectStatus: 'connected', connectError: undefined, connection: { provider_account_name: 'acme-team (Vercel)' } });
+    expect(state().deploymentConnections['vercel:ada']).toMatchObject({
+      status: 'connected',
+      connectStatus: 'connected',
+      connectError: undefined,
+      connection: { provider_account_name: 'acme-team (Vercel)' },
+    });
 
     const serialized = JSON.stringify(store.getState()) + JSON.stringify(store.getState().log);
     expect(serialized).not.toContain(token);
     expect(serialized).not.toContain(goodToken);
     expect(serialized).not.toContain('secret-value');
-    expect(store.getState().log.map((entry) => entry.text)).toEqual(expect.arrayContaining(['Connect vercel for ada', 'Connected vercel for ada']));
+    expect(store.getState().log.map((entry) => entry.text)).toEqual(
+      expect.arrayContaining(['Connect vercel for ada', 'Connected vercel for ada']),
+    );
   });
 
   it('409 for an account of another end user, unknown provider, and an expired connection', async () => {
     const { state } = setup({ store: { now: () => Date.now() } });
     expect((await state().connectDeployment('netlify', 'grace', 'shared:one')).ok).toBe(true);
     await state().connectDeployment('netlify', 'ada', 'shared:two');
-    expect(state().deploymentConnections['netlify:ada']).toMatchObject({ connectStatus: 'failed', connectError: { kind: 'conflict', message: agentApiMessages.providerAccountTaken } });
+    expect(state().deploymentConnections['netlify:ada']).toMatchObject({
+      connectStatus: 'failed',
+      connectError: { kind: 'conflict', message: agentApiMessages.providerAccountTaken },
+    });
 
     await state().loadDeploymentConnection('heroku', 'ada');
-    expect(state().deploymentConnections['heroku:ada']).toMatchObject({ status: 'unknown_provider', error: { message: agentApiMessages.providerNotFound } });
+    expect(state().deploymentConnections['heroku:ada']).toMatchObject({
+      status: 'unknown_provider',
+      error: { message: agentApiMessages.providerNotFound },
+    });
     await state().connectDeployment('heroku', 'ada', 'long_enough_token');
-    expect(state().deploymentConnections['heroku:ada']).toMatchObject({ status: 'unknown_provider', connectStatus: 'failed' });
+    expect(state().deploymentConnections['heroku:ada']).toMatchObject({
+      status: 'unknown_provider',
+      connectStatus: 'failed',
+    });
 
     const expiring = setup({
       store: { now: () => Date.parse('2030-01-01T00:00:00Z') },
       wrap: (inner) => ({
         json: async (request) => {
           const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-          return request.path.includes('/connections/') ? { ...body, data: { ...body.data, expires_at: '2029-12-31T00:00:00Z' } } : body;
+          return request.path.includes('/connections/')
+            ? { ...body, data: { ...body.data, expires_at: '2029-12-31T00:00:00Z' } }
+            : body;
         },
         stream: inner.stream,
       }),
@@ -124,7 +160,10 @@ describe('deployments slice', () => {
       wrap: (inner) => ({
         json: async (request) => {
           if (request.method === 'POST' && request.path.endsWith('/connections')) {
-            throw new AgentApiError('validation', `Token ${token} is not valid.`, { status: 422, fieldErrors: { token: [`${token} was revoked`] } });
+            throw new AgentApiError('validation', `Token ${token} is not valid.`, {
+              status: 422,
+              fieldErrors: { token: [`${token} was revoked`] },
+            });
           }
           return inner.json(request);
         },
@@ -154,7 +193,11 @@ describe('deployments slice', () => {
     expect(state().deployments[`vercel:${projectId}`]?.status).toBe('deploying');
     const result = await first;
     expect(result.ok).toBe(true);
-    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({ status: 'deployed', error: undefined, deployment: { status: 'ready', url: expect.stringMatching(/^https:\/\//) } });
+    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({
+      status: 'deployed',
+      error: undefined,
+      deployment: { status: 'ready', url: expect.stringMatching(/^https:\/\//) },
+    });
     expect(posts('/project/').filter((request) => request.path.endsWith('/deploy'))).toHaveLength(2);
   });
 
@@ -162,7 +205,9 @@ describe('deployments slice', () => {
     const { state, store } = setup();
     await state().connectDeployment('vercel', 'ada', 'long_enough_token');
     await state().loadDeploymentConnections('vercel');
-    expect(state().deploymentConnectionLists.vercel?.connections.map((connection) => connection.external_user_id)).toEqual(['ada']);
+    expect(
+      state().deploymentConnectionLists.vercel?.connections.map((connection) => connection.external_user_id),
+    ).toEqual(['ada']);
     const pending = state().loadDeploymentConnection('vercel', 'ada');
     store.destroy();
     expect((await pending).ok).toBe(false);
@@ -175,13 +220,22 @@ describe('code-host slice', () => {
   it('missing, then the install flow, then connected with the installation status; inactive and expired', async () => {
     const { state } = setup();
     await state().loadCodehostConnection('ada');
-    expect(state().codehostConnections.ada).toMatchObject({ status: 'missing', error: { message: agentApiMessages.codehostConnectionNotFound } });
+    expect(state().codehostConnections.ada).toMatchObject({
+      status: 'missing',
+      error: { message: agentApiMessages.codehostConnectionNotFound },
+    });
 
     const flow = setup();
     await flow.connectCodehost('ada');
-    expect(flow.state().codehostStarts.ada).toMatchObject({ status: 'started', redirectUrl: expect.stringContaining('/__mock/codehost/install?state=') });
+    expect(flow.state().codehostStarts.ada).toMatchObject({
+      status: 'started',
+      redirectUrl: expect.stringContaining('/__mock/codehost/install?state='),
+    });
     await flow.state().loadCodehostConnection('ada');
-    expect(flow.state().codehostConnections.ada).toMatchObject({ status: 'connected', connection: { codehost_login: 'ada-lovelace', installation_status: 'active' } });
+    expect(flow.state().codehostConnections.ada).toMatchObject({
+      status: 'connected',
+      connection: { codehost_login: 'ada-lovelace', installation_status: 'active' },
+    });
     flow.admin.setCodehostInstallationStatus('ada', 'suspended');
     await flow.state().loadCodehostConnection('ada');
     expect(flow.state().codehostConnections.ada?.status).toBe('inactive');
@@ -197,25 +251,40 @@ describe('code-host slice', () => {
       wrap: (inner) => ({
         json: async (request) => {
           const body = (await inner.json(request)) as { data?: Record<string, unknown> };
-          return request.path.endsWith('/connect/start') ? { ...body, data: { ...body.data, redirect_url: 'javascript:alert(1)' } } : body;
+          return request.path.endsWith('/connect/start')
+            ? { ...body, data: { ...body.data, redirect_url: 'javascript:alert(1)' } }
+            : body;
         },
         stream: inner.stream,
       }),
     });
-    const result = await state().startCodehostConnect({ external_user_id: 'ada', external_user_name: 'Ada', external_user_email: 'ada@example.com', return_url: 'https://agency.example/app' });
+    const result = await state().startCodehostConnect({
+      external_user_id: 'ada',
+      external_user_name: 'Ada',
+      external_user_email: 'ada@example.com',
+      return_url: 'https://agency.example/app',
+    });
     expect(result.ok).toBe(false);
-    expect(state().codehostStarts.ada).toMatchObject({ status: 'failed', redirectUrl: undefined, error: { kind: 'protocol' } });
+    expect(state().codehostStarts.ada).toMatchObject({
+      status: 'failed',
+      redirectUrl: undefined,
+      error: { kind: 'protocol' },
+    });
     expect(JSON.stringify(state())).not.toContain('javascript:');
 
     const plain = setup();
     await plain.state().startCodehostConnect({ external_user_id: 'ada', return_url: 'https://agency.example/app' });
-    expect(plain.state().codehostStarts.ada?.error?.fieldErrors).toMatchObject({ external_user_name: expect.any(Array), external_user_email: expect.any(Array) });
+    expect(plain.state().codehostStarts.ada?.error?.fieldErrors).toMatchObject({
+      external_user_name: expect.any(Array),
+      external_user_email: expect.any(Array),
+    });
   });
 
   it('pages: clamped bounds, cached pages, total count, null total count, a new page size starts over', async () => {
     const { state, sent, connectCodehost } = setup();
     await connectCodehost('ada');
-    const query = () => sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
+    const query = () =>
+      sent.filter((request) => request.path.endsWith('/repositories')).map((request) => request.query);
 
     await state().loadRepositories('ada', { page: 0, perPage: 500 });
     await state().loadRepositories('ada', { page: -3, perPage: 0 });
@@ -242,7 +311,10 @@ describe('code-host slice', () => {
   it('listing without a connection fails with the spec message and marks the connection missing', async () => {
     const { state } = setup();
     await state().loadRepositories('ada');
-    expect(state().repositoryLists.ada).toMatchObject({ status: 'error', error: { message: agentApiMessages.codehostConnectionNotFound } });
+    expect(state().repositoryLists.ada).toMatchObject({
+      status: 'error',
+      error: { message: agentApiMessages.codehostConnectionNotFound },
+    });
     expect(state().codehostConnections.ada?.status).toBe('missing');
   });
 
@@ -260,14 +332,30 @@ describe('code-host slice', () => {
     await state().linkRepository(projectId, 'ada', { owner, name: 'no-such-repository' });
     expect(state().repositoryLinks[projectId]).toMatchObject({ status: 'failed', error: { kind: 'not_found' } });
     await state().linkRepository(projectId, 'ada', { owner, name });
-    expect(state().repositoryLinks[projectId]).toMatchObject({ status: 'succeeded', result: { project_id: projectId, repo_url: first.html_url, branch: first.default_branch, codehost_login: 'ada-lovelace' } });
+    expect(state().repositoryLinks[projectId]).toMatchObject({
+      status: 'succeeded',
+      result: {
+        project_id: projectId,
+        repo_url: first.html_url,
+        branch: first.default_branch,
+        codehost_login: 'ada-lovelace',
+      },
+    });
 
     await state().pushRepository(projectId, 'ada');
-    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'succeeded', repository: undefined, result: { repo_created: false, repo_url: first.html_url } });
+    expect(state().repositoryPushes[projectId]).toMatchObject({
+      status: 'succeeded',
+      repository: undefined,
+      result: { repo_created: false, repo_url: first.html_url },
+    });
     await state().pushRepository(projectId, 'ada', { owner, name });
     expect(state().repositoryPushes[projectId]?.result?.repo_created).toBe(false);
     await state().pushRepository(projectId, 'ada', { owner, name: 'brand-new-site' });
-    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'succeeded', repository: { owner, name: 'brand-new-site' }, result: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') } });
+    expect(state().repositoryPushes[projectId]).toMatchObject({
+      status: 'succeeded',
+      repository: { owner, name: 'brand-new-site' },
+      result: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') },
+    });
     // The created repository invalidates the cached pages.
     expect(state().repositoryLists.ada).toMatchObject({ status: 'idle', pages: {} });
 

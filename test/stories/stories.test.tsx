@@ -47,6 +47,9 @@ for (const [path, file] of Object.entries(files)) {
 
 function summarize(result: unknown): unknown {
   if (typeof result !== 'object' || result === null || !('violations' in result)) return result;
-  const violations = (result as { violations: Array<{ id: string; help: string; nodes: Array<{ html: string }> }> }).violations;
-  return violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.html).join(' | ')})`);
+  const violations = (result as { violations: Array<{ id: string; help: string; nodes: Array<{ html: string }> }> })
+    .violations;
+  return violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.html).join(' | ')})`,
+  );
 }

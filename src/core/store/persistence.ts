@@ -1,0 +1,108 @@
+/** Keeps the last project of a store in Web Storage (sessionStorage by default) so a reload can resume it. */
+import { AgentApiError, type AgentErrorKind } from '../wire/errors.js';
+import type { GenerationMode } from '../wire/resources.js';
+import type { GenerationKind, GenerationStatus } from './generation.js';
+
+/** The part of the Web Storage API the store uses. */
+export type AgentStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** What is kept about the last project. */
+export interface SavedProject {
+  projectId: string;
+  status: GenerationStatus;
+  kind: GenerationKind;
+  mode: GenerationMode;
+  appUrl?: string;
+  errorKind?: AgentErrorKind;
+  errorMessage?: string;
+}
+
+/** Reads and writes the saved project; every storage failure is swallowed (resuming is a convenience). */
+export interface ProjectPersistence {
+  save(saved: SavedProject): void;
+  read(): SavedProject | undefined;
+  /** Removes the saved project if it is this one. */
+  forget(projectId: string): void;
+}
+
+const statuses: ReadonlySet<string> = new Set<GenerationStatus>([
+  'idle',
+  'submitting',
+  'provisioning',
+  'generating',
+  'recovering',
+  'completed',
+  'credits_exhausted',
+  'failed',
+  'interrupted',
+  'aborted',
+]);
+
+/** sessionStorage when the platform has it and allows it, else null. */
+export function defaultStorage(): AgentStorage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    // Access can throw (sandboxed iframes, storage disabled).
+    return null;
+  }
+}
+
+/** The saved error as an `AgentApiError`, if one was saved. */
+export function savedError(saved: SavedProject): AgentApiError | undefined {
+  return saved.errorKind === undefined || saved.errorMessage === undefined
+    ? undefined
+    : new AgentApiError(saved.errorKind, saved.errorMessage);
+}
+
+/** Creates the persistence of one store; `null` storage keeps nothing. */
+export function createProjectPersistence(storage: AgentStorage | null, storageKey: string): ProjectPersistence {
+  function read(): SavedProject | undefined {
+    if (storage === null) return undefined;
+    let value: unknown;
+    try {
+      const text = storage.getItem(storageKey);
+      value = text === null ? undefined : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof value !== 'object' || value === null) return undefined;
+    const record = value as Partial<SavedProject>;
+    if (
+      typeof record.projectId !== 'string' ||
+      record.projectId === '' ||
+      typeof record.status !== 'string' ||
+      !statuses.has(record.status)
+    )
+      return undefined;
+    return {
+      projectId: record.projectId,
+      status: record.status,
+      kind: record.kind === 'followUp' ? 'followUp' : 'generate',
+      mode: record.mode === 'design' ? 'design' : 'build',
+      ...(typeof record.appUrl === 'string' ? { appUrl: record.appUrl } : {}),
+      ...(typeof record.errorKind === 'string' ? { errorKind: record.errorKind } : {}),
+      ...(typeof record.errorMessage === 'string' ? { errorMessage: record.errorMessage } : {}),
+    };
+  }
+
+  return {
+    save(saved) {
+      if (storage === null) return;
+      try {
+        storage.setItem(storageKey, JSON.stringify(saved));
+      } catch {
+        // Quota or privacy mode: the next reload simply has nothing to resume.
+      }
+    },
+    read,
+    forget(projectId) {
+      if (storage === null) return;
+      try {
+        if (read()?.projectId === projectId) storage.removeItem(storageKey);
+      } catch {
+        // Nothing to do: the entry stays and a reload offers it again.
+      }
+    },
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * Shared project-status pollers: one per project however many watchers, paused while the page is hidden,
+ * stopped on a terminal status, backing off on errors and waiting out Retry-After on 429.
+ */
+import type { AgentClient } from '../wire/client.js';
+import { AgentApiError, isAgentApiError } from '../wire/errors.js';
+import type { Project } from '../wire/resources.js';
+
+/**
+ * Where the poller of a project is: `loading` (first request in flight), `polling` (live, waiting for the
+ * next poll), `paused` (page hidden), `settled` (terminal project status), `error` (a failure that polling
+ * again cannot fix, e.g. 404), `stopped` (nobody watches).
+ */
+export type ProjectWatchStatus = 'loading' | 'polling' | 'paused' | 'settled' | 'error' | 'stopped';
+
+/** What the store knows about a project from polling its status. */
+export interface ProjectSnapshot {
+  projectId: string;
+  status: ProjectWatchStatus;
+  project: Project | undefined;
+  /** The last failure; kept while polling goes on with backoff, cleared by the next success. */
+  error: AgentApiError | undefined;
+  /** When the last successful poll answered (the store's clock). */
+  updatedAt: number | undefined;
+}
+
+/** Project statuses after which polling stops. */
+export const terminalProjectStatuses: ReadonlySet<string> = new Set(['ready', 'failed', 'credits_exhausted']);
+
+/** Whether a project status is terminal. */
+export function isTerminalProjectStatus(status: string | undefined): boolean {
+  return status !== undefined && terminalProjectStatuses.has(status);
+}
+
+// Polling again cannot fix these; anything else (network, 5xx, 429) is retried with backoff.
+const fatalKinds = new Set(['not_found', 'unauthorized', 'token_expired', 'suspended', 'forbidden', 'validation']);
+
+/** Callbacks of one watcher. */
+export interface ProjectWatcher {
+  onProject?(project: Project): void;
+  onFatal?(error: AgentApiError): void;
+}
+
+/** What the pollers need from the store. */
+export interface ProjectPollersOptions {
+  client: AgentClient;
+  pollIntervalMs: number;
+  maxPollIntervalMs: number;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+  now: () => number;
+  isHidden: () => boolean;
+  onVisibilityChange: (listener: () => void) => () => void;
+  /** Whether a live event stream reports on the project now: polls then wait instead of spending the rate limit. */
+  isStreaming: (projectId: string) => boolean;
+  /** Called with every new snapshot; the store publishes it. */
+  onSnapshot(snapshot: ProjectSnapshot): void;
+  log(text: string, isError: boolean): void;
+}
+
+/** The pollers of one store. */
+export interface ProjectPollers {
+  /** Starts (or joins) the poller of a project. `fresh` polls now even if it had settled. */
+  watch(projectId: string, watcher?: ProjectWatcher, options?: { fresh?: boolean }): () => void;
+  /** Polls now if anyone watches (e.g. after a follow-up changed the project). */
+  refresh(projectId: string): void;
+  /** How many pollers exist (for tests and diagnostics). */
+  readonly size: number;
+  stopAll(): void;
+}
+
+interface Poller {
+  projectId: string;
+  watchers: Set<ProjectWatcher>;
+  snapshot: ProjectSnapshot;
+  /** Bumped whenever the loop is restarted or stopped, so late answers of an old loop are ignored. */
+  run: number;
+  inFlight: AbortController | undefined;
+  timer: unknown;
+  hasTimer: boolean;
+  unsubscribeVisibility: (() => void) | undefined;
+  delay: number;
+  teardown: unknown;
+  hasTeardown: boolean;
+}
+
+/** Creates the pollers of a store. */
+export function createProjectPollers(options: ProjectPollersOptions): ProjectPollers {
+  const pollers = new Map<string, Poller>();
+  const { client } = options;
+
+  function publish(poller: Poller, patch: Partial<Omit<ProjectSnapshot, 'projectId'>>): void {
+    poller.snapshot = { ...poller.snapshot, ...patch };
+    options.onSnapshot(poller.snapshot);
+  }
+
+  function clearTimer(poller: Poller): void {
+    if (poller.hasTimer) options.clearTimeout(poller.timer);
+    poller.hasTimer = false;
+  }
+
+  function halt(poller: Poller): void {
+    poller.run++;
+    clearTimer(poller);
+    poller.inFlight?.abort();
+    poller.inFlight = undefined;
+    poller.unsubscribeVisibility?.();
+    poller.unsubscribeVisibility = undefined;
+  }
+
+  function schedule(poller: Poller, ms: number): void {
+    clearTimer(poller);
+    const run = poller.run;
+    poller.hasTimer = true;
+    poller.timer = options.setTimeout(() => {
+      poller.hasTimer = false;
+      if (run === poller.run) void poll(poller, true);
+    }, ms);
+  }
+
+  function pause(poller: Poller): void {
+    publish(poller, { status: 'paused' });
+    const run = poller.run;
+    poller.unsubscribeVisibility = options.onVisibilityChange(() => {
+      if (run !== poller.run || options.isHidden()) return;
+      poller.unsubscribeVisibility?.();
+      poller.unsubscribeVisibility = undefined;
+      void poll(poller);
+    });
+  }
+
+  /** Polls now; a `scheduled` poll (not an explicit refresh) waits instead while a live stream reports. */
+  async function poll(poller: Poller, scheduled = false): Promise<void> {
+    if (poller.watchers.size === 0 || poller.inFlight !== undefined) return;
+    if (options.isHidden()) {
+      pause(poller);
+      return;
+    }
+    // The stream is fresher than any poll; explicit refreshes (first event, outcome) still go out.
+    if (scheduled && options.isStreaming(poller.projectId)) {
+      schedule(poller, options.pollIntervalMs);
+      return;
+    }
+    const run = poller.run;
+    const controller = new AbortController();
+    poller.inFlight = controller;
+    if (poller.snapshot.project === undefined && poller.snapshot.status !== 'loading')
+      publish(poller, { status: 'loading' });
+    let project: Project;
+    try {
+      project = await client.getProject(poller.projectId, { signal: controller.signal });
+    } catch (thrown) {
+      if (run !== poller.run) return;
+      poller.inFlight = undefined;
+      const error = isAgentApiError(thrown)
+        ? thrown
+        : new AgentApiError('network', 'The Agent API could not be reached.', { cause: thrown });
+      if (fatalKinds.has(error.kind)) {
+        options.log(`Status of ${poller.projectId}: ${error.message} (polling stopped)`, true);
+        publish(poller, { status: 'error', error });
+        for (const watcher of [...poller.watchers]) watcher.onFatal?.(error);
+        return;
+      }
+      poller.delay = Math.min(options.maxPollIntervalMs, Math.max(poller.delay * 2, options.pollIntervalMs));
+      const wait =
+        error.kind === 'rate_limited' && error.retryAfterMs !== undefined ? error.retryAfterMs : poller.delay;
+      options.log(`Status of ${poller.projectId}: ${error.message} (next try in ${wait} ms)`, true);
+      publish(poller, { status: poller.snapshot.project === undefined ? 'loading' : 'polling', error });
+      schedule(poller, wait);
+      return;
+    }
+    if (run !== poller.run) return;
+    poller.inFlight = undefined;
+    poller.delay = options.pollIntervalMs;
+    const settled = isTerminalProjectStatus(project.project_status);
+    options.log(`Status of ${poller.projectId}: ${String(project.project_status)}`, false);
+    publish(poller, { status: settled ? 'settled' : 'polling', project, error: undefined, updatedAt: options.now() });
+    for (const watcher of [...poller.watchers]) watcher.onProject?.(project);
+    if (!settled && poller.watchers.size > 0 && run === poller.run) schedule(poller, poller.delay);
+  }
+
+  function restart(poller: Poller): void {
+    halt(poller);
+    void poll(poller);
+  }
+
+  return {
+    watch(projectId, watcher = {}, watchOptions = {}) {
+      let poller = pollers.get(projectId);
+      if (poller === undefined) {
+        poller = {
+          projectId,
+          watchers: new Set(),
+          snapshot: { projectId, status: 'loading', project: undefined, error: undefined, updatedAt: undefined },
+          run: 0,
+          inFlight: undefined,
+          timer: undefined,
+          hasTimer: false,
+          unsubscribeVisibility: undefined,
+          delay: options.pollIntervalMs,
+          teardown: undefined,
+          hasTeardown: false,
+        };
+        pollers.set(projectId, poller);
+      }
+      const current = poller;
+      // A watcher arriving right after the last one left (React StrictMode) keeps the same loop.
+      if (current.hasTeardown) options.clearTimeout(current.teardown);
+      current.hasTeardown = false;
+      // Each watcher gets its own entry, so the same callbacks object may watch twice.
+      const entry: ProjectWatcher = { ...watcher };
+      current.watchers.add(entry);
+      const settledOrFailed = current.snapshot.status === 'settled' || current.snapshot.status === 'error';
+      const paused = current.unsubscribeVisibility !== undefined;
+      if (current.inFlight === undefined && !paused) {
+        if (watchOptions.fresh === true) restart(current);
+        else if (!current.hasTimer && !settledOrFailed) restart(current);
+      }
+      let active = true;
+      return () => {
+        if (!active) return;
+        active = false;
+        current.watchers.delete(entry);
+        if (current.watchers.size > 0 || current.hasTeardown) return;
+        current.hasTeardown = true;
+        current.teardown = options.setTimeout(() => {
+          current.hasTeardown = false;
+          if (current.watchers.size > 0) return;
+          halt(current);
+          pollers.delete(projectId);
+          publish(current, {
+            status:
+              current.snapshot.status === 'settled' || current.snapshot.status === 'error'
+                ? current.snapshot.status
+                : 'stopped',
+          });
+        }, 0);
+      };
+    },
+    refresh(projectId) {
+      const poller = pollers.get(projectId);
+      if (poller === undefined || poller.watchers.size === 0) return;
+      if (poller.inFlight !== undefined || poller.unsubscribeVisibility !== undefined) return;
+      restart(poller);
+    },
+    get size() {
+      return pollers.size;
+    },
+    stopAll() {
+      for (const poller of pollers.values()) {
+        if (poller.hasTeardown) options.clearTimeout(poller.teardown);
+        halt(poller);
+        poller.watchers.clear();
+      }
+      pollers.clear();
+    },
+  };
+}

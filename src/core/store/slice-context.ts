@@ -1,0 +1,85 @@
+/**
+ * Shared plumbing of the store's integration slices (deployments, code host, plans): what an action
+ * resolves to, what a slice gets from the store, and one runner that de-duplicates requests and drops
+ * answers overtaken by a newer request for the same record.
+ */
+import type { AgentClient } from '../wire/client.js';
+import { AgentApiError, errorFromThrown } from '../wire/errors.js';
+
+/** What an integration action resolves to. Actions never reject. */
+export type IntegrationResult<T> = { ok: true; data: T } | { ok: false; error: AgentApiError };
+
+/** What a slice gets from the store. `State` is the slice's own part of the store state. */
+export interface SliceContext<State> {
+  client: AgentClient;
+  get(): State;
+  set(patch: Partial<State>): void;
+  now(): number;
+  /** Aborted when the store is destroyed: requests are cancelled and late answers ignored. */
+  signal: AbortSignal;
+  /** Adds a line to the store's log; never pass a secret. */
+  log(kind: 'action' | 'error', text: string): void;
+}
+
+/** One request of a slice. */
+export interface SliceTask<T> {
+  /** Requests with the same key share one in-flight promise (a double click sends one request). */
+  key: string;
+  /** The record the answer is written to: an answer is dropped if a newer request for it started since. */
+  record: string;
+  call(signal: AbortSignal): Promise<T>;
+  start(): void;
+  succeed(data: T): void;
+  fail(error: AgentApiError): void;
+}
+
+/** Runs slice tasks. */
+export type SliceRunner = <T>(task: SliceTask<T>) => Promise<IntegrationResult<T>>;
+
+/** Creates the runner of one slice. */
+export function createSliceRunner(signal: AbortSignal): SliceRunner {
+  const sequences = new Map<string, number>();
+  const inflight = new Map<string, Promise<IntegrationResult<unknown>>>();
+  return <T>(task: SliceTask<T>): Promise<IntegrationResult<T>> => {
+    const running = inflight.get(task.key);
+    if (running !== undefined) return running as Promise<IntegrationResult<T>>;
+    if (signal.aborted)
+      return Promise.resolve({ ok: false, error: new AgentApiError('aborted', 'The store was destroyed.') });
+    const sequence = (sequences.get(task.record) ?? 0) + 1;
+    sequences.set(task.record, sequence);
+    task.start();
+    let call: Promise<T>;
+    try {
+      call = task.call(signal);
+    } catch (thrown) {
+      call = Promise.reject(thrown);
+    }
+    const promise: Promise<IntegrationResult<T>> = call
+      .then(
+        (data): IntegrationResult<T> => ({ ok: true, data }),
+        (thrown: unknown): IntegrationResult<T> => ({ ok: false, error: errorFromThrown(thrown, signal) }),
+      )
+      .then((result) => {
+        inflight.delete(task.key);
+        if (!signal.aborted && sequences.get(task.record) === sequence) {
+          if (result.ok) task.succeed(result.data);
+          else task.fail(result.error);
+        }
+        return result;
+      });
+    inflight.set(task.key, promise as Promise<IntegrationResult<unknown>>);
+    return promise;
+  };
+}
+
+/** Whether an ISO timestamp lies in the past by the store's clock; unreadable or null dates never expire. */
+export function isPast(timestamp: string | null | undefined, now: number): boolean {
+  if (timestamp === null || timestamp === undefined) return false;
+  const time = Date.parse(timestamp);
+  return !Number.isNaN(time) && time <= now;
+}
+
+/** Whether an error carries one of the spec's messages (status codes of these failures are not shown). */
+export function hasMessage(error: AgentApiError, message: string): boolean {
+  return error.message === message;
+}

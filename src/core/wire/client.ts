@@ -1,0 +1,268 @@
+/** The typed Agent API client: one method per endpoint of the spec. */
+import { AgentApiError, agentApiMessages, errorFromThrown } from './errors.js';
+import type { AgentEvent } from './events.js';
+import { agentRoutes, fillPath, type AgentPathOverrides, type AgentRouteName } from './routes.js';
+import type {
+  CodehostConnection,
+  ConnectDeploymentInput,
+  Deployment,
+  DeployInput,
+  DeploymentConnection,
+  FollowUpInput,
+  GenerateInput,
+  LinkRepositoryInput,
+  LinkResult,
+  Project,
+  PushInput,
+  PushResult,
+  RepositoryList,
+  RepositoryListQuery,
+  StartCodehostConnectInput,
+  StartCodehostConnectResult,
+  SubscriptionPlan,
+} from './resources.js';
+import type { AgentTransport } from './transport.js';
+
+/** Options of a generation call. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** A line of the stream that could not be understood; the stream goes on. */
+  onProtocolError?: (error: AgentApiError) => void;
+}
+
+/** How a generation ended. */
+export type GenerationOutcome = 'completed' | 'credits_exhausted' | 'failed' | 'interrupted' | 'aborted';
+
+/** What `generate` and `followUp` resolve to once the stream has started (or was cancelled). */
+export interface GenerationResult {
+  outcome: GenerationOutcome;
+  projectId?: string;
+  appUrl?: string;
+  error?: AgentApiError;
+}
+
+/** Every endpoint of the Agent API. */
+export interface AgentClient {
+  /** Creates a project; resolves with the outcome once the stream has started, rejects if refused before. */
+  generate(input: GenerateInput, options?: StreamOptions): Promise<GenerationResult>;
+  /** Refines a project with a follow-up prompt. */
+  followUp(projectId: string, input: FollowUpInput, options?: StreamOptions): Promise<GenerationResult>;
+  getProject(projectId: string, options?: RequestOptions): Promise<Project>;
+  deployments: {
+    connect(provider: string, input: ConnectDeploymentInput, options?: RequestOptions): Promise<DeploymentConnection>;
+    getConnection(provider: string, externalUserId: string, options?: RequestOptions): Promise<DeploymentConnection>;
+    listConnections(provider: string, options?: RequestOptions): Promise<DeploymentConnection[]>;
+    deploy(providerId: string, projectId: string, input?: DeployInput, options?: RequestOptions): Promise<Deployment>;
+  };
+  codehost: {
+    startConnect(input: StartCodehostConnectInput, options?: RequestOptions): Promise<StartCodehostConnectResult>;
+    getConnection(externalUserId: string, options?: RequestOptions): Promise<CodehostConnection>;
+    listConnections(options?: RequestOptions): Promise<CodehostConnection[]>;
+    listRepositories(
+      externalUserId: string,
+      query?: RepositoryListQuery,
+      options?: RequestOptions,
+    ): Promise<RepositoryList>;
+    link(projectId: string, input: LinkRepositoryInput, options?: RequestOptions): Promise<LinkResult>;
+    push(projectId: string, input: PushInput, options?: RequestOptions): Promise<PushResult>;
+  };
+  plans: {
+    list(options?: RequestOptions): Promise<SubscriptionPlan[]>;
+  };
+}
+
+/** Options of a JSON call. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** Options of `createAgentClient`. */
+export interface AgentClientOptions {
+  transport: AgentTransport;
+  /** Paths that differ from the spec's, by route name. */
+  paths?: AgentPathOverrides;
+}
+
+function unwrapData(body: unknown): unknown {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body)
+    return (body as { data: unknown }).data;
+  return body;
+}
+
+// Listing shapes are "not shown" in the spec: accept a bare array or one under a usual key.
+function unwrapList<T>(body: unknown): T[] {
+  const data = unwrapData(body);
+  if (Array.isArray(data)) return data as T[];
+  if (typeof data === 'object' && data !== null) {
+    for (const key of ['items', 'connections', 'plans']) {
+      const value = (data as Record<string, unknown>)[key];
+      if (Array.isArray(value)) return value as T[];
+    }
+  }
+  return [];
+}
+
+/** Creates the client over a transport. */
+export function createAgentClient(options: AgentClientOptions): AgentClient {
+  const { transport } = options;
+
+  function path(name: AgentRouteName, params?: Record<string, string>): string {
+    return fillPath(options.paths?.[name] ?? agentRoutes[name].path, params);
+  }
+
+  function send(
+    name: AgentRouteName,
+    params: Record<string, string> | undefined,
+    request: { body?: unknown; query?: Record<string, number | undefined>; options?: RequestOptions | undefined },
+  ): Promise<unknown> {
+    return transport.json({
+      method: agentRoutes[name].method,
+      path: path(name, params),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.query === undefined ? {} : { query: request.query }),
+      ...(request.options?.signal === undefined ? {} : { signal: request.options.signal }),
+    });
+  }
+
+  async function runStream(
+    name: 'generate' | 'followUp',
+    params: Record<string, string> | undefined,
+    body: unknown,
+    streamOptions: StreamOptions = {},
+  ): Promise<GenerationResult> {
+    const { signal } = streamOptions;
+    if (signal?.aborted) return { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) };
+    const result: GenerationResult = { outcome: 'interrupted' };
+    let opened = false;
+    let handlerError: unknown;
+    let ended = false;
+    const ids = () => ({
+      ...(result.projectId === undefined ? {} : { projectId: result.projectId }),
+      ...(result.appUrl === undefined ? {} : { appUrl: result.appUrl }),
+    });
+
+    const onEvent = (event: AgentEvent) => {
+      switch (event.type) {
+        case 'project_created':
+        case 'stream_end':
+          if (typeof event.project_id === 'string') result.projectId = event.project_id;
+          if (typeof event.app_url === 'string') result.appUrl = event.app_url;
+          if (event.type === 'stream_end') {
+            result.outcome = 'completed';
+            ended = true;
+          }
+          break;
+        case 'credits_exhausted':
+          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
+          result.outcome = 'credits_exhausted';
+          result.error = new AgentApiError(
+            'insufficient_credits',
+            event.message ?? agentApiMessages.insufficientCredits,
+          );
+          ended = true;
+          break;
+        case 'error':
+          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
+          result.outcome = 'failed';
+          result.error = new AgentApiError('upstream', event.message ?? 'The generation failed.');
+          ended = true;
+          break;
+        default:
+          break;
+      }
+      try {
+        streamOptions.onEvent?.(event);
+      } catch (thrown) {
+        handlerError = thrown;
+        throw thrown;
+      }
+    };
+
+    try {
+      await transport.stream(
+        {
+          method: 'POST',
+          path: path(name, params),
+          body,
+          ...(signal === undefined ? {} : { signal }),
+        },
+        {
+          onOpen: () => {
+            opened = true;
+          },
+          onEvent,
+          ...(streamOptions.onProtocolError === undefined ? {} : { onProtocolError: streamOptions.onProtocolError }),
+        },
+      );
+    } catch (thrown) {
+      const error = errorFromThrown(thrown, signal);
+      if (handlerError !== undefined) return { outcome: 'failed', ...ids(), error };
+      if (ended) return { ...result, ...ids() };
+      if (error.kind === 'aborted') return { outcome: 'aborted', ...ids(), error };
+      if (!opened) throw error;
+      return { outcome: 'interrupted', ...ids(), error };
+    }
+    if (!ended) {
+      return {
+        outcome: 'interrupted',
+        ...ids(),
+        error: new AgentApiError('network', 'The event stream closed before the generation finished.'),
+      };
+    }
+    return { ...result, ...ids() };
+  }
+
+  return {
+    generate: (input, streamOptions) => runStream('generate', undefined, input, streamOptions),
+    followUp: (projectId, input, streamOptions) => runStream('followUp', { projectId }, input, streamOptions),
+    getProject: async (projectId, requestOptions) =>
+      (await send('getProject', { projectId }, { options: requestOptions })) as Project,
+    deployments: {
+      connect: async (provider, input, requestOptions) =>
+        unwrapData(
+          await send('connectDeployment', { provider }, { body: input, options: requestOptions }),
+        ) as DeploymentConnection,
+      getConnection: async (provider, externalUserId, requestOptions) =>
+        unwrapData(
+          await send('getDeploymentConnection', { provider, externalUserId }, { options: requestOptions }),
+        ) as DeploymentConnection,
+      listConnections: async (provider, requestOptions) =>
+        unwrapList<DeploymentConnection>(
+          await send('listDeploymentConnections', { provider }, { options: requestOptions }),
+        ),
+      deploy: async (providerId, projectId, input = {}, requestOptions) =>
+        unwrapData(
+          await send('deploy', { providerId, projectId }, { body: input, options: requestOptions }),
+        ) as Deployment,
+    },
+    codehost: {
+      startConnect: async (input, requestOptions) =>
+        unwrapData(
+          await send('startCodehostConnect', undefined, { body: input, options: requestOptions }),
+        ) as StartCodehostConnectResult,
+      getConnection: async (externalUserId, requestOptions) =>
+        unwrapData(
+          await send('getCodehostConnection', { externalUserId }, { options: requestOptions }),
+        ) as CodehostConnection,
+      listConnections: async (requestOptions) =>
+        unwrapList<CodehostConnection>(await send('listCodehostConnections', undefined, { options: requestOptions })),
+      listRepositories: async (externalUserId, query = {}, requestOptions) =>
+        unwrapData(
+          await send(
+            'listRepositories',
+            { externalUserId },
+            { query: { page: query.page, per_page: query.per_page }, options: requestOptions },
+          ),
+        ) as RepositoryList,
+      link: async (projectId, input, requestOptions) =>
+        unwrapData(await send('linkRepository', { projectId }, { body: input, options: requestOptions })) as LinkResult,
+      push: async (projectId, input, requestOptions) =>
+        unwrapData(await send('pushRepository', { projectId }, { body: input, options: requestOptions })) as PushResult,
+    },
+    plans: {
+      list: async (requestOptions) =>
+        unwrapList<SubscriptionPlan>(await send('listPlans', undefined, { options: requestOptions })),
+    },
+  };
+}

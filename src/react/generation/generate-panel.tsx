@@ -1,0 +1,211 @@
+'use client';
+/** The prompt form: new project (build or design) or follow-up, with validation, cancel and refusal errors. */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { isGenerationRunning, type GenerationActionResult, type GenerationMode } from '../../core/index.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { useGeneration } from './use-generation.js';
+
+/** Props of `GeneratePanel`. */
+export interface GeneratePanelProps {
+  /** Send follow-ups to this project. Without it, the panel starts new projects and offers a follow-up after one completes. */
+  projectId?: string;
+  defaultMode?: GenerationMode;
+  /** Called once per submitted generation when it has ended (after recovery, if the stream was cut). */
+  onComplete?: (result: GenerationActionResult) => void;
+  className?: string;
+}
+
+/** The API's minimum prompt length, checked before anything is sent. */
+export const minimumPromptLength = 10;
+
+const modes: readonly GenerationMode[] = ['build', 'design'];
+
+/** A prompt form that generates a project or refines one. */
+export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, className }: GeneratePanelProps) {
+  const labels = useAgentLabels();
+  const text = labels.generatePanel;
+  const { generation, generate, followUp, cancel } = useGeneration(projectId);
+  const [startNew, setStartNew] = useState(false);
+  const [prompt, setPrompt] = useState('');
+  const [mode, setMode] = useState<GenerationMode>(defaultMode);
+  const [clientError, setClientError] = useState<string | undefined>(undefined);
+  const onCompleteRef = useRef(onComplete);
+  onCompleteRef.current = onComplete;
+  const pendingRef = useRef<Promise<GenerationActionResult> | undefined>(undefined);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const id = useId();
+
+  const shown =
+    startNew && generation !== undefined && !isGenerationRunning(generation.status) ? undefined : generation;
+  const status = shown?.status ?? 'idle';
+  const running = isGenerationRunning(status);
+  // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
+  const followUpProject =
+    projectId ??
+    (shown?.projectId !== undefined && (shown.kind === 'followUp' || status === 'completed')
+      ? shown.projectId
+      : undefined);
+  const refusal = shown?.refused === true ? shown.error : undefined;
+  const serverPromptErrors = refusal?.fieldErrors?.prompt;
+  const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
+  const generalError = refusal !== undefined && serverPromptErrors === undefined ? refusal : undefined;
+  const otherFieldErrors =
+    generalError?.fieldErrors === undefined ? [] : Object.values(generalError.fieldErrors).flat();
+
+  // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
+  const focusedError = useRef(refusal);
+  useEffect(() => {
+    if (refusal === undefined || focusedError.current === refusal) return;
+    focusedError.current = refusal;
+    if (refusal.fieldErrors?.prompt !== undefined) textareaRef.current?.focus();
+    else alertRef.current?.focus();
+  }, [refusal]);
+
+  // Keyboard users keep their place: submit → cancel while running, cancel → prompt afterwards.
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current === running) return;
+    wasRunning.current = running;
+    const active = typeof document === 'undefined' ? null : document.activeElement;
+    if (running && (active === null || active === document.body || active === submitRef.current))
+      cancelRef.current?.focus();
+    if (!running && (active === null || active === document.body)) textareaRef.current?.focus();
+  }, [running]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (running) return;
+    const trimmed = prompt.trim();
+    if (Array.from(trimmed).length < minimumPromptLength) {
+      setClientError(text.promptTooShort);
+      textareaRef.current?.focus();
+      return;
+    }
+    setClientError(undefined);
+    const promise =
+      followUpProject === undefined
+        ? generate({ prompt: trimmed, mode })
+        : followUp(followUpProject, { prompt: trimmed });
+    setStartNew(false);
+    // A double click gets the same promise back from the store: report its outcome once.
+    if (pendingRef.current === promise) return;
+    pendingRef.current = promise;
+    void promise.then((result) => {
+      if (pendingRef.current === promise) pendingRef.current = undefined;
+      if (result.outcome === 'completed') setPrompt('');
+      onCompleteRef.current?.(result);
+    });
+  }
+
+  const promptId = `${id}-prompt`;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const headingId = `${id}-heading`;
+  const submitLabel = running ? text.submitting : followUpProject === undefined ? text.submit : text.followUpSubmit;
+
+  return (
+    <form
+      className={['ae-panel', className].filter(Boolean).join(' ')}
+      data-state={status}
+      aria-labelledby={headingId}
+      aria-busy={running}
+      noValidate
+      onSubmit={submit}
+    >
+      <h2 id={headingId} className="ae-title">
+        {followUpProject === undefined ? text.heading : text.followUpHeading}
+      </h2>
+      {followUpProject !== undefined && <p className="ae-muted">{text.followUpTarget(followUpProject)}</p>}
+      <div className="ae-field">
+        <label htmlFor={promptId} className="ae-label">
+          {followUpProject === undefined ? text.promptLabel : text.followUpPromptLabel}
+        </label>
+        <textarea
+          id={promptId}
+          ref={textareaRef}
+          className="ae-textarea"
+          rows={4}
+          value={prompt}
+          required
+          disabled={running}
+          placeholder={followUpProject === undefined ? text.promptPlaceholder : text.followUpPromptPlaceholder}
+          aria-invalid={fieldError === undefined ? undefined : true}
+          aria-describedby={fieldError === undefined ? hintId : `${hintId} ${errorId}`}
+          onChange={(event) => {
+            setPrompt(event.target.value);
+            if (clientError !== undefined) setClientError(undefined);
+          }}
+        />
+        <p id={hintId} className="ae-hint">
+          {text.promptHint}
+        </p>
+        {fieldError !== undefined && (
+          <p id={errorId} className="ae-field-error">
+            {fieldError}
+          </p>
+        )}
+      </div>
+      {followUpProject === undefined && (
+        <fieldset className="ae-modes" disabled={running}>
+          <legend className="ae-label">{text.modeLegend}</legend>
+          {modes.map((value) => (
+            <div key={value} className="ae-mode" data-checked={mode === value}>
+              <input
+                type="radio"
+                id={`${id}-mode-${value}`}
+                name={`${id}-mode`}
+                value={value}
+                checked={mode === value}
+                aria-describedby={`${id}-mode-${value}-description`}
+                onChange={() => setMode(value)}
+              />
+              <label htmlFor={`${id}-mode-${value}`}>{value === 'build' ? text.modeBuild : text.modeDesign}</label>
+              <span id={`${id}-mode-${value}-description`} className="ae-hint">
+                {value === 'build' ? text.modeBuildDescription : text.modeDesignDescription}
+              </span>
+            </div>
+          ))}
+        </fieldset>
+      )}
+      {generalError !== undefined && (
+        <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={generalError.kind}>
+          <p className="ae-alert-title">{text.errorTitle}</p>
+          <p>{generalError.message}</p>
+          {otherFieldErrors.length > 0 && (
+            <ul>
+              {otherFieldErrors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="ae-actions">
+        <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running}>
+          {submitLabel}
+        </button>
+        {running && (
+          <button ref={cancelRef} type="button" className="ae-button" onClick={cancel}>
+            {status === 'recovering' ? text.stopWaiting : text.cancel}
+          </button>
+        )}
+        {projectId === undefined && followUpProject !== undefined && !running && (
+          <button
+            type="button"
+            className="ae-button ae-button-quiet"
+            onClick={() => {
+              setStartNew(true);
+              setPrompt('');
+              setClientError(undefined);
+            }}
+          >
+            {text.newProject}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

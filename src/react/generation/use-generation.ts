@@ -1,0 +1,46 @@
+'use client';
+/** The state of one generation and the actions that start, refine and cancel generations. */
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import type {
+  FollowUpInput,
+  GenerateInput,
+  GenerationActionResult,
+  GenerationState,
+  GenerationStatus,
+} from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
+
+/** What `useGeneration` returns. */
+export interface UseGenerationResult {
+  /** The generation of that project, or the provider's current one; undefined before any. */
+  generation: GenerationState | undefined;
+  status: GenerationStatus;
+  /** Starts a new project (de-duplicated while one runs). Call it from an event handler, never an effect. */
+  generate(input: GenerateInput): Promise<GenerationActionResult>;
+  /** Sends a follow-up (de-duplicated per project). Call it from an event handler, never an effect. */
+  followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
+  /** Cancels this generation (or stops waiting for its recovery). */
+  cancel(): void;
+  /** Forgets this generation. */
+  reset(): void;
+}
+
+/** Subscribes to the generation of `projectId`, or to the provider's current generation. */
+export function useGeneration(projectId?: string): UseGenerationResult {
+  const { store } = useAgentContext();
+  const generation = useStore(store, (state) => {
+    const key = projectId ?? state.currentKey;
+    return key === undefined ? undefined : state.generations[key];
+  });
+  const actions = useMemo(
+    () => ({
+      generate: (input: GenerateInput) => store.getState().generate(input),
+      followUp: (id: string, input: FollowUpInput) => store.getState().followUp(id, input),
+      cancel: () => store.getState().cancel(projectId ?? store.getState().currentKey),
+      reset: () => store.getState().reset(projectId ?? store.getState().currentKey),
+    }),
+    [store, projectId],
+  );
+  return { generation, status: generation?.status ?? 'idle', ...actions };
+}

@@ -1,0 +1,51 @@
+/** Texts of `CodehostConnect`. */
+export interface CodehostConnectLabels {
+  regionLabel: string;
+  heading: string;
+  signedOut: string;
+  loading: string;
+  disconnected: string;
+  connect: string;
+  reconnect: string;
+  refresh: string;
+  starting: string;
+  redirecting: string;
+  popupOpened: string;
+  connectedAs: (login: string) => string;
+  expired: string;
+  inactive: string;
+  loginLabel: string;
+  installationLabel: string;
+  connectedLabel: string;
+  updatedLabel: string;
+  /** Display names of installation statuses; unknown ones are shown as sent. */
+  installationStatuses: Record<string, string>;
+  /** Shown when the detailed view has no installation status. */
+  installationUnknown: string;
+  errorTitle: string;
+}
+
+/** The default (English) texts of `CodehostConnect`. */
+export const defaultCodehostConnectLabels: CodehostConnectLabels = {
+  regionLabel: 'Code host',
+  heading: 'Code host',
+  signedOut: 'Sign in to connect a code host.',
+  loading: 'Checking the code-host connection…',
+  disconnected: 'No code host is connected yet.',
+  connect: 'Connect GitHub',
+  reconnect: 'Connect again',
+  refresh: 'Refresh',
+  starting: 'Opening the installation page…',
+  redirecting: 'Taking you to the installation page…',
+  popupOpened: 'Finish the installation in the window that opened. This page updates when you come back.',
+  connectedAs: (login) => `Connected as ${login}`,
+  expired: 'The code-host connection has expired. Connect again to keep pushing code.',
+  inactive: 'The code-host app is not active for this account. Install it again to continue.',
+  loginLabel: 'Account',
+  installationLabel: 'Installation',
+  connectedLabel: 'Connected',
+  updatedLabel: 'Updated',
+  installationStatuses: { active: 'Active', suspended: 'Suspended', deleted: 'Removed' },
+  installationUnknown: 'Unknown',
+  errorTitle: 'Could not connect the code host',
+};

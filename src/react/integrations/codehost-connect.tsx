@@ -1,0 +1,283 @@
+'use client';
+/**
+ * Connects the end user's code host: starts the install flow, sends the user to the installation page
+ * (http/https addresses only), and shows the connected account when they come back.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import type { CodehostConnectionState, CodehostStartState } from '../../core/index.js';
+import { safeHttpUrl } from '../shared/safe-url.js';
+import type { AgentFormat } from '../provider/agent-format.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { useExternalUser } from '../provider/use-agent-store.js';
+import { useCodehost } from './use-codehost.js';
+
+/** Props of `CodehostConnect`. */
+export interface CodehostConnectProps {
+  /** Where the service sends the user back after the installation; the current page by default. */
+  returnUrl?: string;
+  /** 'redirect' (default) leaves the page for the installation; 'popup' opens it in a window, falling back to a redirect when blocked. */
+  mode?: 'redirect' | 'popup';
+  /** Follows the installation address (default `window.location.assign`). Only http/https addresses reach it. */
+  navigate?: (url: string) => void;
+  /** Opens the popup (default `window.open`); return null when it was blocked. */
+  openWindow?: (url: string, name: string) => Window | null;
+  className?: string;
+}
+
+/** The name of the installation popup; a page opened under it tells its opener that the user is back. */
+export const codehostPopupName = 'agent-embed-codehost';
+
+/** The message a returning popup posts to its opener. */
+export const codehostReturnMessage = 'agent-embed:codehost-returned';
+
+/**
+ * What the component shows, as `data-state`: `signed_out`, `loading`, `missing`, `starting`,
+ * `redirecting`, `popup` (waiting for the popup), `connected`, `expired`, `inactive` or `error`.
+ */
+export type CodehostConnectState =
+  | 'signed_out'
+  | 'loading'
+  | 'missing'
+  | 'starting'
+  | 'redirecting'
+  | 'popup'
+  | 'connected'
+  | 'expired'
+  | 'inactive'
+  | 'error';
+
+type Phase = 'idle' | 'redirecting' | 'popup';
+
+function viewState(
+  connection: CodehostConnectionState | undefined,
+  start: CodehostStartState | undefined,
+  phase: Phase,
+  signedIn: boolean,
+): CodehostConnectState {
+  if (!signedIn) return 'signed_out';
+  if (start?.status === 'starting') return 'starting';
+  const status = connection?.status ?? 'idle';
+  if (phase !== 'idle' && status !== 'connected') return phase;
+  switch (status) {
+    case 'idle':
+    case 'loading':
+      // A refresh of a known connection keeps showing it.
+      return connection?.connection === undefined ? 'loading' : 'connected';
+    case 'missing':
+    case 'connected':
+    case 'expired':
+    case 'inactive':
+    case 'error':
+      return status;
+    default:
+      return status satisfies never;
+  }
+}
+
+function Time({ value, format }: { value: string | null | undefined; format: AgentFormat }) {
+  if (value === null || value === undefined || value === '') return <>—</>;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? <>{value}</> : <time dateTime={value}>{format.dateTime(time)}</time>;
+}
+
+function defaultNavigate(url: string): void {
+  window.location.assign(url);
+}
+
+function defaultOpenWindow(url: string, name: string): Window | null {
+  return window.open(url, name, 'popup,width=1024,height=760');
+}
+
+/** The code-host connection of the signed-in end user, with the install flow. */
+export function CodehostConnect({
+  returnUrl,
+  mode = 'redirect',
+  navigate = defaultNavigate,
+  openWindow = defaultOpenWindow,
+  className,
+}: CodehostConnectProps) {
+  const text = useAgentLabels().codehostConnect;
+  const format = useAgentFormat();
+  const signedIn = useExternalUser() !== undefined;
+  const { connection, start, refresh, startConnect } = useCodehost();
+  const [phase, setPhase] = useState<Phase>('idle');
+  const phaseCheckedAt = useRef<number | undefined>(undefined);
+  const headingId = useId();
+  const alertRef = useRef<HTMLDivElement>(null);
+  const state = viewState(connection, start, phase, signedIn);
+  const details = connection?.connection;
+
+  useEffect(() => {
+    if (typeof window === 'undefined') return undefined;
+    // This page is the popup coming back to return_url: tell the opener and close.
+    if (window.name === codehostPopupName && window.opener !== null) {
+      try {
+        (window.opener as Window).postMessage({ type: codehostReturnMessage }, window.location.origin);
+        window.close();
+      } catch {
+        // An opener on another origin cannot be told; the page simply stays open.
+      }
+    }
+    const onMessage = (event: MessageEvent) => {
+      if (
+        event.origin !== window.location.origin ||
+        (event.data as { type?: unknown } | null)?.type !== codehostReturnMessage
+      )
+        return;
+      setPhase('idle');
+      void refresh();
+    };
+    // Back from the installation through the back/forward cache: the page was never unloaded.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setPhase('idle');
+    };
+    window.addEventListener('message', onMessage);
+    window.addEventListener('pageshow', onPageShow);
+    return () => {
+      window.removeEventListener('message', onMessage);
+      window.removeEventListener('pageshow', onPageShow);
+    };
+  }, [refresh]);
+
+  // Any answer about the connection after leaving for the installation is the news to show.
+  const checkedAt = connection?.checkedAt;
+  useEffect(() => {
+    if (phase !== 'idle' && checkedAt !== phaseCheckedAt.current) setPhase('idle');
+  }, [phase, checkedAt]);
+
+  useEffect(() => {
+    if (start?.status === 'failed') alertRef.current?.focus();
+  }, [start?.status, start?.error]);
+
+  async function connect() {
+    const pending = startConnect(returnUrl ?? window.location.href);
+    if (pending === undefined) return;
+    setPhase('idle');
+    const result = await pending;
+    if (!result.ok) return;
+    // The store already refused anything else; this is the last gate before leaving the page.
+    const url = safeHttpUrl(result.data.redirect_url);
+    if (url === undefined) return;
+    if (mode === 'popup') {
+      let popup: Window | null = null;
+      try {
+        popup = openWindow(url, codehostPopupName);
+      } catch {
+        popup = null;
+      }
+      if (popup !== null) {
+        phaseCheckedAt.current = checkedAt;
+        setPhase('popup');
+        return;
+      }
+    }
+    phaseCheckedAt.current = checkedAt;
+    setPhase('redirecting');
+    navigate(url);
+  }
+
+  const busy = state === 'starting' || state === 'redirecting';
+  const installation = details?.installation_status;
+  const startError = start?.status === 'failed' ? start.error : undefined;
+  const startFieldErrors =
+    startError?.fieldErrors === undefined
+      ? []
+      : Object.values(startError.fieldErrors)
+          .flat()
+          .filter((message) => message !== startError.message);
+
+  return (
+    <section
+      className={['ae-codehost', className].filter(Boolean).join(' ')}
+      data-state={state}
+      aria-labelledby={headingId}
+      aria-busy={busy}
+    >
+      <h2 id={headingId} className="ae-title">
+        {text.heading}
+      </h2>
+      {!signedIn && <p className="ae-muted">{text.signedOut}</p>}
+      {state === 'loading' && <p className="ae-muted">{text.loading}</p>}
+      {state === 'missing' && <p className="ae-muted">{text.disconnected}</p>}
+      {state === 'expired' && <p className="ae-warning">{text.expired}</p>}
+      {state === 'inactive' && <p className="ae-warning">{text.inactive}</p>}
+      {state === 'error' && connection?.error !== undefined && (
+        <div className="ae-alert" role="alert" data-kind={connection.error.kind}>
+          <p className="ae-alert-title">{text.errorTitle}</p>
+          <p>{connection.error.message}</p>
+        </div>
+      )}
+      {details !== undefined && (state === 'connected' || state === 'expired' || state === 'inactive') && (
+        <>
+          <p className="ae-connection">{text.connectedAs(details.codehost_login)}</p>
+          <dl className="ae-details">
+            <div>
+              <dt>{text.loginLabel}</dt>
+              <dd>{details.codehost_login}</dd>
+            </div>
+            <div>
+              <dt>{text.installationLabel}</dt>
+              <dd>
+                <span className="ae-badge" data-state={installation ?? 'unknown'}>
+                  {installation === undefined
+                    ? text.installationUnknown
+                    : (text.installationStatuses[installation] ?? installation)}
+                </span>
+              </dd>
+            </div>
+            <div>
+              <dt>{text.connectedLabel}</dt>
+              <dd>
+                <Time value={details.connected_at} format={format} />
+              </dd>
+            </div>
+            <div>
+              <dt>{text.updatedLabel}</dt>
+              <dd>
+                <Time value={details.updated_at} format={format} />
+              </dd>
+            </div>
+          </dl>
+        </>
+      )}
+      <div role="status" className="ae-codehost-progress">
+        {state === 'starting' && text.starting}
+        {state === 'redirecting' && text.redirecting}
+        {state === 'popup' && text.popupOpened}
+      </div>
+      {startError !== undefined && (
+        <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={startError.kind}>
+          <p className="ae-alert-title">{text.errorTitle}</p>
+          <p>{startError.message}</p>
+          {startFieldErrors.length > 0 && (
+            <ul>
+              {startFieldErrors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {signedIn && state !== 'loading' && (
+        <div className="ae-actions">
+          {state !== 'connected' ? (
+            <button
+              type="button"
+              className="ae-button ae-button-primary"
+              disabled={busy}
+              onClick={() => void connect()}
+            >
+              {state === 'expired' || state === 'inactive' ? text.reconnect : text.connect}
+            </button>
+          ) : null}
+          {(state === 'connected' || state === 'error' || state === 'popup') && (
+            <button type="button" className="ae-button" onClick={() => void refresh()}>
+              {text.refresh}
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

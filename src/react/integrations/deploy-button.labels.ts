@@ -1,0 +1,69 @@
+/** Texts of `DeployButton`. Functions get the provider's display name (from `providerNames`). */
+export interface DeployButtonLabels {
+  /** Display names of providers by path value; unknown ones are shown as given. */
+  providerNames: Record<string, string>;
+  heading: (provider: string) => string;
+  signedOut: string;
+  loading: (provider: string) => string;
+  connectedAs: (account: string) => string;
+  notConnected: (provider: string) => string;
+  expired: (provider: string) => string;
+  /** Shown under the spec's "provider not found" message. */
+  unknownProviderHint: string;
+  /** Title of the box shown when the connection could not be checked. */
+  loadErrorTitle: string;
+  retry: string;
+  noProject: string;
+  deploy: (provider: string) => string;
+  deploying: (provider: string) => string;
+  deployed: string;
+  deploymentStatus: (status: string) => string;
+  openDeployment: string;
+  /** Shown instead of a link when the deployment address is not http(s). */
+  unsafeUrl: string;
+  failedTitle: string;
+  connect: (provider: string) => string;
+  reconnect: string;
+  dialogTitle: (provider: string) => string;
+  dialogDescription: (provider: string) => string;
+  tokenLabel: (provider: string) => string;
+  tokenRequired: string;
+  submit: string;
+  submitting: string;
+  cancel: string;
+  /** Title of the box that shows why a token was not accepted. */
+  connectErrorTitle: string;
+}
+
+/** The default (English) texts of `DeployButton`. */
+export const defaultDeployButtonLabels: DeployButtonLabels = {
+  providerNames: { vercel: 'Vercel', netlify: 'Netlify' },
+  heading: (provider) => `Deploy to ${provider}`,
+  signedOut: 'Sign in to deploy your app.',
+  loading: (provider) => `Checking your ${provider} connection…`,
+  connectedAs: (account) => `Connected as ${account}`,
+  notConnected: (provider) => `Not connected to ${provider} yet.`,
+  expired: (provider) => `Your ${provider} connection has expired. Connect again to deploy.`,
+  unknownProviderHint: 'Deploying to this provider is not available.',
+  loadErrorTitle: 'Could not check the connection',
+  retry: 'Try again',
+  noProject: 'Generate an app first, then deploy it.',
+  deploy: (provider) => `Deploy to ${provider}`,
+  deploying: (provider) => `Deploying to ${provider}…`,
+  deployed: 'Deployed.',
+  deploymentStatus: (status) => `Status: ${status}`,
+  openDeployment: 'Open the deployment',
+  unsafeUrl: 'The deployment address is not a web address, so it is not shown as a link.',
+  failedTitle: 'The deployment failed',
+  connect: (provider) => `Connect ${provider}`,
+  reconnect: 'Use another account',
+  dialogTitle: (provider) => `Connect ${provider}`,
+  dialogDescription: (provider) =>
+    `Paste a ${provider} access token. It is sent once to be checked and stored for your account; this page does not keep it.`,
+  tokenLabel: (provider) => `${provider} access token`,
+  tokenRequired: 'Enter an access token.',
+  submit: 'Connect',
+  submitting: 'Connecting…',
+  cancel: 'Cancel',
+  connectErrorTitle: 'The token was not accepted',
+};

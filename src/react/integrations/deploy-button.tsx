@@ -1,0 +1,395 @@
+'use client';
+/**
+ * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
+ * provider token: a password field read once on submit and emptied at once, never held in React state.
+ */
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  agentApiMessages,
+  type AgentApiError,
+  type DeploymentConnectionState,
+  type DeploymentState,
+} from '../../core/index.js';
+import { safeHttpUrl } from '../shared/safe-url.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { useExternalUser } from '../provider/use-agent-store.js';
+import { useDeployment } from './use-deployment.js';
+import { useGeneration } from '../generation/use-generation.js';
+
+/** Props of `DeployButton`. */
+export interface DeployButtonProps {
+  /** The provider's path value, e.g. `vercel` or `netlify`. */
+  provider: string;
+  /** The project to deploy; the provider's current generation's project by default. */
+  projectId?: string;
+  /** Called once per successful deployment. */
+  onDeployed?: (deployment: NonNullable<DeploymentState['deployment']>) => void;
+  className?: string;
+}
+
+/**
+ * What the component shows, as `data-state`: the deployment's status once one was asked for, else the
+ * connection's (`signed_out`, `loading`, `missing`, `expired`, `connected`, `unknown_provider`, `error`).
+ */
+export type DeployButtonState =
+  | 'signed_out'
+  | 'loading'
+  | 'missing'
+  | 'expired'
+  | 'connected'
+  | 'unknown_provider'
+  | 'error'
+  | 'deploying'
+  | 'deployed'
+  | 'failed';
+
+function viewState(
+  connection: DeploymentConnectionState | undefined,
+  deployment: DeploymentState | undefined,
+  signedIn: boolean,
+): DeployButtonState {
+  if (!signedIn) return 'signed_out';
+  if (deployment !== undefined && deployment.status !== 'idle') return deployment.status;
+  const status = connection?.status ?? 'idle';
+  switch (status) {
+    case 'idle':
+    case 'loading':
+      return 'loading';
+    case 'missing':
+    case 'expired':
+    case 'connected':
+    case 'unknown_provider':
+    case 'error':
+      return status;
+    default:
+      return status satisfies never;
+  }
+}
+
+function ErrorList({ error, skip }: { error: AgentApiError; skip?: string }) {
+  const messages = Object.entries(error.fieldErrors ?? {})
+    .filter(([field]) => field !== skip)
+    .flatMap(([, list]) => list)
+    .filter((message) => message !== error.message);
+  if (messages.length === 0) return null;
+  return (
+    <ul>
+      {messages.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** A deploy button with the provider connection it needs. */
+export function DeployButton({ provider, projectId, onDeployed, className }: DeployButtonProps) {
+  const text = useAgentLabels().deployButton;
+  const providerName = text.providerNames[provider] ?? provider;
+  const { generation } = useGeneration(projectId);
+  const targetProject =
+    projectId ?? (generation !== undefined && generation.status === 'completed' ? generation.projectId : undefined);
+  const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
+  const signedIn = useExternalUser() !== undefined;
+  const state = viewState(connection, deployment, signedIn);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [container, setContainer] = useState<HTMLElement | null>(null);
+  const rootRef = useRef<HTMLElement>(null);
+  const onDeployedRef = useRef(onDeployed);
+  onDeployedRef.current = onDeployed;
+  const intentRef = useRef<'connect' | 'deploy'>('connect');
+  const headingId = useId();
+
+  useEffect(() => {
+    // The dialog renders inside the provider's root so that its styles and theme apply.
+    setContainer(rootRef.current?.closest<HTMLElement>('[data-agent-embed]') ?? null);
+  }, []);
+
+  const connectionStatus = connection?.status;
+  const connected = connectionStatus === 'connected';
+  const deploying = deployment?.status === 'deploying';
+  const canDeploy =
+    signedIn &&
+    targetProject !== undefined &&
+    !deploying &&
+    connectionStatus !== 'unknown_provider' &&
+    connectionStatus !== 'loading' &&
+    connectionStatus !== undefined;
+  const deploymentUrl = safeHttpUrl(deployment?.deployment?.url);
+  const deployError = deployment?.status === 'failed' ? deployment.error : undefined;
+
+  function startDeploy() {
+    const pending = deploy();
+    if (pending === undefined) return;
+    void pending.then((result) => {
+      if (result.ok) onDeployedRef.current?.(result.data);
+    });
+  }
+
+  function openDialog(intent: 'connect' | 'deploy') {
+    intentRef.current = intent;
+    setDialogOpen(true);
+  }
+
+  function onDeployClick() {
+    if (connected) startDeploy();
+    else openDialog('deploy');
+  }
+
+  return (
+    <section
+      ref={rootRef}
+      className={['ae-deploy', className].filter(Boolean).join(' ')}
+      data-state={state}
+      data-connection={connectionStatus ?? 'idle'}
+      aria-labelledby={headingId}
+    >
+      <h2 id={headingId} className="ae-title">
+        {text.heading(providerName)}
+      </h2>
+      {!signedIn ? (
+        <p className="ae-muted">{text.signedOut}</p>
+      ) : (
+        <>
+          <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void reload()} />
+          {targetProject === undefined && connectionStatus !== 'unknown_provider' && (
+            <p className="ae-hint">{text.noProject}</p>
+          )}
+          <div className="ae-actions">
+            {connectionStatus !== 'unknown_provider' && (
+              <button
+                type="button"
+                className="ae-button ae-button-primary"
+                disabled={!canDeploy}
+                onClick={onDeployClick}
+              >
+                {text.deploy(providerName)}
+              </button>
+            )}
+            {(connectionStatus === 'connected' || connectionStatus === 'missing' || connectionStatus === 'expired') && (
+              <button type="button" className="ae-button" onClick={() => openDialog('connect')}>
+                {connected ? text.reconnect : text.connect(providerName)}
+              </button>
+            )}
+          </div>
+        </>
+      )}
+      <div role="status" className="ae-deploy-progress">
+        {deploying && (
+          <span className="ae-inline-status">
+            <span className="ae-spinner" aria-hidden="true" />
+            {text.deploying(providerName)}
+          </span>
+        )}
+        {deployment?.status === 'deployed' && deployment.deployment !== undefined && (
+          <span className="ae-outcome" data-outcome="completed">
+            <span className="ae-outcome-title">{text.deployed}</span>
+            {typeof deployment.deployment.status === 'string' && (
+              <span>{text.deploymentStatus(deployment.deployment.status)}</span>
+            )}
+            {deploymentUrl !== undefined ? (
+              <a href={deploymentUrl} target="_blank" rel="noopener noreferrer">
+                {text.openDeployment}
+              </a>
+            ) : (
+              deployment.deployment.url !== null &&
+              deployment.deployment.url !== undefined && <span className="ae-muted">{text.unsafeUrl}</span>
+            )}
+          </span>
+        )}
+      </div>
+      {deployError !== undefined && (
+        <div className="ae-alert" role="alert" data-kind={deployError.kind}>
+          <p className="ae-alert-title">{text.failedTitle}</p>
+          <p>{deployError.message}</p>
+          <ErrorList error={deployError} />
+        </div>
+      )}
+      {signedIn && (
+        <TokenDialog
+          open={dialogOpen}
+          onOpenChange={setDialogOpen}
+          container={container}
+          providerName={providerName}
+          connection={connection}
+          onToken={async (token) => {
+            const result = await connect(token);
+            if (result?.ok !== true) return false;
+            setDialogOpen(false);
+            // The dialog was the first step of a deploy: carry on with it.
+            if (intentRef.current === 'deploy') startDeploy();
+            return true;
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function ConnectionSummary({
+  connection,
+  providerName,
+  onRetry,
+}: {
+  connection: DeploymentConnectionState | undefined;
+  providerName: string;
+  onRetry: () => void;
+}) {
+  const text = useAgentLabels().deployButton;
+  const status = connection?.status ?? 'idle';
+  switch (status) {
+    case 'idle':
+    case 'loading':
+      return <p className="ae-muted">{text.loading(providerName)}</p>;
+    case 'connected':
+      return (
+        <p className="ae-connection">
+          <span>{text.connectedAs(connection?.connection?.provider_account_name ?? '')}</span>
+          {connection?.connection?.provider_account_email !== undefined && (
+            <span className="ae-muted"> ({connection.connection.provider_account_email})</span>
+          )}
+        </p>
+      );
+    case 'expired':
+      return <p className="ae-warning">{text.expired(providerName)}</p>;
+    case 'missing':
+      return <p className="ae-muted">{text.notConnected(providerName)}</p>;
+    case 'unknown_provider':
+      return (
+        <div className="ae-alert" role="alert" data-kind="not_found">
+          <p>{connection?.error?.message ?? agentApiMessages.providerNotFound}</p>
+          <p className="ae-hint">{text.unknownProviderHint}</p>
+        </div>
+      );
+    case 'error':
+      return (
+        <div className="ae-alert" role="alert" data-kind={connection?.error?.kind}>
+          <p className="ae-alert-title">{text.loadErrorTitle}</p>
+          <p>{connection?.error?.message}</p>
+          <button type="button" className="ae-button" onClick={onRetry}>
+            {text.retry}
+          </button>
+        </div>
+      );
+    default:
+      return status satisfies never;
+  }
+}
+
+interface TokenDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  container: HTMLElement | null;
+  providerName: string;
+  connection: DeploymentConnectionState | undefined;
+  /** Sends the token; resolves true when it was accepted. */
+  onToken(token: string): Promise<boolean>;
+}
+
+function TokenDialog({ open, onOpenChange, container, providerName, connection, onToken }: TokenDialogProps) {
+  const text = useAgentLabels().deployButton;
+  const tokenRef = useRef<HTMLInputElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const [emptyError, setEmptyError] = useState(false);
+  // Errors of an earlier opening are not this attempt's business.
+  const [attempted, setAttempted] = useState(false);
+  const id = useId();
+  const submitting = connection?.connectStatus === 'submitting';
+  const error = attempted && connection?.connectStatus === 'failed' ? connection.connectError : undefined;
+  const tokenErrors = error?.fieldErrors?.token;
+  const fieldMessage = emptyError ? text.tokenRequired : tokenErrors?.join(' ');
+  const generalError = error !== undefined && tokenErrors === undefined ? error : undefined;
+
+  useEffect(() => {
+    if (!open) {
+      setAttempted(false);
+      setEmptyError(false);
+    }
+  }, [open]);
+
+  const shownError = useRef<AgentApiError | undefined>(undefined);
+  useEffect(() => {
+    if (error === undefined || shownError.current === error) return;
+    shownError.current = error;
+    if (error.fieldErrors?.token !== undefined) tokenRef.current?.focus();
+    else alertRef.current?.focus();
+  }, [error]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const input = tokenRef.current;
+    if (input === null || submitting) return;
+    const token = input.value.trim();
+    // Read once, then gone from the page: the DOM keeps no copy while the request runs or after.
+    input.value = '';
+    if (token === '') {
+      setEmptyError(true);
+      input.focus();
+      return;
+    }
+    setEmptyError(false);
+    setAttempted(true);
+    void onToken(token);
+  }
+
+  const inputId = `${id}-token`;
+  const errorId = `${id}-token-error`;
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal container={container}>
+        <Dialog.Overlay className="ae-dialog-overlay" />
+        <Dialog.Content className="ae-dialog" data-connect={connection?.connectStatus ?? 'idle'}>
+          <Dialog.Title className="ae-title">{text.dialogTitle(providerName)}</Dialog.Title>
+          <Dialog.Description className="ae-hint">{text.dialogDescription(providerName)}</Dialog.Description>
+          <form className="ae-dialog-form" noValidate onSubmit={submit} aria-busy={submitting}>
+            <div className="ae-field">
+              <label htmlFor={inputId} className="ae-label">
+                {text.tokenLabel(providerName)}
+              </label>
+              <input
+                ref={tokenRef}
+                id={inputId}
+                name="token"
+                className="ae-input"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                required
+                disabled={submitting}
+                aria-invalid={fieldMessage === undefined ? undefined : true}
+                aria-describedby={fieldMessage === undefined ? undefined : errorId}
+                onChange={() => {
+                  if (emptyError) setEmptyError(false);
+                }}
+              />
+              {fieldMessage !== undefined && (
+                <p id={errorId} className="ae-field-error">
+                  {fieldMessage}
+                </p>
+              )}
+            </div>
+            {generalError !== undefined && (
+              <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={generalError.kind}>
+                <p className="ae-alert-title">{text.connectErrorTitle}</p>
+                <p>{generalError.message}</p>
+                <ErrorList error={generalError} />
+              </div>
+            )}
+            {error !== undefined && tokenErrors !== undefined && <ErrorList error={error} skip="token" />}
+            <div className="ae-actions">
+              <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
+                {submitting ? text.submitting : text.submit}
+              </button>
+              <Dialog.Close asChild>
+                <button type="button" className="ae-button">
+                  {text.cancel}
+                </button>
+              </Dialog.Close>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,126 @@
+'use client';
+/** The subscription plans in display order, with prices formatted for the provider's locale. */
+import { useId } from 'react';
+import type { SubscriptionPlan } from '../../core/index.js';
+import type { PlanListLabels } from './plan-list.labels.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { usePlans } from './use-plans.js';
+
+/** Props of `PlanList`. */
+export interface PlanListProps {
+  /** When given, each plan gets a button that calls it. */
+  onSelect?: (plan: SubscriptionPlan) => void;
+  className?: string;
+}
+
+// The spec shows no plan fields beyond ordering: these are read defensively, as the mock sends them.
+function monthlyPrice(plan: SubscriptionPlan): number | null | undefined {
+  const value = 'price_monthly' in plan ? plan.price_monthly : plan.price;
+  if (value === null) return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** A plan's monthly price for a locale: `Free` at zero, `Custom pricing` when null, nothing when absent. */
+export function formatPlanPrice(
+  plan: SubscriptionPlan,
+  locale: string | undefined,
+  text: Pick<PlanListLabels, 'free' | 'customPrice' | 'perMonth'>,
+): string | undefined {
+  const price = monthlyPrice(plan);
+  if (price === undefined) return undefined;
+  if (price === null) return text.customPrice;
+  if (price === 0) return text.free;
+  const currency =
+    typeof plan.currency === 'string' && /^[A-Za-z]{3}$/.test(plan.currency) ? plan.currency.toUpperCase() : undefined;
+  let formatted: string;
+  try {
+    formatted = new Intl.NumberFormat(locale, currency === undefined ? {} : { style: 'currency', currency }).format(
+      price,
+    );
+  } catch {
+    // An invalid locale tag: the default locale still knows the currency.
+    formatted = new Intl.NumberFormat(undefined, currency === undefined ? {} : { style: 'currency', currency }).format(
+      price,
+    );
+  }
+  return text.perMonth(formatted);
+}
+
+function features(plan: SubscriptionPlan): string[] {
+  return Array.isArray(plan.features)
+    ? plan.features.filter((feature): feature is string => typeof feature === 'string')
+    : [];
+}
+
+/** Lists the subscription plans. `data-state` is `loading`, `loaded`, `empty` or `error`. */
+export function PlanList({ onSelect, className }: PlanListProps) {
+  const text = useAgentLabels().planList;
+  const { locale } = useAgentFormat();
+  const { status, plans, error, reload } = usePlans();
+  const headingId = useId();
+  const state = status === 'idle' ? 'loading' : status === 'loaded' && plans.length === 0 ? 'empty' : status;
+
+  return (
+    <section
+      className={['ae-plans', className].filter(Boolean).join(' ')}
+      data-state={state}
+      aria-labelledby={headingId}
+      aria-busy={state === 'loading'}
+    >
+      <h2 id={headingId} className="ae-title">
+        {text.heading}
+      </h2>
+      {state === 'loading' && plans.length === 0 && <p className="ae-muted">{text.loading}</p>}
+      {state === 'empty' && <p className="ae-muted">{text.empty}</p>}
+      {state === 'error' && error !== undefined && (
+        <div className="ae-alert" role="alert" data-kind={error.kind}>
+          <p className="ae-alert-title">{text.errorTitle}</p>
+          <p>{error.message}</p>
+          <button type="button" className="ae-button" onClick={() => void reload()}>
+            {text.retry}
+          </button>
+        </div>
+      )}
+      {plans.length > 0 && (
+        <ol className="ae-plan-list">
+          {plans.map((plan) => {
+            const price = formatPlanPrice(plan, locale, text);
+            const planFeatures = features(plan);
+            const planHeadingId = `${headingId}-plan-${String(plan.id)}`;
+            return (
+              <li
+                key={String(plan.id)}
+                className="ae-plan"
+                data-plan={typeof plan.slug === 'string' ? plan.slug : undefined}
+                aria-labelledby={planHeadingId}
+              >
+                <h3 id={planHeadingId} className="ae-subtitle">
+                  {plan.name}
+                </h3>
+                {price !== undefined && <p className="ae-plan-price">{price}</p>}
+                {typeof plan.description === 'string' && plan.description !== '' && (
+                  <p className="ae-muted">{plan.description}</p>
+                )}
+                {planFeatures.length > 0 && (
+                  <ul className="ae-plan-features">
+                    {planFeatures.map((feature) => (
+                      <li key={feature}>{feature}</li>
+                    ))}
+                  </ul>
+                )}
+                {onSelect !== undefined && (
+                  <button type="button" className="ae-button" onClick={() => onSelect(plan)}>
+                    {text.choose(plan.name)}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+'use client';
+/** Linking a project to a repository and pushing its code, for the signed-in end user. */
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import type {
+  IntegrationResult,
+  LinkResult,
+  PushResult,
+  RepositoryLinkState,
+  RepositoryPushState,
+} from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
+
+/** A repository by owner and name. */
+export interface RepositoryRef {
+  owner: string;
+  name: string;
+}
+
+/** What `useRepositoryActions` returns. */
+export interface UseRepositoryActionsResult {
+  link: RepositoryLinkState | undefined;
+  push: RepositoryPushState | undefined;
+  /** Links the project to an existing repository. Call it from an event handler. */
+  linkRepository(repository: RepositoryRef): Promise<IntegrationResult<LinkResult>> | undefined;
+  /** Pushes to the repository (created if missing), or to the linked one without it. Call it from an event handler. */
+  pushRepository(repository?: RepositoryRef): Promise<IntegrationResult<PushResult>> | undefined;
+}
+
+/** The project's latest link and push, and the actions that make them. */
+export function useRepositoryActions(projectId: string | undefined): UseRepositoryActionsResult {
+  const { store, externalUser } = useAgentContext();
+  const userId = externalUser?.id;
+  const link = useStore(store, (state) => (projectId === undefined ? undefined : state.repositoryLinks[projectId]));
+  const push = useStore(store, (state) => (projectId === undefined ? undefined : state.repositoryPushes[projectId]));
+  const actions = useMemo(
+    () => ({
+      linkRepository: (repository: RepositoryRef) =>
+        projectId === undefined || userId === undefined
+          ? undefined
+          : store.getState().linkRepository(projectId, userId, repository),
+      pushRepository: (repository?: RepositoryRef) =>
+        projectId === undefined || userId === undefined
+          ? undefined
+          : store.getState().pushRepository(projectId, userId, repository),
+    }),
+    [store, projectId, userId],
+  );
+  return { link, push, ...actions };
+}

@@ -1,0 +1,131 @@
+'use client';
+/** The root of every embed: creates the store once, themes and labels its subtree, resumes the last project. */
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createAgentClient,
+  createAgentStore,
+  createHttpTransport,
+  defaultStorageKey,
+  type AgentApiError,
+  type AgentClient,
+  type AgentStore,
+  type AgentTransport,
+} from '../../core/index.js';
+import { AgentContext, type AgentContextValue, type ExternalUser } from './agent-context.js';
+import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
+import { mergeLabels, type AgentLabelsOverride } from './labels.js';
+import { createAgentFormat } from './agent-format.js';
+
+/** Where the provider's requests go: exactly one of these. */
+export type AgentProviderSource =
+  | { baseUrl: string; transport?: never; client?: never; store?: never }
+  | { transport: AgentTransport; baseUrl?: never; client?: never; store?: never }
+  | { client: AgentClient; baseUrl?: never; transport?: never; store?: never }
+  | { store: AgentStore; baseUrl?: never; transport?: never; client?: never };
+
+/** Props of `AgentProvider` besides the source. */
+export interface AgentProviderOptions {
+  /** The signed-in end user; also scopes the persisted last project to them. */
+  externalUser?: ExternalUser;
+  appearance?: AgentAppearance;
+  colorScheme?: AgentColorScheme;
+  labels?: AgentLabelsOverride;
+  /** BCP 47 tag for dates and numbers (the browser's by default). */
+  locale?: string;
+  /** Called once per new error of a generation or a status poll. */
+  onError?: (error: AgentApiError) => void;
+  className?: string;
+  children?: ReactNode;
+}
+
+/** Props of `AgentProvider`. The source (`baseUrl`, `transport`, `client` or `store`) is read once, on mount. */
+export type AgentProviderProps = AgentProviderOptions & AgentProviderSource;
+
+function createStoreFor(props: AgentProviderProps): { store: AgentStore; owned: boolean } {
+  if (props.store !== undefined) return { store: props.store, owned: false };
+  const client =
+    props.client ??
+    createAgentClient({
+      transport: props.transport ?? createHttpTransport({ baseUrl: props.baseUrl ?? '', credentials: 'same-origin' }),
+    });
+  const storageKey =
+    props.externalUser === undefined ? defaultStorageKey : `${defaultStorageKey}:${props.externalUser.id}`;
+  return { store: createAgentStore({ client, storageKey }), owned: true };
+}
+
+/** Provides the store, labels, formatting and theme to the components inside it. */
+export function AgentProvider(props: AgentProviderProps) {
+  const { externalUser, appearance, colorScheme = 'auto', labels, locale, onError, className, children } = props;
+  const [{ store, owned }] = useState(() => createStoreFor(props));
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+  const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    // StrictMode unmounts and remounts at once: destroy only if the unmount sticks.
+    clearTimeout(destroyTimer.current);
+    store.getState().resume();
+    return () => {
+      if (owned) destroyTimer.current = setTimeout(() => store.destroy(), 0);
+    };
+  }, [store, owned]);
+
+  useEffect(() => {
+    const reported = new WeakSet<AgentApiError>();
+    const report = (error: AgentApiError | undefined) => {
+      if (error === undefined || reported.has(error)) return;
+      reported.add(error);
+      onErrorRef.current?.(error);
+    };
+    const state = store.getState();
+    // Errors that were there before this subscription are not new.
+    for (const generation of Object.values(state.generations))
+      if (generation.error !== undefined) reported.add(generation.error);
+    for (const project of Object.values(state.projects)) if (project.error !== undefined) reported.add(project.error);
+    return store.subscribe((next, previous) => {
+      if (next.generations !== previous.generations) {
+        for (const generation of Object.values(next.generations))
+          if (generation.status !== 'aborted') report(generation.error);
+      }
+      if (next.projects !== previous.projects) {
+        for (const project of Object.values(next.projects)) report(project.error);
+      }
+    });
+  }, [store]);
+
+  const mergedLabels = useMemo(() => mergeLabels(labels), [labels]);
+  const format = useMemo(() => createAgentFormat(locale), [locale]);
+  const userId = externalUser?.id;
+  const userName = externalUser?.name;
+  const userEmail = externalUser?.email;
+  const user = useMemo<ExternalUser | undefined>(
+    () =>
+      userId === undefined
+        ? undefined
+        : {
+            id: userId,
+            ...(userName === undefined ? {} : { name: userName }),
+            ...(userEmail === undefined ? {} : { email: userEmail }),
+          },
+    [userId, userName, userEmail],
+  );
+  const value = useMemo<AgentContextValue>(
+    () => ({ store, client: store.client, labels: mergedLabels, format, externalUser: user }),
+    [store, mergedLabels, format, user],
+  );
+  const style = useMemo(() => appearanceStyle(appearance), [appearance]);
+
+  return (
+    <AgentContext.Provider value={value}>
+      <div
+        data-agent-embed=""
+        data-color-scheme={colorScheme}
+        className={className}
+        style={style}
+        {...(locale === undefined ? {} : { lang: locale })}
+      >
+        {children}
+      </div>
+    </AgentContext.Provider>
+  );
+}

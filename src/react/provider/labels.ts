@@ -1,0 +1,90 @@
+/** Every visible string and aria text of the components, overridable per component through `labels`. */
+import type { GenerationStatus } from '../../core/index.js';
+import { defaultAgentBuilderLabels, type AgentBuilderLabels } from '../builder/agent-builder.labels.js';
+import { defaultAppPreviewLabels, type AppPreviewLabels } from '../generation/app-preview.labels.js';
+import { defaultGeneratePanelLabels, type GeneratePanelLabels } from '../generation/generate-panel.labels.js';
+import { defaultLiveBuildLogLabels, type LiveBuildLogLabels } from '../generation/live-build-log.labels.js';
+import { defaultProjectStatusLabels, type ProjectStatusLabels } from '../generation/project-status.labels.js';
+import { defaultCodehostConnectLabels, type CodehostConnectLabels } from '../integrations/codehost-connect.labels.js';
+import { defaultDeployButtonLabels, type DeployButtonLabels } from '../integrations/deploy-button.labels.js';
+import { defaultPlanListLabels, type PlanListLabels } from '../integrations/plan-list.labels.js';
+import { defaultRepoPickerLabels, type RepoPickerLabels } from '../integrations/repo-picker.labels.js';
+
+/** All component texts. */
+export interface AgentLabels {
+  /** Display names of generation statuses (badges). */
+  status: Record<GenerationStatus, string>;
+  generatePanel: GeneratePanelLabels;
+  liveBuildLog: LiveBuildLogLabels;
+  projectStatus: ProjectStatusLabels;
+  appPreview: AppPreviewLabels;
+  deployButton: DeployButtonLabels;
+  codehostConnect: CodehostConnectLabels;
+  repoPicker: RepoPickerLabels;
+  planList: PlanListLabels;
+  agentBuilder: AgentBuilderLabels;
+}
+
+/** A partial override of one group: nested records (status names, announcements) are partial too. */
+export type LabelGroupOverride<Group> = {
+  [Key in keyof Group]?: Group[Key] extends (...args: never[]) => unknown
+    ? Group[Key]
+    : Group[Key] extends object
+      ? Partial<Group[Key]>
+      : Group[Key];
+};
+
+/** A partial override of `AgentLabels`, per component. */
+export type AgentLabelsOverride = { [Group in keyof AgentLabels]?: LabelGroupOverride<AgentLabels[Group]> };
+
+/** The default (English) texts. */
+export const defaultLabels: AgentLabels = {
+  status: {
+    idle: 'Ready',
+    submitting: 'Sending',
+    provisioning: 'Setting up',
+    generating: 'Generating',
+    recovering: 'Reconnecting',
+    completed: 'Completed',
+    credits_exhausted: 'Out of credits',
+    failed: 'Failed',
+    interrupted: 'Interrupted',
+    aborted: 'Cancelled',
+  },
+  generatePanel: defaultGeneratePanelLabels,
+  liveBuildLog: defaultLiveBuildLogLabels,
+  projectStatus: defaultProjectStatusLabels,
+  appPreview: defaultAppPreviewLabels,
+  deployButton: defaultDeployButtonLabels,
+  codehostConnect: defaultCodehostConnectLabels,
+  repoPicker: defaultRepoPickerLabels,
+  planList: defaultPlanListLabels,
+  agentBuilder: defaultAgentBuilderLabels,
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function mergeGroup<Group extends object>(defaults: Group, override: LabelGroupOverride<Group> | undefined): Group {
+  if (override === undefined) return defaults;
+  const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === undefined) continue;
+    const base = merged[key];
+    merged[key] = isRecord(base) && isRecord(value) ? { ...base, ...value } : value;
+  }
+  return merged as Group;
+}
+
+/** Merges an override into the defaults, one component group at a time (nested records key by key). */
+export function mergeLabels(override: AgentLabelsOverride | undefined): AgentLabels {
+  if (override === undefined) return defaultLabels;
+  const merged: Record<string, unknown> = {};
+  for (const group of Object.keys(defaultLabels) as (keyof AgentLabels)[]) {
+    merged[group] = mergeGroup(
+      defaultLabels[group] as object,
+      override[group] as LabelGroupOverride<object> | undefined,
+    );
+  }
+  return merged as unknown as AgentLabels;
+}
