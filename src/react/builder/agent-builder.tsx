@@ -10,6 +10,7 @@ import { ProjectStatus } from '../generation/project-status.js';
 import { RepoPicker } from '../integrations/repo-picker.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from '../generation/use-generation.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
 export interface AgentBuilderProps {
@@ -41,12 +42,7 @@ export function AgentBuilder({
   const text = useAgentLabels().agentBuilder;
   const { status } = useGeneration();
   return (
-    <div
-      className={['ae-builder', className].filter(Boolean).join(' ')}
-      data-state={status}
-      role="region"
-      aria-label={text.regionLabel}
-    >
+    <div className={cx('ae-builder', className)} data-state={status} role="region" aria-label={text.regionLabel}>
       <div className="ae-builder-column" role="group" aria-label={text.buildLabel}>
         <GeneratePanel />
         <LiveBuildLog {...(onBuyCredits === undefined ? {} : { onBuyCredits })} />

@@ -5,6 +5,7 @@ import { safeHttpUrl } from '../shared/safe-url.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
 import { useProject } from './use-project.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `AppPreview`. */
 export interface AppPreviewProps {
@@ -53,7 +54,7 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
 
   return (
     <section
-      className={['ae-preview', className].filter(Boolean).join(' ')}
+      className={cx('ae-preview', className)}
       data-state={state}
       data-device={device}
       aria-label={text.regionLabel}

@@ -4,6 +4,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isGenerationRunning, type GenerationActionResult, type GenerationMode } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
+import { cx } from '../shared/class-names.js';
+import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Props of `GeneratePanel`. */
 export interface GeneratePanelProps {
@@ -29,8 +31,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
   const [prompt, setPrompt] = useState('');
   const [mode, setMode] = useState<GenerationMode>(defaultMode);
   const [clientError, setClientError] = useState<string | undefined>(undefined);
-  const onCompleteRef = useRef(onComplete);
-  onCompleteRef.current = onComplete;
+  const callOnComplete = useLatestCallback(onComplete);
   const pendingRef = useRef<Promise<GenerationActionResult> | undefined>(undefined);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
@@ -96,7 +97,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
     void promise.then((result) => {
       if (pendingRef.current === promise) pendingRef.current = undefined;
       if (result.outcome === 'completed') setPrompt('');
-      onCompleteRef.current?.(result);
+      callOnComplete(result);
     });
   }
 
@@ -108,7 +109,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
 
   return (
     <form
-      className={['ae-panel', className].filter(Boolean).join(' ')}
+      className={cx('ae-panel', className)}
       data-state={status}
       aria-labelledby={headingId}
       aria-busy={running}

@@ -9,6 +9,7 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useRowWindow } from '../shared/use-row-window.js';
 import { useGeneration } from './use-generation.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `LiveBuildLog`. */
 export interface LiveBuildLogProps {
@@ -184,7 +185,7 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
 
   return (
     <section
-      className={['ae-build-log', className].filter(Boolean).join(' ')}
+      className={cx('ae-build-log', className)}
       data-state={status}
       aria-label={text.regionLabel}
       aria-busy={running}

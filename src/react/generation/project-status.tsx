@@ -5,6 +5,7 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
 import { useProject } from './use-project.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `ProjectStatus`. */
 export interface ProjectStatusProps {
@@ -29,7 +30,7 @@ export function ProjectStatus({ projectId, className }: ProjectStatusProps) {
 
   return (
     <section
-      className={['ae-project-status', className].filter(Boolean).join(' ')}
+      className={cx('ae-project-status', className)}
       data-state={id === undefined ? 'idle' : (snapshot?.status ?? 'loading')}
       data-project-status={projectStatus}
       aria-label={text.regionLabel}

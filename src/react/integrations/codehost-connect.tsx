@@ -11,6 +11,7 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `CodehostConnect`. */
 export interface CodehostConnectProps {
@@ -188,12 +189,7 @@ export function CodehostConnect({
           .filter((message) => message !== startError.message);
 
   return (
-    <section
-      className={['ae-codehost', className].filter(Boolean).join(' ')}
-      data-state={state}
-      aria-labelledby={headingId}
-      aria-busy={busy}
-    >
+    <section className={cx('ae-codehost', className)} data-state={state} aria-labelledby={headingId} aria-busy={busy}>
       <h2 id={headingId} className="ae-title">
         {text.heading}
       </h2>

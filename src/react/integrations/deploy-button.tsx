@@ -16,6 +16,8 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useDeployment } from './use-deployment.js';
 import { useGeneration } from '../generation/use-generation.js';
+import { cx } from '../shared/class-names.js';
+import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Props of `DeployButton`. */
 export interface DeployButtonProps {
@@ -95,8 +97,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   const [dialogOpen, setDialogOpen] = useState(false);
   const [container, setContainer] = useState<HTMLElement | null>(null);
   const rootRef = useRef<HTMLElement>(null);
-  const onDeployedRef = useRef(onDeployed);
-  onDeployedRef.current = onDeployed;
+  const callOnDeployed = useLatestCallback(onDeployed);
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
 
@@ -122,7 +123,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
     const pending = deploy();
     if (pending === undefined) return;
     void pending.then((result) => {
-      if (result.ok) onDeployedRef.current?.(result.data);
+      if (result.ok) callOnDeployed(result.data);
     });
   }
 
@@ -139,7 +140,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   return (
     <section
       ref={rootRef}
-      className={['ae-deploy', className].filter(Boolean).join(' ')}
+      className={cx('ae-deploy', className)}
       data-state={state}
       data-connection={connectionStatus ?? 'idle'}
       aria-labelledby={headingId}

@@ -6,6 +6,7 @@ import type { PlanListLabels } from './plan-list.labels.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { usePlans } from './use-plans.js';
+import { cx } from '../shared/class-names.js';
 
 /** Props of `PlanList`. */
 export interface PlanListProps {
@@ -65,7 +66,7 @@ export function PlanList({ onSelect, className }: PlanListProps) {
 
   return (
     <section
-      className={['ae-plans', className].filter(Boolean).join(' ')}
+      className={cx('ae-plans', className)}
       data-state={state}
       aria-labelledby={headingId}
       aria-busy={state === 'loading'}

@@ -21,6 +21,8 @@ import { useCodehost } from './use-codehost.js';
 import { useGeneration } from '../generation/use-generation.js';
 import { useRepositories } from './use-repositories.js';
 import { useRepositoryActions, type RepositoryRef } from './use-repository-actions.js';
+import { cx } from '../shared/class-names.js';
+import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Props of `RepoPicker`. */
 export interface RepoPickerProps {
@@ -99,10 +101,8 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const previousConnectionStatus = useRef(connectionStatus);
   const listRef = useRef<HTMLUListElement>(null);
   const id = useId();
-  const onLinkedRef = useRef(onLinked);
-  onLinkedRef.current = onLinked;
-  const onPushedRef = useRef(onPushed);
-  onPushedRef.current = onPushed;
+  const callOnLinked = useLatestCallback(onLinked);
+  const callOnPushed = useLatestCallback(onPushed);
 
   const knownTotal = typeof list?.totalCount === 'number';
   const trimmedQuery = query.trim().toLowerCase();
@@ -207,14 +207,14 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
     if (selected === undefined) return;
     const pending = linkRepository(ownerAndName(selected));
     void pending?.then((result) => {
-      if (result.ok) onLinkedRef.current?.(result.data);
+      if (result.ok) callOnLinked(result.data);
     });
   }
 
   function startPush(repository?: RepositoryRef) {
     const pending = pushRepository(repository);
     void pending?.then((result) => {
-      if (result.ok) onPushedRef.current?.(result.data);
+      if (result.ok) callOnPushed(result.data);
     });
   }
 
@@ -249,7 +249,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
 
   return (
     <section
-      className={['ae-repo-picker', className].filter(Boolean).join(' ')}
+      className={cx('ae-repo-picker', className)}
       data-state={state}
       data-link={link?.status ?? 'idle'}
       data-push={push?.status ?? 'idle'}

@@ -15,6 +15,7 @@ import { AgentContext, type AgentContextValue, type ExternalUser } from './agent
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabelsOverride } from './labels.js';
 import { createAgentFormat } from './agent-format.js';
+import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Where the provider's requests go: exactly one of these. */
 export type AgentProviderSource =
@@ -57,8 +58,7 @@ function createStoreFor(props: AgentProviderProps): { store: AgentStore; owned: 
 export function AgentProvider(props: AgentProviderProps) {
   const { externalUser, appearance, colorScheme = 'auto', labels, locale, onError, className, children } = props;
   const [{ store, owned }] = useState(() => createStoreFor(props));
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
+  const callOnError = useLatestCallback(onError);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -75,7 +75,7 @@ export function AgentProvider(props: AgentProviderProps) {
     const report = (error: AgentApiError | undefined) => {
       if (error === undefined || reported.has(error)) return;
       reported.add(error);
-      onErrorRef.current?.(error);
+      callOnError(error);
     };
     const state = store.getState();
     // Errors that were there before this subscription are not new.
