@@ -33,8 +33,15 @@ export type {
   ToolProgressEvent,
   UnknownEvent,
 } from './wire/events.js';
-export { agentRoutes, fillPath, matchRoute } from './wire/routes.js';
-export type { AgentPathOverrides, AgentRoute, AgentRouteName, RouteMatch } from './wire/routes.js';
+export { agentRoutes, fillPath, matchRoute, proxyRoutes } from './wire/routes.js';
+export type { AgentPathOverrides, AgentRoute, AgentRouteName, ProxyRouteName, RouteMatch } from './wire/routes.js';
+export type {
+  ConversationBody,
+  ConversationTurn,
+  ConversationTurnOutcome,
+  ProjectListBody,
+  ProjectSummary,
+} from './wire/proxy-resources.js';
 export type {
   AgentErrorBody,
   CodehostConnection,

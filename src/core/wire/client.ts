@@ -1,7 +1,8 @@
 /** The typed Agent API client: one method per endpoint of the spec. */
 import { AgentApiError, agentApiMessages, errorFromThrown } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { agentRoutes, fillPath, type AgentPathOverrides, type AgentRouteName } from './routes.js';
+import type { ConversationTurn, ProjectSummary } from './proxy-resources.js';
+import { agentRoutes, fillPath, proxyRoutes, type AgentPathOverrides, type AgentRouteName } from './routes.js';
 import type {
   CodehostConnection,
   ConnectDeploymentInput,
@@ -70,6 +71,13 @@ export interface AgentClient {
   plans: {
     list(options?: RequestOptions): Promise<SubscriptionPlan[]>;
   };
+  /** The agency proxy's own routes (`agent-embed/server`); a transport straight to the API has none (404). */
+  projects: {
+    /** The signed-in end user's projects, newest first. */
+    list(options?: RequestOptions): Promise<ProjectSummary[]>;
+    /** The prompts sent about a project and their outcomes, oldest first. */
+    conversation(projectId: string, options?: RequestOptions): Promise<ConversationTurn[]>;
+  };
 }
 
 /** Options of a JSON call. */
@@ -95,7 +103,7 @@ function unwrapList<T>(body: unknown): T[] {
   const data = unwrapData(body);
   if (Array.isArray(data)) return data as T[];
   if (typeof data === 'object' && data !== null) {
-    for (const key of ['items', 'connections', 'plans']) {
+    for (const key of ['items', 'connections', 'plans', 'projects', 'turns']) {
       const value = (data as Record<string, unknown>)[key];
       if (Array.isArray(value)) return value as T[];
     }
@@ -122,6 +130,18 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.query === undefined ? {} : { query: request.query }),
       ...(request.options?.signal === undefined ? {} : { signal: request.options.signal }),
+    });
+  }
+
+  function sendToProxy(
+    name: 'listProjects' | 'getConversation',
+    params: Record<string, string> | undefined,
+    requestOptions: RequestOptions | undefined,
+  ): Promise<unknown> {
+    return transport.json({
+      method: 'GET',
+      path: fillPath(options.paths?.[name] ?? proxyRoutes[name].path, params),
+      ...(requestOptions?.signal === undefined ? {} : { signal: requestOptions.signal }),
     });
   }
 
@@ -263,6 +283,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     plans: {
       list: async (requestOptions) =>
         unwrapList<SubscriptionPlan>(await send('listPlans', undefined, { options: requestOptions })),
+    },
+    projects: {
+      list: async (requestOptions) =>
+        unwrapList<ProjectSummary>(await sendToProxy('listProjects', undefined, requestOptions)),
+      conversation: async (projectId, requestOptions) =>
+        unwrapList<ConversationTurn>(await sendToProxy('getConversation', { projectId }, requestOptions)),
     },
   };
 }

@@ -43,8 +43,23 @@ export const agentRoutes: Readonly<Record<AgentRouteName, AgentRoute>> = {
   listPlans: { method: 'GET', path: '/subscription-plans' },
 };
 
+/**
+ * The agency proxy's own routes, beside the mirrored API (not in the Agent API; the proxy answers them
+ * itself, for the signed-in end user's projects only). Relayed generation events carry an SSE `id:` (1, 2,
+ * 3… per generation); `projectEvents` replays the project's latest generation after `Last-Event-ID` or
+ * `?after=N`, then follows it live to its terminal event. It answers 204 when nothing is recorded.
+ */
+export type ProxyRouteName = 'listProjects' | 'getConversation' | 'projectEvents';
+
+/** Paths of the proxy's own routes, relative to the proxy's base path. */
+export const proxyRoutes: Readonly<Record<ProxyRouteName, AgentRoute>> = {
+  listProjects: { method: 'GET', path: '/projects' },
+  getConversation: { method: 'GET', path: '/projects/{projectId}/conversation' },
+  projectEvents: { method: 'GET', path: '/projects/{projectId}/events', stream: true },
+};
+
 /** Overrides of route paths, by route name. */
-export type AgentPathOverrides = Partial<Record<AgentRouteName, string>>;
+export type AgentPathOverrides = Partial<Record<AgentRouteName | ProxyRouteName, string>>;
 
 /** Fills a path template; every parameter is URI-encoded so an id can never add a path segment. */
 export function fillPath(template: string, params: Record<string, string> = {}): string {

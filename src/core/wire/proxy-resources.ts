@@ -1,0 +1,52 @@
+/**
+ * Resources of the agency proxy's own routes (not in the Agent API): an end user's projects and the
+ * conversation of a project, recorded by the proxy as it relays generations. Snake_case like the spec.
+ */
+import type { GenerationMode } from './resources.js';
+
+/** One of the signed-in end user's projects, as `GET {basePath}/projects` lists it (newest first). */
+export interface ProjectSummary {
+  project_id: string;
+  name: string | null;
+  app_url: string | null;
+  /** The last status the proxy saw (an open string, like the API's `project_status`). */
+  project_status: string | null;
+  /** ISO 8601 timestamps. */
+  created_at: string;
+  updated_at: string;
+}
+
+/** How a turn of the conversation ended, as the proxy saw the stream end. */
+export interface ConversationTurnOutcome {
+  status: 'completed' | 'credits_exhausted' | 'failed' | 'interrupted';
+  files_created: number;
+  files_modified: number;
+  steps: number;
+  /** The API's message for anything but `completed`. */
+  message?: string;
+}
+
+/** One prompt an end user sent about a project, and what came of it. */
+export interface ConversationTurn {
+  kind: 'generate' | 'followUp';
+  prompt: string;
+  /** The generation mode (`null` for follow-ups, which keep the project's mode). */
+  mode: GenerationMode | null;
+  /** ISO 8601 time the prompt was sent. */
+  at: string;
+  /** `null` while the generation runs. */
+  outcome: ConversationTurnOutcome | null;
+}
+
+/** Body of `GET {basePath}/projects`. */
+export interface ProjectListBody {
+  status: true;
+  projects: ProjectSummary[];
+}
+
+/** Body of `GET {basePath}/projects/{projectId}/conversation`. */
+export interface ConversationBody {
+  status: true;
+  project_id: string;
+  turns: ConversationTurn[];
+}
