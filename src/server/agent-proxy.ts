@@ -14,6 +14,7 @@ import {
   type AgentRouteName,
 } from '../core/index.js';
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
+import { deferOptionChecks } from './proxy-options.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
 import {
@@ -45,7 +46,8 @@ export interface ProxyLogEntry {
     | 'stream_closed'
     | 'upstream_unreachable'
     | 'upstream_rate_limited'
-    | 'internal_error';
+    | 'internal_error'
+    | 'invalid_options';
   method: string;
   route: AgentRouteName | 'unknown';
   status?: number;
@@ -129,9 +131,12 @@ function originOf(value: string, what: string): string {
   return url.origin;
 }
 
-/** Creates the proxy handler. Mount it for GET and POST under `basePath`. */
+/** Creates the proxy handler. Mount it for GET and POST under `basePath`. Options are checked at the first request. */
 export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
-  if (typeof options.apiToken !== 'string' || options.apiToken === '') throw new TypeError('apiToken is required.');
+  return deferOptionChecks(options, startAgentProxy);
+}
+
+function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const apiOrigin = originOf(options.apiBaseUrl, 'apiBaseUrl');
   const apiBase = new URL(options.apiBaseUrl);
   const apiBasePath = apiBase.pathname.replace(/\/+$/, '');
@@ -342,7 +347,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
 
       let body: string | undefined;
       if (match.route.method === 'POST') {
-        const parsed = await readJsonObjectBody(request, maxBodyBytes);
+        const parsed = await readJsonObjectBody(request, maxBodyBytes, policy.bodyRequired);
         bindBodyToUser(parsed, policy, user, returnUrlOrigins);
         body = JSON.stringify(parsed);
       }

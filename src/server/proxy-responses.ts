@@ -61,6 +61,8 @@ export const proxyMessages = {
   crossOrigin: 'Cross-origin request refused.',
   tooLarge: 'The request body is too large.',
   notJson: 'The request body must be a JSON object.',
+  bodyConsumed:
+    'The request body was empty or already read. A body parser (such as express.json()) mounted before the agent proxy consumes it: mount the proxy first.',
   unsupportedMediaType: 'The request body must be sent as application/json.',
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
   upstreamUnreachable: 'The Agent API could not be reached.',

@@ -27,6 +27,8 @@ export interface RoutePolicy {
   query: readonly string[];
   recordsOwner: boolean;
   cachedStatus: boolean;
+  /** The route carries required fields, so an empty body is a mistake on the agency's side. */
+  bodyRequired: boolean;
 }
 
 const basePolicy: RoutePolicy = {
@@ -40,21 +42,22 @@ const basePolicy: RoutePolicy = {
   query: [],
   recordsOwner: false,
   cachedStatus: false,
+  bodyRequired: false,
 };
 
 /** The policy of a route of the table. */
 export function policyFor(name: AgentRouteName): RoutePolicy {
   switch (name) {
     case 'generate':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true };
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true, bodyRequired: true };
     case 'followUp':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true };
+      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true, bodyRequired: true };
     case 'getProject':
       return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
     case 'listPlans':
       return { ...basePolicy };
     case 'connectDeployment':
-      return { ...basePolicy, bodyUser: 'fill' };
+      return { ...basePolicy, bodyUser: 'fill', bodyRequired: true };
     case 'getDeploymentConnection':
     case 'getCodehostConnection':
       return { ...basePolicy, pathUser: true };
@@ -62,11 +65,12 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
     case 'listCodehostConnections':
       return { ...basePolicy, filterList: true };
     case 'deploy':
-    case 'linkRepository':
     case 'pushRepository':
       return { ...basePolicy, bodyUser: 'fill', ownedProject: true };
+    case 'linkRepository':
+      return { ...basePolicy, bodyUser: 'fill', ownedProject: true, bodyRequired: true };
     case 'startCodehostConnect':
-      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true };
+      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true, bodyRequired: true };
     case 'listRepositories':
       return { ...basePolicy, pathUser: true, query: ['page', 'per_page'] };
     default:
@@ -79,8 +83,16 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
   return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
 }
 
-/** Reads a JSON object body of at most `maxBodyBytes`, sent as application/json; an empty body is `{}`. */
-export async function readJsonObjectBody(request: Request, maxBodyBytes: number): Promise<Record<string, unknown>> {
+/**
+ * Reads a JSON object body of at most `maxBodyBytes`, sent as application/json. An empty body is `{}` where
+ * the route has none required; a body already read by someone else (a body parser) is refused.
+ */
+export async function readJsonObjectBody(
+  request: Request,
+  maxBodyBytes: number,
+  required = false,
+): Promise<Record<string, unknown>> {
+  if (request.bodyUsed) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body already read');
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
@@ -109,7 +121,11 @@ export async function readJsonObjectBody(request: Request, maxBodyBytes: number)
     offset += chunk.length;
   }
   const text = new TextDecoder().decode(bytes);
-  if (text.trim() === '') return {};
+  if (text.trim() === '') {
+    // A declared length with nothing left to read: a body parser mounted before the proxy read it.
+    if (declared > 0 || required) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body empty or already read');
+    return {};
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -772,10 +772,13 @@ describe('secrets', () => {
     expect(JSON.stringify(logs)).not.toContain(fakeToken);
   });
 
-  it('refuses to start without a token or with a non-http API URL', () => {
-    expect(() => createAgentProxy({ apiBaseUrl: upstreamBase, apiToken: '', authorize })).toThrow(TypeError);
-    expect(() => createAgentProxy({ apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken, authorize })).toThrow(
-      TypeError,
-    );
+  it('answers 500 without a token or with a non-http API URL (checked at the first request, see proxy-options)', async () => {
+    for (const options of [
+      { apiBaseUrl: upstreamBase, apiToken: '' },
+      { apiBaseUrl: 'file:///etc/api/v1', apiToken: fakeToken },
+    ]) {
+      const proxy = createAgentProxy({ ...options, authorize, onLog: () => undefined });
+      expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(500);
+    }
   });
 });
