@@ -41,6 +41,31 @@ const stylesheet: Plugin = {
   apply: 'build',
   generateBundle() {
     this.emitFile({ type: 'asset', fileName: 'styles.css', source: readFileSync(source('react/styles.css'), 'utf8') });
+    // `import 'agent-embed/styles.css'` resolves to types too, for TypeScript checking side-effect imports.
+    this.emitFile({
+      type: 'asset',
+      fileName: 'styles.css.d.ts',
+      source: '// A stylesheet: imported for its effect.\nexport {};\n',
+    });
+  },
+};
+
+const mockEntry = source('mock/index.ts');
+const browserMockEntry = `${mockEntry}?browser`;
+
+/**
+ * agent-embed/mock is built twice from one entry: for Node (the `node` export condition) with the mock as a
+ * real HTTP server, and for everything else with that server swapped for one that says it needs Node, so a
+ * browser bundle never meets a `node:` import.
+ */
+const browserMock: Plugin = {
+  name: 'agent-embed-browser-mock',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId(id, importer) {
+    if (id === browserMockEntry) return browserMockEntry;
+    if (importer === browserMockEntry && id === './mock-server.js') return source('mock/browser-mock-server.ts');
+    return undefined;
   },
 };
 
@@ -50,7 +75,7 @@ const useClientBanner = (chunk: { moduleIds: readonly string[] }) =>
 
 export default defineConfig({
   resolve: { alias: entryAliases },
-  plugins: [stylesheet],
+  plugins: [stylesheet, browserMock],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -62,7 +87,8 @@ export default defineConfig({
         index: source('react/index.ts'),
         core: source('core/index.ts'),
         server: source('server/index.ts'),
-        mock: source('mock/index.ts'),
+        mock: browserMockEntry,
+        'mock-node': mockEntry,
       },
       formats: ['es'],
     },

@@ -3,14 +3,14 @@
  * 'use client', and core, server and mock import in plain Node with React absent.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type Rollup } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, root, runtimeDependencies } from './sandbox.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  exports: Record<string, string | { types: string; import: string }>;
+  exports: Record<string, string | Record<string, string>>;
   dependencies: Record<string, string>;
 };
 
@@ -44,7 +44,7 @@ describe('the built package', () => {
   it("keeps 'use client' at the top of every chunk with React code, and only there", () => {
     const chunks = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.js'));
     expect(readFileSync(join(root, 'dist/index.js'), 'utf8').startsWith('"use client";')).toBe(true);
-    for (const chunk of ['core.js', 'server.js', 'mock.js']) {
+    for (const chunk of ['core.js', 'server.js', 'mock.js', 'mock-node.js']) {
       expect(chunks).toContain(chunk);
       expect(readFileSync(join(root, 'dist', chunk), 'utf8')).not.toMatch(/^["']use client["']/);
     }
@@ -65,21 +65,15 @@ describe('the built package', () => {
 });
 
 describe('in plain Node without React', () => {
-  const sandbox = mkdtempSync(join(tmpdir(), 'agent-embed-node-'));
-  afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
-
-  // A consumer's node_modules holding the package and its runtime dependencies, and no React.
-  const installed = join(sandbox, 'node_modules');
-  mkdirSync(join(installed, 'agent-embed'), { recursive: true });
-  cpSync(join(root, 'dist'), join(installed, 'agent-embed/dist'), { recursive: true });
-  cpSync(join(root, 'package.json'), join(installed, 'agent-embed/package.json'));
-  for (const dependency of ['zustand', '@microsoft/fetch-event-source']) {
-    mkdirSync(dirname(join(installed, dependency)), { recursive: true });
-    symlinkSync(join(root, 'node_modules', dependency), join(installed, dependency), 'dir');
-  }
+  const sandbox = createSandbox(runtimeDependencies);
+  afterAll(() => sandbox.remove());
 
   const runNode = (code: string) =>
-    execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: sandbox, encoding: 'utf8' }).trim();
+    execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: sandbox.path,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
 
   it('has no React to find', () => {
     expect(() => runNode("await import('react')")).toThrow();
@@ -119,5 +113,50 @@ describe('the React entry in plain Node', () => {
       },
     );
     expect(output).toContain('AgentProvider');
+  });
+});
+
+describe('agent-embed/mock in a browser bundle', () => {
+  const sandbox = createSandbox(runtimeDependencies);
+  afterAll(() => sandbox.remove());
+
+  it('bundles for the browser with no node: module and no warning, and says startMockAgentServer needs Node', async () => {
+    const entry = join(sandbox.path, 'browser-app.js');
+    writeFileSync(
+      entry,
+      "import { createMockTransport, startMockAgentServer } from 'agent-embed/mock';\nexport { createMockTransport, startMockAgentServer };\n",
+    );
+    const warnings: string[] = [];
+    const output = (await build({
+      configFile: false,
+      root: sandbox.path,
+      logLevel: 'silent',
+      customLogger: {
+        info: () => undefined,
+        warn: (message) => warnings.push(message),
+        warnOnce: (message) => warnings.push(message),
+        error: (message) => warnings.push(message),
+        clearScreen: () => undefined,
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      },
+      build: {
+        write: false,
+        minify: false,
+        rollupOptions: {
+          input: entry,
+          preserveEntrySignatures: 'exports-only',
+          onwarn: (w) => warnings.push(w.message),
+        },
+      },
+    })) as Rollup.RollupOutput;
+    const code = output.output
+      .filter((item): item is Rollup.OutputChunk => item.type === 'chunk')
+      .map((chunk) => chunk.code)
+      .join('\n');
+    expect(code).toContain('createMockTransport');
+    expect(code).not.toMatch(/["']node:/);
+    expect(code).toContain('startMockAgentServer needs Node');
+    expect(warnings).toEqual([]);
   });
 });
