@@ -1,25 +1,29 @@
-/** Proxy options from the environment, shared by the examples. The token is read here and nowhere else. */
+/**
+ * Proxy options from the environment, shared by the examples. The token is read here and nowhere else.
+ * Nothing here throws while a module loads: `next build` (Docker, CI) imports route modules with no secrets,
+ * and the proxy checks its options at the first request instead (a 500, and the reason in the server log).
+ */
 import type { AgentProxyOptions } from 'agent-embed/server';
 import { readSession } from './session.js';
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`Set ${name} in the server's environment.`);
-  return value;
-}
 
 /** Where the proxy is mounted; the browser uses createHttpTransport({ baseUrl: origin + agentBasePath }). */
 export const agentBasePath = '/api/agent';
 
+function required(env: Record<string, string | undefined>, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new Error(`Set ${name} in the server's environment.`);
+  return value;
+}
+
 /** Options for createAgentProxy: AGENT_API_BASE_URL, AGENT_API_TOKEN, SESSION_SECRET and APP_ORIGIN. */
-export function proxyOptionsFromEnv(): AgentProxyOptions {
-  const sessionSecret = required('SESSION_SECRET');
-  const appOrigin = required('APP_ORIGIN');
+export function proxyOptionsFromEnv(env: Record<string, string | undefined> = process.env): AgentProxyOptions {
+  const appOrigin = env.APP_ORIGIN ?? '';
   return {
-    apiBaseUrl: required('AGENT_API_BASE_URL'),
-    apiToken: required('AGENT_API_TOKEN'),
+    apiBaseUrl: env.AGENT_API_BASE_URL ?? '',
+    apiToken: env.AGENT_API_TOKEN ?? '',
     basePath: agentBasePath,
-    authorize: (request) => readSession(request, sessionSecret),
+    // Read per request, so a missing secret is a 500 with this reason in the log, not a failed build.
+    authorize: (request) => readSession(request, required(env, 'SESSION_SECRET')),
     // A cookie session is sent by the browser on its own, so cross-site POSTs must be refused.
     csrf: { allowedOrigins: [appOrigin] },
     returnUrlOrigins: [appOrigin],

@@ -1,16 +1,20 @@
 /**
- * The examples in examples/ actually work: Express, plain Node http and the Next.js route module, each
- * serving the proxy in front of the mock Agent API over real HTTP on 127.0.0.1.
+ * The examples in examples/ actually work: Express, Hono, plain Node http, the Web-standard fetch module
+ * (Bun, Deno, Workers) and the Next.js route module, each serving the proxy in front of the mock Agent API
+ * over real HTTP on 127.0.0.1.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
 import { createAgentProxy, type AgentProxyHandler } from 'agent-embed/server';
+import { createAdaptorServer } from '@hono/node-server';
 import { createExpressApp } from '../../examples/express/server.js';
+import { createHonoApp } from '../../examples/hono/server.js';
 import { createAgencyServer } from '../../examples/node-http/server.js';
 import { agentBasePath, proxyOptionsFromEnv } from '../../examples/proxy-config.js';
 import { readSession, signSession } from '../../examples/session.js';
+import webStandardServer from '../../examples/web-standard/server.js';
 
 const secret = `session-secret-${Math.random().toString(36).slice(2)}`;
 const appOrigin = 'https://app.agency.test';
@@ -91,6 +95,61 @@ describe('examples', () => {
       expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
     } finally {
       await close(server);
+    }
+  });
+
+  it('Hono 4 hands the proxy c.req.raw, its body unread', async () => {
+    const server = createAdaptorServer({ fetch: createHonoApp(proxy).fetch }) as Server;
+    const origin = await listen(server);
+    try {
+      await exercise(origin);
+      expect(await (await fetch(`${origin}/health`)).json()).toEqual({ ok: true });
+    } finally {
+      await close(server);
+    }
+  });
+
+  it('the Web-standard module (Bun, Deno, Workers) creates the proxy from the env it is given', async () => {
+    const env = {
+      AGENT_API_BASE_URL: mock.url,
+      AGENT_API_TOKEN: mock.token,
+      SESSION_SECRET: secret,
+      APP_ORIGIN: appOrigin,
+    };
+    const server = createAdaptorServer({
+      fetch: (request: Request) => webStandardServer.fetch(request, env),
+    }) as Server;
+    const origin = await listen(server);
+    // The example logs refusals (the forged session of `exercise`).
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await exercise(origin);
+      expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(mock.token);
+    } finally {
+      warn.mockRestore();
+      await close(server);
+    }
+  });
+
+  it('the Next.js route module loads with no secrets (as next build does) and answers 500 until they are set', async () => {
+    const saved = { ...process.env };
+    for (const name of ['AGENT_API_BASE_URL', 'AGENT_API_TOKEN', 'SESSION_SECRET', 'APP_ORIGIN'])
+      delete process.env[name];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.resetModules();
+    try {
+      const route = await import('../../examples/nextjs/app/api/agent/[...path]/route.js');
+      const response = await route.GET(new Request(`${appOrigin}${agentBasePath}/subscription-plans`));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ status: false, message: 'The proxy failed to handle the request.' });
+      const logged = warn.mock.calls.map((call) => String(call[0])).join('\n');
+      expect(logged).toContain('invalid_options');
+      expect(logged).toContain('apiToken is missing');
+    } finally {
+      warn.mockRestore();
+      process.env = saved;
+      vi.resetModules();
     }
   });
 

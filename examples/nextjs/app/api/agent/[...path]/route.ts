@@ -5,7 +5,9 @@
 import { createAgentProxy } from 'agent-embed/server';
 import { proxyOptionsFromEnv } from '../../../../../proxy-config.js';
 
-// Created once per server process, so the in-memory ownership and budget outlive a single request.
+// Created once per server process, so the in-memory ownership and budget outlive a single request. Creating
+// it needs no secret: `next build` loads this module without any, and the proxy checks its options at the
+// first request (a missing token answers 500 and says so in the server log).
 const proxy = createAgentProxy(proxyOptionsFromEnv());
 
 /** Every spec endpoint is a GET or a POST; anything else is a 404 from Next itself. */
