@@ -74,12 +74,12 @@ export function deferOptionChecks<Options extends CheckedProxyOptions>(
   let handler: Handler | undefined;
   let failed = false;
 
-  const report = (reason: string) => {
+  const report = (reason: string, method: string) => {
     const token = typeof options.apiToken === 'string' && options.apiToken !== '' ? options.apiToken : undefined;
     const redacted = token === undefined ? reason : reason.split(token).join('[redacted]');
     try {
       if (options.onLog)
-        options.onLog({ level: 'error', event: 'invalid_options', method: '', route: 'unknown', reason: redacted });
+        options.onLog({ level: 'error', event: 'invalid_options', method, route: 'unknown', reason: redacted });
       else console.error(`agent-embed proxy: the options are not usable, every request answers 500. ${redacted}`);
     } catch {
       // A failing logger must not fail the request.
@@ -96,7 +96,7 @@ export function deferOptionChecks<Options extends CheckedProxyOptions>(
       }
       if (handler === undefined) {
         failed = true;
-        report(problems.join(' '));
+        report(problems.join(' '), request.method);
       }
     }
     if (handler === undefined) return errorResponse('agent', 500, proxyMessages.internal);
