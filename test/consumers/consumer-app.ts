@@ -35,7 +35,7 @@ export function runCommand(
 }
 
 /** The environment of the apps: this process's, minus the Agent API secrets, with telemetry off. */
-export function appEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function appEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CI: 'true', ...extra };
   for (const name of Object.keys(env)) if (name.startsWith('AGENT_API_') && !(name in extra)) delete env[name];
   delete env.NODE_OPTIONS;
@@ -46,6 +46,8 @@ export function appEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
 export interface ConsumerApp {
   path: string;
   tarball: string;
+  /** The environment for commands in the app, with `extra` variables; npm's cache is inside the app's folder. */
+  env(extra?: Record<string, string>): NodeJS.ProcessEnv;
   write(files: Record<string, string>): void;
   install(dependencies: Record<string, string>, devDependencies: Record<string, string>): Promise<CommandResult>;
   remove(): void;
@@ -61,9 +63,13 @@ export function createConsumerApp(name: string): ConsumerApp {
       writeFileSync(join(path, file), text);
     }
   };
+  // npm's cache too lives in the app's folder, so a run leaves nothing behind and starts from the registry.
+  const env = (extra: Record<string, string> = {}) =>
+    appEnvironment({ npm_config_cache: join(path, '.npm-cache'), ...extra });
   return {
     path,
     tarball,
+    env,
     write,
     install(dependencies, devDependencies) {
       write({
@@ -79,10 +85,7 @@ export function createConsumerApp(name: string): ConsumerApp {
           2,
         )}\n`,
       });
-      return runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: path,
-        env: appEnvironment(),
-      });
+      return runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: path, env: env() });
     },
     remove: () => rmSync(path, { recursive: true, force: true }),
   };

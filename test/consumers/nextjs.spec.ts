@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
 import {
-  appEnvironment,
   createConsumerApp,
   freePort,
   runCommand,
@@ -132,7 +131,7 @@ describe('a Next.js 16 App Router app', () => {
   });
 
   it('builds with no Agent API secrets in the environment', async () => {
-    const built = await runCommand('npx', ['--no-install', 'next', 'build'], { cwd: app.path, env: appEnvironment() });
+    const built = await runCommand('npx', ['--no-install', 'next', 'build'], { cwd: app.path, env: app.env() });
     expect(built.code, built.output).toBe(0);
     expect(built.output).not.toMatch(/apiToken|Failed to collect/);
   });
@@ -141,7 +140,7 @@ describe('a Next.js 16 App Router app', () => {
     const port = await freePort();
     const server = startCommand('npx', ['--no-install', 'next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
       cwd: app.path,
-      env: appEnvironment({ AGENT_API_BASE_URL: mock.url, AGENT_API_TOKEN: mock.token }),
+      env: app.env({ AGENT_API_BASE_URL: mock.url, AGENT_API_TOKEN: mock.token }),
     });
     const origin = `http://127.0.0.1:${port}`;
     try {

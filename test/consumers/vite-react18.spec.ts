@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appEnvironment, createConsumerApp, runCommand, type ConsumerApp } from './consumer-app.js';
+import { createConsumerApp, runCommand, type ConsumerApp } from './consumer-app.js';
 
 const files: Record<string, string> = {
   'index.html': `<!doctype html>
@@ -85,13 +85,13 @@ describe('a Vite app on React 18', () => {
   it('type-checks with strict settings, the library declarations included', async () => {
     const checked = await runCommand('npx', ['--no-install', 'tsc', '-p', '.'], {
       cwd: app.path,
-      env: appEnvironment(),
+      env: app.env(),
     });
     expect(checked.code, checked.output).toBe(0);
   });
 
   it('builds for the browser with no node: module and no externalisation warning', async () => {
-    const built = await runCommand('npx', ['--no-install', 'vite', 'build'], { cwd: app.path, env: appEnvironment() });
+    const built = await runCommand('npx', ['--no-install', 'vite', 'build'], { cwd: app.path, env: app.env() });
     expect(built.code, built.output).toBe(0);
     // The one warning this used to print: node:http externalised, from the mock's Node server in the same entry.
     // ("use client" directives are reported for every Radix package and ours alike; Next.js needs them.)
