@@ -88,10 +88,12 @@ export function deferOptionChecks<Options extends CheckedProxyOptions>(
 
   return async function agentProxy(request: Request): Promise<Response> {
     if (handler === undefined && !failed) {
-      const problems = problemsWithProxyOptions(options);
+      const problems: string[] = [];
       try {
+        problems.push(...problemsWithProxyOptions(options));
         if (problems.length === 0) handler = build(options);
       } catch (error) {
+        // Options of the wrong type altogether (from JavaScript callers) land here too.
         problems.push(error instanceof Error ? error.message : String(error));
       }
       if (handler === undefined) {

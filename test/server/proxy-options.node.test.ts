@@ -85,6 +85,13 @@ describe('options checked at the first request', () => {
     expect(logs.map((entry) => entry.reason).join(' ')).toContain(message);
   });
 
+  it('answers 500 for options of the wrong type, as JavaScript callers may pass them', async () => {
+    const { proxy, logs } = setup({ csrf: { allowedOrigins: 'https://app.test' as never } });
+    expect((await proxy(new Request(`${origin}${basePath}/subscription-plans`))).status).toBe(500);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.event).toBe('invalid_options');
+  });
+
   it('serves normally when the options are usable', async () => {
     const { proxy, upstream } = setup();
     const response = await proxy(new Request(`${origin}${basePath}/subscription-plans`));
