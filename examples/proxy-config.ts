@@ -4,7 +4,8 @@
  * and the proxy checks its options at the first request instead (a 500, and the reason in the server log).
  */
 import type { AgentProxyOptions } from 'agent-embed/server';
-import { readSession } from './session.js';
+// Extensionless: the Next.js example imports this module, and Turbopack does not map '.js' to '.ts'.
+import { readSession } from './session';
 
 /** Where the proxy is mounted; the browser uses createHttpTransport({ baseUrl: origin + agentBasePath }). */
 export const agentBasePath = '/api/agent';

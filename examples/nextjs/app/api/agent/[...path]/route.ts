@@ -3,7 +3,8 @@
  * handler, so it is exported as the route's GET and POST as is; nothing from `next` is needed.
  */
 import { createAgentProxy } from 'agent-embed/server';
-import { proxyOptionsFromEnv } from '../../../../../proxy-config.js';
+// Extensionless, as Next.js apps write it: Turbopack does not map a '.js' specifier to a '.ts' file.
+import { proxyOptionsFromEnv } from '../../../../../proxy-config';
 
 // Created once per server process, so the in-memory ownership and budget outlive a single request. Creating
 // it needs no secret: `next build` loads this module without any, and the proxy checks its options at the
