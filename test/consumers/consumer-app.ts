@@ -126,15 +126,20 @@ export function startCommand(
   };
 }
 
-/** Polls a URL until it answers (any status), or fails after `timeoutMs`. */
-export async function waitForServer(url: string, timeoutMs: number, output: () => string): Promise<void> {
+/** Polls a URL until it answers (any status); fails when the server exits or after `timeoutMs`. */
+export async function waitForServer(
+  url: string,
+  timeoutMs: number,
+  server: { process: ChildProcess; output: () => string },
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       await fetch(url, { signal: AbortSignal.timeout(5000) });
       return;
     } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeoutMs} ms:\n${output()}`);
+      if (server.process.exitCode !== null) throw new Error(`The server exited:\n${server.output()}`);
+      if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeoutMs} ms:\n${server.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

@@ -105,7 +105,7 @@ describe('a Next.js 16 App Router app', () => {
     });
     const cookie = `session=${signSession({ externalUserId: 'alice' }, secret)}`;
     try {
-      await waitForServer(origin, 60_000, server.output);
+      await waitForServer(origin, 60_000, server);
       const page = await fetch(origin);
       expect(page.status).toBe(200);
       const html = await page.text();
