@@ -1,4 +1,5 @@
-/** agent-embed/mock: the whole Agent API simulated, as a fetch handler, a Node server and a transport. */
+/** agent-embed/mock: the whole Agent API simulated, as a fetch handler, a Node server (Node only) and a transport. */
+// Built twice (vite.config.ts): for the `node` export condition as is, for browsers with browser-mock-server.ts.
 export { createMockAgentApi, defaultMockBaseUrl } from './mock-agent-api.js';
 export type { MockAgentApi, MockAgentApiOptions } from './mock-agent-api.js';
 export { startMockAgentServer } from './mock-server.js';
