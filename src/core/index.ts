@@ -16,8 +16,19 @@ export type {
   StreamHandlers,
   TransportRequest,
 } from './wire/transport.js';
-export { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseRetryAfter } from './wire/errors.js';
-export type { AgentApiErrorOptions, AgentErrorKind } from './wire/errors.js';
+export {
+  AgentApiError,
+  agentApiMessages,
+  agentErrorTable,
+  creditsExhaustedError,
+  errorFromResponse,
+  generationFailedError,
+  isAgentApiError,
+  outcomeMessages,
+  parseRetryAfter,
+  streamInterruptedError,
+} from './wire/errors.js';
+export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow } from './wire/errors.js';
 export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
@@ -33,8 +44,24 @@ export type {
   ToolProgressEvent,
   UnknownEvent,
 } from './wire/events.js';
-export { agentRoutes, fillPath, matchRoute, proxyRoutes } from './wire/routes.js';
-export type { AgentPathOverrides, AgentRoute, AgentRouteName, ProxyRouteName, RouteMatch } from './wire/routes.js';
+export {
+  agentIdPattern,
+  agentRoutes,
+  familyOfPath,
+  fillPath,
+  isPromptLongEnough,
+  matchRoute,
+  minimumPromptLength,
+  proxyRoutes,
+} from './wire/routes.js';
+export type {
+  AgentPathOverrides,
+  AgentRoute,
+  AgentRouteName,
+  ProxyRouteName,
+  RouteFamily,
+  RouteMatch,
+} from './wire/routes.js';
 export type {
   ConversationBody,
   ConversationTurn,

@@ -78,8 +78,3 @@ export function isPast(timestamp: string | null | undefined, now: number): boole
   const time = Date.parse(timestamp);
   return !Number.isNaN(time) && time <= now;
 }
-
-/** Whether an error carries one of the spec's messages (status codes of these failures are not shown). */
-export function hasMessage(error: AgentApiError, message: string): boolean {
-  return error.message === message;
-}
