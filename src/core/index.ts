@@ -29,9 +29,10 @@ export {
   streamInterruptedError,
 } from './wire/errors.js';
 export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow } from './wire/errors.js';
-export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './wire/events.js';
+export { fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
+  AgentEventType,
   ContainerProgressEvent,
   ContainerReadyEvent,
   CreditsExhaustedEvent,
@@ -105,15 +106,26 @@ export type {
   GenerationActionResult,
 } from './store/agent-store.js';
 export type { AgentStorage } from './store/persistence.js';
-export { isGenerationRunning, isGenerationSettled } from './store/generation.js';
+export type { GenerationState } from './store/generation.js';
+export {
+  createGenerationDraft,
+  endedOutcome,
+  generationStatuses,
+  isGenerationRunning,
+  isGenerationSettled,
+  reduceGenerationEvent,
+  runningGenerationStatuses,
+} from './wire/generation-reducer.js';
 export type {
+  AppliedEvent,
   ContainerState,
   GeneratedFile,
+  GenerationDraft,
   GenerationKind,
-  GenerationState,
   GenerationStatus,
   ToolStep,
-} from './store/generation.js';
+} from './wire/generation-reducer.js';
+export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
 export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store/codehost-slice.js';

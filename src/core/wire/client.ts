@@ -1,6 +1,13 @@
 /** The typed Agent API client: one method per endpoint of the spec. */
-import { AgentApiError, agentApiMessages, errorFromThrown } from './errors.js';
+import { errorFromThrown, streamInterruptedError, type AgentApiError } from './errors.js';
 import type { AgentEvent } from './events.js';
+import {
+  createGenerationDraft,
+  endedOutcome,
+  reduceGenerationEvent,
+  type GenerationDraft,
+  type GenerationOutcome,
+} from './generation-reducer.js';
 import type { ConversationTurn, ProjectSummary } from './proxy-resources.js';
 import { agentRoutes, fillPath, proxyRoutes, type AgentPathOverrides, type AgentRouteName } from './routes.js';
 import type {
@@ -32,8 +39,7 @@ export interface StreamOptions {
   onProtocolError?: (error: AgentApiError) => void;
 }
 
-/** How a generation ended. */
-export type GenerationOutcome = 'completed' | 'credits_exhausted' | 'failed' | 'interrupted' | 'aborted';
+export type { GenerationOutcome } from './generation-reducer.js';
 
 /** What `generate` and `followUp` resolve to once the stream has started (or was cancelled). */
 export interface GenerationResult {
@@ -111,6 +117,19 @@ function unwrapList<T>(body: unknown): T[] {
   return [];
 }
 
+function resultOf(
+  draft: GenerationDraft,
+  outcome: GenerationOutcome,
+  error: AgentApiError | undefined,
+): GenerationResult {
+  return {
+    outcome,
+    ...(draft.projectId === undefined ? {} : { projectId: draft.projectId }),
+    ...(draft.appUrl === undefined ? {} : { appUrl: draft.appUrl }),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
 /** Creates the client over a transport. */
 export function createAgentClient(options: AgentClientOptions): AgentClient {
   const { transport } = options;
@@ -153,44 +172,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   ): Promise<GenerationResult> {
     const { signal } = streamOptions;
     if (signal?.aborted) return { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) };
-    const result: GenerationResult = { outcome: 'interrupted' };
+    // The result is the fold of the same reducer the store applies; no tool step is kept here.
+    const draft = createGenerationDraft({ kind: name, projectId: params?.projectId, toolLimit: 0 });
     let opened = false;
     let handlerError: unknown;
-    let ended = false;
-    const ids = () => ({
-      ...(result.projectId === undefined ? {} : { projectId: result.projectId }),
-      ...(result.appUrl === undefined ? {} : { appUrl: result.appUrl }),
-    });
-
     const onEvent = (event: AgentEvent) => {
-      switch (event.type) {
-        case 'project_created':
-        case 'stream_end':
-          if (typeof event.project_id === 'string') result.projectId = event.project_id;
-          if (typeof event.app_url === 'string') result.appUrl = event.app_url;
-          if (event.type === 'stream_end') {
-            result.outcome = 'completed';
-            ended = true;
-          }
-          break;
-        case 'credits_exhausted':
-          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
-          result.outcome = 'credits_exhausted';
-          result.error = new AgentApiError(
-            'insufficient_credits',
-            event.message ?? agentApiMessages.insufficientCredits,
-          );
-          ended = true;
-          break;
-        case 'error':
-          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
-          result.outcome = 'failed';
-          result.error = new AgentApiError('upstream', event.message ?? 'The generation failed.');
-          ended = true;
-          break;
-        default:
-          break;
-      }
+      reduceGenerationEvent(draft, event, 0);
       try {
         streamOptions.onEvent?.(event);
       } catch (thrown) {
@@ -217,20 +204,16 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       );
     } catch (thrown) {
       const error = errorFromThrown(thrown, signal);
-      if (handlerError !== undefined) return { outcome: 'failed', ...ids(), error };
-      if (ended) return { ...result, ...ids() };
-      if (error.kind === 'aborted') return { outcome: 'aborted', ...ids(), error };
+      if (handlerError !== undefined) return resultOf(draft, 'failed', error);
+      const ended = endedOutcome(draft);
+      if (ended !== undefined) return resultOf(draft, ended, draft.error);
+      if (error.kind === 'aborted') return resultOf(draft, 'aborted', error);
       if (!opened) throw error;
-      return { outcome: 'interrupted', ...ids(), error };
+      return resultOf(draft, 'interrupted', error);
     }
-    if (!ended) {
-      return {
-        outcome: 'interrupted',
-        ...ids(),
-        error: new AgentApiError('network', 'The event stream closed before the generation finished.'),
-      };
-    }
-    return { ...result, ...ids() };
+    const ended = endedOutcome(draft);
+    if (ended === undefined) return resultOf(draft, 'interrupted', streamInterruptedError('closed'));
+    return resultOf(draft, ended, draft.error);
   }
 
   return {
