@@ -8,7 +8,7 @@ export type {
   RequestOptions,
   StreamOptions,
 } from './wire/client.js';
-export { createHttpTransport } from './wire/transport.js';
+export { createHttpTransport, defaultStreamIdleTimeoutMs } from './wire/transport.js';
 export type {
   AgentTransport,
   HeadersOption,

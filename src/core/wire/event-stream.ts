@@ -3,7 +3,7 @@
  * (see "Streaming rules" in DESIGN.md): every option here exists to send the POST exactly once.
  */
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { AgentApiError, errorFromResponse, errorFromThrown } from './errors.js';
+import { AgentApiError, errorFromResponse, errorFromThrown, streamInterruptedError } from './errors.js';
 import { isTerminalEvent, parseAgentEvent } from './events.js';
 import type { AgentEvent } from './events.js';
 
@@ -26,6 +26,8 @@ export interface EventStreamRequest {
   signal?: AbortSignal;
   handlers: StreamHandlers;
   fetch: typeof fetch;
+  /** Milliseconds without a byte (heartbeats count) after which an open stream ends as interrupted; 0 for never. */
+  idleTimeoutMs: number;
 }
 
 /** Work done on a stream before the main thread is handed back, and the largest piece parsed at once. */
@@ -57,7 +59,11 @@ function nextTask(): Promise<void> {
  * thousands of queued events would otherwise be parsed and applied in one long main-thread task, since
  * every read of an already-buffered body resolves as a microtask.
  */
-function timeSlicedResponse(response: Response, now: () => number = () => performance.now()): Response {
+function timeSlicedResponse(
+  response: Response,
+  onBytes: () => void,
+  now: () => number = () => performance.now(),
+): Response {
   const source = response.body;
   if (source === null) return response;
   const reader = source.getReader();
@@ -77,6 +83,7 @@ function timeSlicedResponse(response: Response, now: () => number = () => perfor
             return;
           }
           pending = value;
+          onBytes();
         }
         controller.enqueue(pending.subarray(0, maxPieceBytes));
         pending = pending.length > maxPieceBytes ? pending.subarray(maxPieceBytes) : undefined;
@@ -106,12 +113,27 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   const forwardAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', forwardAbort, { once: true });
   let failure: unknown;
+  // A connection that dies silently (a closed laptop, a network switch) would otherwise stay open forever.
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const stopIdleTimer = () => clearTimeout(idleTimer);
+  const restartIdleTimer = () => {
+    if (!(request.idleTimeoutMs > 0) || !Number.isFinite(request.idleTimeoutMs) || controller.signal.aborted) return;
+    stopIdleTimer();
+    idleTimer = setTimeout(() => {
+      failure ??= streamInterruptedError('idle');
+      controller.abort();
+    }, request.idleTimeoutMs);
+  };
   try {
     const init: Parameters<typeof fetchEventSource>[1] = {
       method: request.method,
       headers: request.headers,
       signal: controller.signal,
-      fetch: async (input, init) => timeSlicedResponse(await request.fetch(input, init)),
+      fetch: async (input, init) => {
+        const response = await request.fetch(input, init);
+        restartIdleTimer();
+        return timeSlicedResponse(response, restartIdleTimer);
+      },
       // Otherwise a hidden tab that becomes visible sends the POST again.
       openWhenHidden: true,
       async onopen(response) {
@@ -166,6 +188,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   } catch (thrown) {
     failure ??= thrown;
   } finally {
+    stopIdleTimer();
     outer?.removeEventListener('abort', forwardAbort);
   }
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);
