@@ -5,6 +5,8 @@ export type {
   AgentClientOptions,
   GenerationOutcome,
   GenerationResult,
+  ProjectEventsOptions,
+  ProjectEventsResult,
   RequestOptions,
   StreamOptions,
 } from './wire/client.js';

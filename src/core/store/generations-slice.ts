@@ -4,10 +4,10 @@
  * (through the store's frame batcher). Generations run only when an action is called, never on their own.
  */
 import type { AgentClient, GenerationResult } from '../wire/client.js';
-import { AgentApiError, creditsExhaustedError, errorFromThrown, generationFailedError } from '../wire/errors.js';
+import { AgentApiError, errorFromThrown } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
 import { isGenerationSettled, reduceGenerationEvent, type GenerationKind } from '../wire/generation-reducer.js';
-import type { FollowUpInput, GenerateInput, GenerationMode, Project } from '../wire/resources.js';
+import type { FollowUpInput, GenerateInput, GenerationMode } from '../wire/resources.js';
 import {
   createStoreGeneration,
   describeGenerationEvent,
@@ -17,7 +17,8 @@ import {
 import { createGenerationRegistry, type GenerationsPatch } from './generation-registry.js';
 import { createProjectPersistence, savedError, type SavedProject } from './persistence.js';
 import type { Platform } from './platform.js';
-import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } from './project-poller.js';
+import { recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
+import { createProjectPollers, type ProjectSnapshot } from './project-poller.js';
 
 /** Kinds of log entries. */
 export type AgentLogKind = 'action' | 'event' | 'outcome' | 'poll' | 'error';
@@ -87,8 +88,9 @@ export interface GenerationsController {
   destroy(): void;
 }
 
-/** Where a run is: streaming its POST, recovering its outcome by polling, or settled. */
-type RunPhase = { name: 'streaming' } | { name: 'polling'; stop: () => void } | { name: 'settled' };
+/** Where a run is: streaming its POST, recovering its outcome (replaying events, then polling), or settled. */
+type RunPhase =
+  { name: 'streaming' } | { name: 'recovering'; method: RecoveryMethod; stop: () => void } | { name: 'settled' };
 
 interface Run {
   generation: StoreGeneration;
@@ -96,23 +98,6 @@ interface Run {
   promise: Promise<GenerationActionResult>;
   resolve: (result: GenerationActionResult) => void;
   phase: RunPhase;
-}
-
-function outcomeOfProject(project: Project): GenerationResult | undefined {
-  const ids = {
-    projectId: project.project_id,
-    ...(typeof project.app_url === 'string' ? { appUrl: project.app_url } : {}),
-  };
-  switch (project.project_status) {
-    case 'ready':
-      return { outcome: 'completed', ...ids };
-    case 'failed':
-      return { outcome: 'failed', ...ids, error: generationFailedError() };
-    case 'credits_exhausted':
-      return { outcome: 'credits_exhausted', ...ids, error: creditsExhaustedError() };
-    default:
-      return undefined;
-  }
 }
 
 /** Creates the generations slice of one store. */
@@ -140,8 +125,10 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     isStreaming(projectId) {
       for (const run of runs) {
         const { generation } = run;
+        const live =
+          run.phase.name === 'streaming' || (run.phase.name === 'recovering' && run.phase.method === 'replay');
         if (
-          run.phase.name === 'streaming' &&
+          live &&
           generation.projectId === projectId &&
           generation.endedAt === undefined &&
           (generation.status === 'provisioning' || generation.status === 'generating')
@@ -188,7 +175,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
 
   function finish(run: Run, result: GenerationResult): void {
     if (run.phase.name === 'settled') return;
-    if (run.phase.name === 'polling') run.phase.stop();
+    if (run.phase.name === 'recovering') run.phase.stop();
     run.phase = { name: 'settled' };
     runs.delete(run);
     const { generation } = run;
@@ -221,27 +208,33 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     run.resolve(resolved);
   }
 
-  function startRecovery(run: Run, projectId: string): void {
-    log('action', () => `Recovering the outcome of ${projectId} by polling its status`, run.generation.key);
-    const stop = pollers.watch(
+  /** Recovers the outcome: replays events after `replayAfter` through the proxy, then polls the status. */
+  function startRecovery(run: Run, projectId: string, replayAfter: number | undefined): void {
+    const stop = recoverOutcome({
+      client,
+      pollers,
       projectId,
-      {
-        onProject(project) {
-          if (!isTerminalProjectStatus(project.project_status)) return;
-          const outcome = outcomeOfProject(project);
-          if (outcome === undefined) return;
-          // The status endpoint is fresher than what the cut stream said.
-          if (typeof project.app_url === 'string') run.generation.appUrl = project.app_url;
-          finish(run, outcome);
-        },
-        onFatal(error) {
-          finish(run, { outcome: 'interrupted', projectId, error });
-        },
+      replayAfter,
+      onEvent: (event, eventId) => onEvent(run, event, eventId),
+      onOutcome(result, project) {
+        // The status endpoint is fresher than what the cut stream said.
+        if (typeof project?.app_url === 'string') run.generation.appUrl = project.app_url;
+        finish(run, result);
       },
-      { fresh: true },
-    );
+      onFatal: (error) => finish(run, { outcome: 'interrupted', projectId, error }),
+      onMethod(method) {
+        if (run.phase.name !== 'recovering') return;
+        run.phase = { ...run.phase, method };
+        log(
+          'action',
+          () =>
+            `Recovering the outcome of ${projectId} by ${method === 'replay' ? 'replaying its events' : 'polling its status'}`,
+          run.generation.key,
+        );
+      },
+    });
     if (run.phase.name === 'settled') stop();
-    else run.phase = { name: 'polling', stop };
+    else run.phase = { name: 'recovering', method: replayAfter === undefined ? 'polling' : 'replay', stop };
   }
 
   function settle(run: Run, result: GenerationResult): void {
@@ -261,18 +254,21 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       );
       registry.touch(generation);
       requestPublish(true);
-      startRecovery(run, projectId);
+      // Events without ids (straight from the API, no proxy) cannot be resumed without repeating them.
+      const idsKnown = generation.lastEventId > 0 || generation.eventCount === 0;
+      startRecovery(run, projectId, idsKnown ? generation.lastEventId : undefined);
       return;
     }
     finish(run, result);
   }
 
-  function onEvent(run: Run, event: AgentEvent): void {
+  function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
     if (run.phase.name === 'settled' || destroyed) return;
     const { generation } = run;
     const first = generation.eventCount === 0;
     const applied = reduceGenerationEvent(generation, event, now());
     if (applied === 'ignored') return;
+    if (eventId !== undefined) generation.lastEventId = eventId;
     stats.events++;
     if (generation.removed) return;
     registry.keyByProject(generation);
@@ -309,7 +305,10 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     }
     if (kind === 'followUp') persist(generation);
     requestPublish(true);
-    const streamOptions = { signal: run.controller.signal, onEvent: (event: AgentEvent) => onEvent(run, event) };
+    const streamOptions = {
+      signal: run.controller.signal,
+      onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),
+    };
     const call =
       kind === 'generate'
         ? client.generate({ prompt, mode }, streamOptions)
@@ -337,7 +336,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
   function cancel(key: string | undefined = registry.currentKey): void {
     const run = findRun(key);
     if (run === undefined) return;
-    if (run.phase.name === 'polling') {
+    if (run.phase.name === 'recovering') {
       log('action', () => 'Stopped waiting for the outcome', run.generation.key);
       finish(run, {
         outcome: 'interrupted',
@@ -392,7 +391,8 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (registry.currentKey === undefined) registry.setCurrent(generation.key);
       log('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
       requestPublish(true);
-      if (unfinished) startRecovery(createRun(generation), saved.projectId);
+      // A fresh generation replayed from the first event, so the whole file list, steps and progress come back.
+      if (unfinished) startRecovery(createRun(generation), saved.projectId, 0);
     },
     reset(key = registry.currentKey) {
       if (key === undefined) return;
@@ -423,7 +423,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (destroyed) return;
       destroyed = true;
       for (const run of [...runs]) {
-        if (run.phase.name === 'polling')
+        if (run.phase.name === 'recovering')
           finish(run, { outcome: 'interrupted', error: new AgentApiError('aborted', 'The store was destroyed.') });
         else run.controller.abort();
       }

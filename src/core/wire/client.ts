@@ -29,12 +29,13 @@ import type {
   StartCodehostConnectResult,
   SubscriptionPlan,
 } from './resources.js';
-import type { AgentTransport } from './transport.js';
+import type { AgentTransport, TransportRequest } from './transport.js';
 
 /** Options of a generation call. */
 export interface StreamOptions {
   signal?: AbortSignal;
-  onEvent?: (event: AgentEvent) => void;
+  /** Each event, with its SSE id when the server numbered it (the agency proxy does). */
+  onEvent?: (event: AgentEvent, eventId?: number) => void;
   /** A line of the stream that could not be understood; the stream goes on. */
   onProtocolError?: (error: AgentApiError) => void;
 }
@@ -48,6 +49,17 @@ export interface GenerationResult {
   appUrl?: string;
   error?: AgentApiError;
 }
+
+/** Options of `projects.events`. */
+export interface ProjectEventsOptions extends StreamOptions {
+  /** Replay the events after this id (the last one applied); 0 or absent replays the whole generation. */
+  after?: number;
+}
+
+/** What `projects.events` resolves to: an outcome like `generate`'s, or `nothing_recorded` (204, or 404 without the route). */
+export type ProjectEventsResult =
+  | (GenerationResult & { replayed: true; lastEventId: number | undefined })
+  | { outcome: 'nothing_recorded'; replayed: false; error?: AgentApiError };
 
 /** Every endpoint of the Agent API. */
 export interface AgentClient {
@@ -83,6 +95,11 @@ export interface AgentClient {
     list(options?: RequestOptions): Promise<ProjectSummary[]>;
     /** The prompts sent about a project and their outcomes, oldest first. */
     conversation(projectId: string, options?: RequestOptions): Promise<ConversationTurn[]>;
+    /**
+     * Replays the project's latest generation after `after`, then follows it live to its terminal event.
+     * Never sends a generate or follow-up. Rejects with `AgentApiError` when refused for another reason.
+     */
+    events(projectId: string, options: ProjectEventsOptions): Promise<ProjectEventsResult>;
   };
 }
 
@@ -170,30 +187,41 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     body: unknown,
     streamOptions: StreamOptions = {},
   ): Promise<GenerationResult> {
+    const request: TransportRequest = { method: 'POST', path: path(name, params), body };
+    const { result } = await foldStream(request, name, params?.projectId, streamOptions);
+    return result;
+  }
+
+  /** Streams a request, folding its events with the generation reducer into a result. */
+  async function foldStream(
+    request: TransportRequest,
+    kind: 'generate' | 'followUp',
+    projectId: string | undefined,
+    streamOptions: StreamOptions,
+  ): Promise<{ result: GenerationResult; lastEventId: number | undefined }> {
     const { signal } = streamOptions;
-    if (signal?.aborted) return { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) };
+    let lastEventId: number | undefined;
+    if (signal?.aborted)
+      return { result: { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) }, lastEventId };
     // The result is the fold of the same reducer the store applies; no tool step is kept here.
-    const draft = createGenerationDraft({ kind: name, projectId: params?.projectId, toolLimit: 0 });
+    const draft = createGenerationDraft({ kind, projectId, toolLimit: 0 });
     let opened = false;
     let handlerError: unknown;
-    const onEvent = (event: AgentEvent) => {
+    const onEvent = (event: AgentEvent, eventId?: number) => {
       reduceGenerationEvent(draft, event, 0);
+      if (eventId !== undefined) lastEventId = eventId;
       try {
-        streamOptions.onEvent?.(event);
+        streamOptions.onEvent?.(event, eventId);
       } catch (thrown) {
         handlerError = thrown;
         throw thrown;
       }
     };
 
+    const settled = (result: GenerationResult) => ({ result, lastEventId });
     try {
       await transport.stream(
-        {
-          method: 'POST',
-          path: path(name, params),
-          body,
-          ...(signal === undefined ? {} : { signal }),
-        },
+        { ...request, ...(signal === undefined ? {} : { signal }) },
         {
           onOpen: () => {
             opened = true;
@@ -204,16 +232,34 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       );
     } catch (thrown) {
       const error = errorFromThrown(thrown, signal);
-      if (handlerError !== undefined) return resultOf(draft, 'failed', error);
+      if (handlerError !== undefined) return settled(resultOf(draft, 'failed', error));
       const ended = endedOutcome(draft);
-      if (ended !== undefined) return resultOf(draft, ended, draft.error);
-      if (error.kind === 'aborted') return resultOf(draft, 'aborted', error);
+      if (ended !== undefined) return settled(resultOf(draft, ended, draft.error));
+      if (error.kind === 'aborted') return settled(resultOf(draft, 'aborted', error));
       if (!opened) throw error;
-      return resultOf(draft, 'interrupted', error);
+      return settled(resultOf(draft, 'interrupted', error));
     }
     const ended = endedOutcome(draft);
-    if (ended === undefined) return resultOf(draft, 'interrupted', streamInterruptedError('closed'));
-    return resultOf(draft, ended, draft.error);
+    if (ended === undefined) return settled(resultOf(draft, 'interrupted', streamInterruptedError('closed')));
+    return settled(resultOf(draft, ended, draft.error));
+  }
+
+  async function replayEvents(projectId: string, eventsOptions: ProjectEventsOptions): Promise<ProjectEventsResult> {
+    const after = eventsOptions.after ?? 0;
+    const request: TransportRequest = {
+      method: 'GET',
+      path: fillPath(options.paths?.projectEvents ?? proxyRoutes.projectEvents.path, { projectId }),
+      ...(after > 0 ? { query: { after } } : {}),
+    };
+    try {
+      const { result, lastEventId } = await foldStream(request, 'generate', projectId, eventsOptions);
+      return { ...result, replayed: true, lastEventId };
+    } catch (thrown) {
+      const error = errorFromThrown(thrown, eventsOptions.signal);
+      // 204: the proxy recorded nothing for the project; 404: not the user's project, or no proxy route at all.
+      if (error.status === 204 || error.status === 404) return { outcome: 'nothing_recorded', replayed: false, error };
+      throw error;
+    }
   }
 
   return {
@@ -272,6 +318,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         unwrapList<ProjectSummary>(await sendToProxy('listProjects', undefined, requestOptions)),
       conversation: async (projectId, requestOptions) =>
         unwrapList<ConversationTurn>(await sendToProxy('getConversation', { projectId }, requestOptions)),
+      events: replayEvents,
     },
   };
 }

@@ -11,7 +11,8 @@ import type { AgentEvent } from './events.js';
 export interface StreamHandlers {
   /** The server accepted the request and the stream has started. */
   onOpen?(): void;
-  onEvent(event: AgentEvent): void;
+  /** An event, with its SSE `id:` when the server numbered it (the agency proxy does: 1, 2, 3… per generation). */
+  onEvent(event: AgentEvent, eventId?: number): void;
   /** A line that could not be understood; the stream goes on. */
   onProtocolError?(error: AgentApiError): void;
 }
@@ -97,6 +98,10 @@ function timeSlicedResponse(
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+function eventIdOf(id: string): number | undefined {
+  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+}
+
 /** Opens the stream once; see `AgentTransport.stream` for how it settles. */
 export async function openEventStream(request: EventStreamRequest): Promise<void> {
   const outer = request.signal;
@@ -164,7 +169,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
           return;
         }
         try {
-          request.handlers.onEvent(parsed.event);
+          request.handlers.onEvent(parsed.event, eventIdOf(message.id));
         } catch (thrown) {
           failure = new AgentApiError(
             'protocol',
