@@ -108,6 +108,8 @@ export type {
   GenerationActionResult,
 } from './store/agent-store.js';
 export type { AgentStorage } from './store/persistence.js';
+export type { GenerationsSlice } from './store/generations-slice.js';
+export type { RecoveryMethod } from './store/generation-recovery.js';
 export type { GenerationState } from './store/generation.js';
 export {
   createGenerationDraft,
@@ -157,3 +159,4 @@ export type {
 export type { IntegrationResult } from './store/slice-context.js';
 export { plansInDisplayOrder } from './store/plans-slice.js';
 export type { PlansSlice, PlansState } from './store/plans-slice.js';
+export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';

@@ -16,6 +16,7 @@ import {
 } from './generations-slice.js';
 import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createPlansSlice, type PlansSlice } from './plans-slice.js';
+import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import type { SliceContext } from './slice-context.js';
 
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generations-slice.js';
@@ -31,7 +32,7 @@ export interface AgentLogEntry {
 }
 
 /** State and actions of the store, one slice per family. */
-export interface AgentState extends GenerationsSlice, DeploymentsSlice, CodehostSlice, PlansSlice {}
+export interface AgentState extends GenerationsSlice, DeploymentsSlice, CodehostSlice, PlansSlice, ProjectListSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -107,6 +108,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       ...createDeploymentsSlice(context),
       ...createCodehostSlice(context),
       ...createPlansSlice(context),
+      ...createProjectListSlice(context, generations.open),
       ...generations.slice,
     };
   });

@@ -23,6 +23,8 @@ export interface GenerationState {
   mode: GenerationMode;
   prompt: string;
   projectId: string | undefined;
+  /** The project's name, when known (an opened project's summary). */
+  name: string | undefined;
   appUrl: string | undefined;
   container: ContainerState;
   /** Files in first-seen order, de-duplicated by path. */
@@ -46,6 +48,7 @@ export interface StoreGeneration extends GenerationDraft {
   key: string;
   mode: GenerationMode;
   prompt: string;
+  name: string | undefined;
   refused: boolean;
   startedAt: number;
   /** The SSE id of the last event applied (the proxy numbers them 1, 2, 3… per generation); 0 before any. */
@@ -75,6 +78,7 @@ export function createStoreGeneration(init: {
     key: init.key,
     mode: init.mode,
     prompt: init.prompt,
+    name: undefined,
     refused: false,
     startedAt: init.startedAt,
     lastEventId: 0,
@@ -108,6 +112,7 @@ export function snapshotGeneration(generation: StoreGeneration, count: { copied:
     mode: generation.mode,
     prompt: generation.prompt,
     projectId: generation.projectId,
+    name: generation.name,
     appUrl: generation.appUrl,
     container: generation.containerSnapshot,
     files: generation.filesSnapshot,
