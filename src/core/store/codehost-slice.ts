@@ -13,7 +13,7 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import type { ListStatus } from './deployments-slice.js';
+import type { ListStatus } from './slice-context.js';
 import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**

@@ -5,7 +5,13 @@
  */
 import { AgentApiError } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
-import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
+import {
+  createSliceRunner,
+  isPast,
+  type IntegrationResult,
+  type ListStatus,
+  type SliceContext,
+} from './slice-context.js';
 
 /**
  * Where an end user's connection to a provider stands: `missing` (the spec's "connection not found"),
@@ -44,8 +50,7 @@ export interface DeploymentState {
   endedAt: number | undefined;
 }
 
-/** Where a listing stands. */
-export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
+export type { ListStatus } from './slice-context.js';
 
 /** The agency's connections to one provider (as far as the caller may see them). */
 export interface DeploymentConnectionListState {

@@ -6,6 +6,9 @@
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, errorFromThrown } from '../wire/errors.js';
 
+/** Where a listing of a slice is (connections, plans). */
+export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
+
 /** What an integration action resolves to. Actions never reject. */
 export type IntegrationResult<T> = { ok: true; data: T } | { ok: false; error: AgentApiError };
 
