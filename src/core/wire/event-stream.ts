@@ -119,15 +119,22 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   outer?.addEventListener('abort', forwardAbort, { once: true });
   let failure: unknown;
   // A connection that dies silently (a closed laptop, a network switch) would otherwise stay open forever.
+  // Each read only notes the time; the one timer re-arms itself for what is left, so a burst costs no timers.
+  const idleMs = request.idleTimeoutMs > 0 && Number.isFinite(request.idleTimeoutMs) ? request.idleTimeoutMs : 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  const stopIdleTimer = () => clearTimeout(idleTimer);
-  const restartIdleTimer = () => {
-    if (!(request.idleTimeoutMs > 0) || !Number.isFinite(request.idleTimeoutMs) || controller.signal.aborted) return;
-    stopIdleTimer();
-    idleTimer = setTimeout(() => {
-      failure ??= streamInterruptedError('idle');
-      controller.abort();
-    }, request.idleTimeoutMs);
+  let lastBytesAt = 0;
+  const checkIdle = () => {
+    const silentFor = Date.now() - lastBytesAt;
+    if (silentFor < idleMs) {
+      idleTimer = setTimeout(checkIdle, idleMs - silentFor);
+      return;
+    }
+    failure ??= streamInterruptedError('idle');
+    controller.abort();
+  };
+  const noteBytes = () => {
+    lastBytesAt = Date.now();
+    if (idleMs > 0 && idleTimer === undefined && !controller.signal.aborted) idleTimer = setTimeout(checkIdle, idleMs);
   };
   try {
     const init: Parameters<typeof fetchEventSource>[1] = {
@@ -136,8 +143,8 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
       signal: controller.signal,
       fetch: async (input, init) => {
         const response = await request.fetch(input, init);
-        restartIdleTimer();
-        return timeSlicedResponse(response, restartIdleTimer);
+        noteBytes();
+        return timeSlicedResponse(response, noteBytes);
       },
       // Otherwise a hidden tab that becomes visible sends the POST again.
       openWhenHidden: true,
@@ -193,7 +200,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   } catch (thrown) {
     failure ??= thrown;
   } finally {
-    stopIdleTimer();
+    clearTimeout(idleTimer);
     outer?.removeEventListener('abort', forwardAbort);
   }
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);
