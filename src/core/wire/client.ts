@@ -203,8 +203,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     let lastEventId: number | undefined;
     if (signal?.aborted)
       return { result: { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) }, lastEventId };
-    // The result is the fold of the same reducer the store applies; no tool step is kept here.
-    const draft = createGenerationDraft({ kind, projectId, toolLimit: 0 });
+    // The result is the fold of the same reducer the store applies; no file list or tool step is kept here.
+    const draft = createGenerationDraft({ kind, projectId, toolLimit: 0, keepFiles: false });
     let opened = false;
     let handlerError: unknown;
     const onEvent = (event: AgentEvent, eventId?: number) => {

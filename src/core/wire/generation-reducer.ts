@@ -85,7 +85,8 @@ export interface GenerationDraft {
   projectId: string | undefined;
   appUrl: string | undefined;
   container: ContainerState;
-  fileIndex: Map<string, number>;
+  /** Where each listed path is in `files`; `undefined` when the draft keeps no file list (the client's fold). */
+  fileIndex: Map<string, number> | undefined;
   /** Files in first-seen order, de-duplicated by path. */
   files: GeneratedFile[];
   /** How many listed files were modified rather than created. */
@@ -111,6 +112,8 @@ export function createGenerationDraft(init: {
   kind: GenerationKind;
   projectId?: string | undefined;
   toolLimit: number;
+  /** Whether to keep the file list (default true); the client's fold needs only the outcome. */
+  keepFiles?: boolean;
   status?: GenerationStatus;
   appUrl?: string | undefined;
 }): GenerationDraft {
@@ -120,7 +123,7 @@ export function createGenerationDraft(init: {
     projectId: init.projectId,
     appUrl: init.appUrl,
     container: { percentage: 0, message: undefined, ready: false },
-    fileIndex: new Map(),
+    fileIndex: init.keepFiles === false ? undefined : new Map(),
     files: [],
     modifiedCount: 0,
     tools: createRing(init.toolLimit),
@@ -160,10 +163,12 @@ function nameProject(draft: GenerationDraft, projectId: unknown, overwrite: bool
 }
 
 function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modified'): void {
-  const index = draft.fileIndex.get(path);
+  const { fileIndex } = draft;
+  if (fileIndex === undefined) return;
+  const index = fileIndex.get(path);
   if (index === undefined) {
     if (action === 'modified') draft.modifiedCount++;
-    draft.fileIndex.set(path, draft.files.length);
+    fileIndex.set(path, draft.files.length);
     draft.files.push({ path, action, updates: 1 });
   } else {
     const previous = draft.files[index] as GeneratedFile;
