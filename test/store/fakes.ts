@@ -51,8 +51,7 @@ export function createScriptedTransport() {
       // straight to the API (404), and kept apart from the status polls.
       if (request.method === 'GET') {
         replayRequests.push({ method: request.method, path: request.path, query: request.query });
-        if (!scriptReplays)
-          return Promise.reject(new AgentApiError('not_found', 'Not found.', { status: 404 }));
+        if (!scriptReplays) return Promise.reject(new AgentApiError('not_found', 'Not found.', { status: 404 }));
       } else requests.push({ method: request.method, path: request.path, body: request.body });
       const opened = request.method === 'GET' ? replays : streams;
       return new Promise<void>((resolve, reject) => {
