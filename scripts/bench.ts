@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: measures the client's streaming pipeline against bare JSON.parse on the same stream,
- * in one run, and prints the ratio (target: within 2x). Timings are printed, never asserted.
+ * `npm run bench`: measures the client's streaming pipeline and the store's (parse + reduce into the store,
+ * publishing once per frame) against bare JSON.parse on the same stream, in one run, and prints the ratios
+ * (target: within 2x) and what the store's flushes cost. Timings are printed, never asserted.
  */
 import { performance } from 'node:perf_hooks';
-import { createAgentClient, createHttpTransport } from '../src/core/index.ts';
+import { createAgentClient, createAgentStore, createHttpTransport } from '../src/core/index.ts';
 
 // fetch-event-source needs window and document; this script is not library code, so it may provide them.
 const globals = globalThis as { window?: unknown; document?: unknown };
@@ -84,11 +85,39 @@ async function clientPipeline(): Promise<number> {
   return count;
 }
 
-/** Runs both, interleaved so that machine noise hits them alike; the first pair warms the JIT. */
+const flushCost = { ms: 0, flushes: 0, copiedItems: 0 };
+
+/** The store over the same client: every event reduced into it, a publish per frame (a new task here). */
+async function storePipeline(): Promise<number> {
+  let frameMs = 0;
+  const store = createAgentStore({
+    client,
+    storage: null,
+    scheduleFlush(flush) {
+      const handle = setImmediate(() => {
+        const start = performance.now();
+        flush();
+        frameMs += performance.now() - start;
+      });
+      return () => clearImmediate(handle);
+    },
+  });
+  const result = await store.getState().generate({ prompt: 'A benchmark of the pipeline' });
+  if (result.outcome !== 'completed') throw new Error(`Unexpected outcome ${result.outcome}`);
+  const stats = store.getStats();
+  flushCost.ms = frameMs;
+  flushCost.flushes = stats.flushes;
+  flushCost.copiedItems = stats.copiedItems;
+  store.destroy();
+  return stats.events;
+}
+
+/** Runs them, interleaved so that machine noise hits them alike; the first pair warms the JIT. */
 async function measure(): Promise<void> {
   const bareTimes: number[] = [];
   const pipelineTimes: number[] = [];
-  const counts = { bare: 0, pipeline: 0 };
+  const storeTimes: number[] = [];
+  const counts = { bare: 0, pipeline: 0, store: 0 };
   for (let index = 0; index < runs + 1; index++) {
     let start = performance.now();
     counts.bare = bareParse();
@@ -96,9 +125,13 @@ async function measure(): Promise<void> {
     start = performance.now();
     counts.pipeline = await clientPipeline();
     const pipeline = performance.now() - start;
+    start = performance.now();
+    counts.store = await storePipeline();
+    const storeTime = performance.now() - start;
     if (index > 0) {
       bareTimes.push(bare);
       pipelineTimes.push(pipeline);
+      storeTimes.push(storeTime);
     }
   }
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -110,8 +143,15 @@ async function measure(): Promise<void> {
     );
   line('bare JSON.parse', bareTimes, counts.bare);
   line('client.generate pipeline', pipelineTimes, counts.pipeline);
+  line('store.generate pipeline', storeTimes, counts.store);
+  const ratio = (name: string, values: number[]) =>
+    console.log(
+      `ratio ${name} / bare: ${(fastest(values) / fastest(bareTimes)).toFixed(2)}x fastest, ${(median(values) / median(bareTimes)).toFixed(2)}x median (target <= 2x)`,
+    );
+  ratio('client', pipelineTimes);
+  ratio('store', storeTimes);
   console.log(
-    `ratio client / bare: ${(fastest(pipelineTimes) / fastest(bareTimes)).toFixed(2)}x fastest, ${(median(pipelineTimes) / median(bareTimes)).toFixed(2)}x median (target <= 2x)`,
+    `store flushes (last run): ${flushCost.flushes} flushes, ${flushCost.ms.toFixed(1)} ms publishing in frames, ${(flushCost.copiedItems / Math.max(1, flushCost.flushes)).toFixed(0)} list items copied per flush`,
   );
 }
 

@@ -34,6 +34,7 @@ import {
 import {
   createAgentClient,
   createAgentStore,
+  type AgentLogEntry,
   type AgentClient,
   type AgentState,
   type AgentStore,
@@ -51,6 +52,8 @@ export interface StoryAgent {
   transport: AgentTransport;
   client: AgentClient;
   store: AgentStore;
+  /** The store's log lines (its `onLog`), oldest first. */
+  log: AgentLogEntry[];
   externalUser: ExternalUser;
 }
 
@@ -186,12 +189,14 @@ export const agentLoader: Loader = async (context) => {
     speed: parameters.speed ?? 'instant',
   });
   const client = createAgentClient({ transport });
-  const store = createAgentStore({ client, storage: null, ...parameters.store });
+  const log: AgentLogEntry[] = [];
+  const store = createAgentStore({ client, storage: null, onLog: (entry) => log.push(entry), ...parameters.store });
   const agent: StoryAgent = {
     api: transport.api,
     transport,
     client,
     store,
+    log,
     externalUser: parameters.externalUser ?? storyUser,
   };
   live.add(agent);

@@ -5,10 +5,12 @@ export type {
   AgentClientOptions,
   GenerationOutcome,
   GenerationResult,
+  ProjectEventsOptions,
+  ProjectEventsResult,
   RequestOptions,
   StreamOptions,
 } from './wire/client.js';
-export { createHttpTransport } from './wire/transport.js';
+export { createHttpTransport, defaultStreamIdleTimeoutMs } from './wire/transport.js';
 export type {
   AgentTransport,
   HeadersOption,
@@ -16,11 +18,23 @@ export type {
   StreamHandlers,
   TransportRequest,
 } from './wire/transport.js';
-export { AgentApiError, agentApiMessages, errorFromResponse, isAgentApiError, parseRetryAfter } from './wire/errors.js';
-export type { AgentApiErrorOptions, AgentErrorKind } from './wire/errors.js';
-export { fileCreatedPath, isTerminalEvent, parseAgentEvent } from './wire/events.js';
+export {
+  AgentApiError,
+  agentApiMessages,
+  agentErrorTable,
+  creditsExhaustedError,
+  errorFromResponse,
+  generationFailedError,
+  isAgentApiError,
+  outcomeMessages,
+  parseRetryAfter,
+  streamInterruptedError,
+} from './wire/errors.js';
+export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow } from './wire/errors.js';
+export { fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
+  AgentEventType,
   ContainerProgressEvent,
   ContainerReadyEvent,
   CreditsExhaustedEvent,
@@ -33,8 +47,24 @@ export type {
   ToolProgressEvent,
   UnknownEvent,
 } from './wire/events.js';
-export { agentRoutes, fillPath, matchRoute, proxyRoutes } from './wire/routes.js';
-export type { AgentPathOverrides, AgentRoute, AgentRouteName, ProxyRouteName, RouteMatch } from './wire/routes.js';
+export {
+  agentIdPattern,
+  agentRoutes,
+  familyOfPath,
+  fillPath,
+  isPromptLongEnough,
+  matchRoute,
+  minimumPromptLength,
+  proxyRoutes,
+} from './wire/routes.js';
+export type {
+  AgentPathOverrides,
+  AgentRoute,
+  AgentRouteName,
+  ProxyRouteName,
+  RouteFamily,
+  RouteMatch,
+} from './wire/routes.js';
 export type {
   ConversationBody,
   ConversationTurn,
@@ -78,15 +108,28 @@ export type {
   GenerationActionResult,
 } from './store/agent-store.js';
 export type { AgentStorage } from './store/persistence.js';
-export { isGenerationRunning, isGenerationSettled } from './store/generation.js';
+export type { GenerationsSlice } from './store/generations-slice.js';
+export type { RecoveryMethod } from './store/generation-recovery.js';
+export type { GenerationState } from './store/generation.js';
+export {
+  createGenerationDraft,
+  endedOutcome,
+  generationStatuses,
+  isGenerationRunning,
+  isGenerationSettled,
+  reduceGenerationEvent,
+  runningGenerationStatuses,
+} from './wire/generation-reducer.js';
 export type {
+  AppliedEvent,
   ContainerState,
   GeneratedFile,
+  GenerationDraft,
   GenerationKind,
-  GenerationState,
   GenerationStatus,
   ToolStep,
-} from './store/generation.js';
+} from './wire/generation-reducer.js';
+export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
 export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store/codehost-slice.js';
@@ -116,3 +159,4 @@ export type {
 export type { IntegrationResult } from './store/slice-context.js';
 export { plansInDisplayOrder } from './store/plans-slice.js';
 export type { PlansSlice, PlansState } from './store/plans-slice.js';
+export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';

@@ -1,7 +1,9 @@
 /** The whole Agent API, simulated, as one Web-standard `fetch` handler (Node and browsers). */
 import {
   agentApiMessages,
+  agentRoutes,
   matchRoute,
+  minimumPromptLength,
   type AgentRouteName,
   type GenerationMode,
   type RouteMatch,
@@ -106,11 +108,10 @@ export interface MockAgentApi {
 /** The default API base URL: a reserved test domain, reachable only through `fetch` of this handler. */
 export const defaultMockBaseUrl = 'http://mock.agent-embed.test/api/v1';
 
-const agentRoutes: ReadonlySet<AgentRouteName> = new Set<AgentRouteName>(['generate', 'followUp', 'getProject']);
 const requestLogLimit = 10_000;
 
 function shapeOf(route: AgentRouteName): BodyShape {
-  return agentRoutes.has(route) ? 'agent' : 'envelope';
+  return agentRoutes[route].family === 'agent' ? 'agent' : 'envelope';
 }
 
 function trimSlash(url: string): string {
@@ -142,7 +143,7 @@ function promptErrors(body: Record<string, unknown>): FieldErrors {
   const prompt = body.prompt;
   if (prompt === undefined || prompt === null) errors.prompt = ['The prompt field is required.'];
   else if (typeof prompt !== 'string') errors.prompt = ['The prompt field must be a string.'];
-  else if ([...prompt].length < 10) errors.prompt = [agentApiMessages.promptTooShort];
+  else if ([...prompt].length < minimumPromptLength) errors.prompt = [agentApiMessages.promptTooShort];
   return errors;
 }
 
@@ -218,7 +219,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     caller: MockCaller,
   ): { refused?: Response; headers: Record<string, string> } {
     const limit = settings.rateLimit;
-    if (limit === false || (limit.scope === 'agent' && !agentRoutes.has(route))) return { headers: {} };
+    if (limit === false || (limit.scope === 'agent' && agentRoutes[route].family !== 'agent')) return { headers: {} };
     const at = now();
     const hits = (context.state.rateLimitHits.get(caller.token.value) ?? []).filter(
       (time) => time > at - limit.windowMs,

@@ -5,6 +5,7 @@
  */
 import {
   agentRoutes,
+  agentIdPattern,
   fillPath,
   matchRoute,
   parseAgentEvent,
@@ -98,8 +99,6 @@ export interface AgentProxyOptions {
 
 /** A request handler over Web standard Request and Response. */
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
-
-const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The endpoints of the Agent API proper, which the upstream rate limit covers (DESIGN.md). */
 const agentEndpoints: ReadonlySet<AgentRouteName> = new Set(['generate', 'followUp', 'getProject']);
@@ -424,7 +423,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         const parsed = parseAgentEvent(data);
         if (!parsed.ok || parsed.event.type !== 'project_created') return;
         const projectId = parsed.event.project_id;
-        if (typeof projectId !== 'string' || !idPattern.test(projectId)) return;
+        if (typeof projectId !== 'string' || !agentIdPattern.test(projectId)) return;
         recorded = true;
         recordedProject = projectId;
         try {

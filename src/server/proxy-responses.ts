@@ -1,4 +1,5 @@
 /** Responses the proxy writes itself, in the spec's two body shapes, with safe headers. */
+import { agentApiMessages } from '../core/index.js';
 
 /** Agent endpoints answer `{ status: false, message }`; deployment and code-host ones the envelope. */
 export type ErrorShape = 'agent' | 'envelope';
@@ -53,9 +54,9 @@ export function retryAfterSeconds(ms: number): number {
 
 /** Messages of the failures the proxy produces itself (the spec's words where the spec has them). */
 export const proxyMessages = {
-  unauthorized: 'Unauthorized.',
-  projectNotFound: 'Project not found.',
-  tooManyAttempts: 'Too Many Attempts.',
+  unauthorized: agentApiMessages.unauthorized,
+  projectNotFound: agentApiMessages.projectNotFound,
+  tooManyAttempts: agentApiMessages.tooManyAttempts,
   notFound: 'Not found.',
   forbidden: 'This action is unauthorized.',
   crossOrigin: 'Cross-origin request refused.',

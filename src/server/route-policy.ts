@@ -1,5 +1,5 @@
 /** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
-import type { AgentRouteName } from '../core/index.js';
+import { familyOfPath, type AgentRouteName } from '../core/index.js';
 import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
 
 /** The signed-in end user, as the agency's own session says. */
@@ -80,7 +80,7 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
 
 /** The body shape of a 404 for a path outside the table, by its family. */
 export function shapeOfUnknownPath(path: string): ErrorShape {
-  return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
+  return familyOfPath(path);
 }
 
 /**

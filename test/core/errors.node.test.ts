@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentApiError,
   agentApiMessages,
+  agentErrorTable,
+  agentIdPattern,
+  agentRoutes,
+  creditsExhaustedError,
   errorFromResponse,
+  familyOfPath,
+  generationFailedError,
+  isPromptLongEnough,
+  matchRoute,
+  minimumPromptLength,
+  proxyRoutes,
+  streamInterruptedError,
   isAgentApiError,
   parseAgentEvent,
   parseRetryAfter,
@@ -97,5 +108,97 @@ describe('parseAgentEvent', () => {
     });
     expect(parseAgentEvent('[1,2]')).toMatchObject({ ok: false });
     expect(parseAgentEvent('{"type":')).toMatchObject({ ok: false });
+  });
+});
+
+describe('error codes', () => {
+  it.each([
+    [401, agentApiMessages.unauthorized, 'unauthorized'],
+    [401, agentApiMessages.tokenExpired, 'token_expired'],
+    [403, agentApiMessages.suspended, 'team_suspended'],
+    [403, agentApiMessages.projectForbidden, 'project_forbidden'],
+    [400, agentApiMessages.insufficientCredits, 'insufficient_credits'],
+    [404, agentApiMessages.projectNotFound, 'project_not_found'],
+    [404, agentApiMessages.providerNotFound, 'provider_not_found'],
+    [409, agentApiMessages.providerAccountTaken, 'account_taken'],
+    [404, agentApiMessages.deploymentConnectionNotFound, 'connection_not_found'],
+    [404, agentApiMessages.codehostConnectionNotFound, 'connection_not_found'],
+    [429, agentApiMessages.tooManyAttempts, 'rate_limited'],
+    [500, 'Server Error', 'upstream_error'],
+    [418, 'I am a teapot', 'protocol_error'],
+    [403, 'Forbidden by a policy', 'unknown'],
+  ] as const)('gives a %i %s the code %s', (status, message, code) => {
+    expect(errorFromResponse(status, noHeaders, json({ status: false, message })).code).toBe(code);
+  });
+
+  it('reads prompt_too_short from the field errors of a 422, whatever the top-level message', () => {
+    const error = errorFromResponse(
+      422,
+      noHeaders,
+      json({
+        status: false,
+        message: 'The given data was invalid.',
+        errors: { prompt: [agentApiMessages.promptTooShort] },
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'validation', code: 'prompt_too_short' });
+    const other = errorFromResponse(
+      422,
+      noHeaders,
+      json({
+        status: false,
+        message: 'The given data was invalid.',
+        errors: { prompt: ['The prompt field is required.'] },
+      }),
+    );
+    expect(other.code).toBe('validation_failed');
+  });
+
+  it('gives every error a code, the outcome errors their own, and keeps an explicit code', () => {
+    expect(new AgentApiError('network', 'offline').code).toBe('network');
+    expect(new AgentApiError('aborted', 'The request was cancelled.').code).toBe('aborted');
+    expect(generationFailedError()).toMatchObject({
+      kind: 'upstream',
+      code: 'generation_failed',
+      message: 'The generation failed.',
+    });
+    expect(generationFailedError('boom').message).toBe('boom');
+    expect(creditsExhaustedError()).toMatchObject({
+      kind: 'insufficient_credits',
+      code: 'insufficient_credits',
+      message: agentApiMessages.insufficientCredits,
+    });
+    expect(streamInterruptedError('idle').code).toBe('stream_idle');
+    expect(streamInterruptedError('closed').code).toBe('stream_interrupted');
+    expect(new AgentApiError('upstream', 'x', { code: 'generation_failed' }).code).toBe('generation_failed');
+  });
+
+  it('has one row per spec message, each classified back to its own kind and code', () => {
+    for (const row of agentErrorTable) {
+      const error = errorFromResponse(row.status, noHeaders, json({ status: false, message: row.message }));
+      expect(error).toMatchObject({ kind: row.kind, code: row.code });
+    }
+    expect(new Set(agentErrorTable.map((row) => row.message)).size).toBe(agentErrorTable.length);
+  });
+});
+
+describe('route metadata', () => {
+  it('gives every route a family: agent endpoints, envelopes and the proxy own routes', () => {
+    const agent = Object.entries(agentRoutes).filter(([, route]) => route.family === 'agent');
+    expect(agent.map(([name]) => name).sort()).toEqual(['followUp', 'generate', 'getProject']);
+    expect(Object.values(proxyRoutes).every((route) => route.family === 'proxy')).toBe(true);
+    expect(familyOfPath('/codehost/anything')).toBe('envelope');
+    expect(familyOfPath('/agent/anything')).toBe('agent');
+  });
+
+  it('holds the id rule and the minimum prompt length once', () => {
+    expect(agentIdPattern.test('abc_DEF-123')).toBe(true);
+    for (const bad of ['', 'a/b', 'a.b', '..', 'a%2Fb', 'a\nb', 'x'.repeat(129)])
+      expect(agentIdPattern.test(bad)).toBe(false);
+    expect(matchRoute('GET', '/agent/project/a.b')).toBeUndefined();
+    expect(minimumPromptLength).toBe(10);
+    expect(isPromptLongEnough('123456789')).toBe(false);
+    expect(isPromptLongEnough('  1234567890  ')).toBe(true);
+    expect(isPromptLongEnough('ééééééééé')).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import {
   createAgentClient,
   createAgentStore,
   type AgentEvent,
+  type AgentLogEntry,
   type AgentStoreOptions,
 } from 'agent-embed/core';
 import {
@@ -191,7 +192,7 @@ describe('batched notifications and work per event', () => {
   }
 
   it('applies 10 000 events with one notification per frame, the first at once and the last at once', async () => {
-    const { store, scripted, frames, notifications } = setup({ logLimit: 500 });
+    const { store, scripted, frames, notifications } = setup();
     const promise = store.getState().generate({ prompt: 'A big generated application' });
     expect(notifications()).toBe(1); // submitting
     const stream = scripted.streams[0]!;
@@ -229,10 +230,10 @@ describe('batched notifications and work per event', () => {
     expect(generation.modifiedCount).toBe(3750);
     expect(generation.toolCount).toBe(2500);
     expect(generation.tools).toHaveLength(200);
-    expect(store.getState().log).toHaveLength(500);
-    // Work is proportional to flushes × list size, not to events: at most 3750 files + 200 steps + 500 log
-    // entries per flush. Copying the lists on every event would have been ~20 million items.
-    expect(stats.copiedItems).toBeLessThanOrEqual(stats.flushes * (3750 + 200 + 500));
+    expect('log' in store.getState()).toBe(false);
+    // Work is proportional to flushes × list size, not to events: at most 3750 files + 200 steps per flush
+    // (the log is no longer state). Copying the lists on every event would have been ~20 million items.
+    expect(stats.copiedItems).toBeLessThanOrEqual(stats.flushes * (3750 + 200));
     expect(stats.copiedItems).toBeLessThan(100_000);
   });
 
@@ -291,16 +292,19 @@ describe('batched notifications and work per event', () => {
     store.destroy();
   });
 
-  it('keeps the log bounded', () => {
-    const { store, scripted } = setup({ logLimit: 5 });
+  it('hands every log line to onLog, none to the state', () => {
+    const log: AgentLogEntry[] = [];
+    const { store, scripted } = setup({ onLog: (entry) => log.push(entry) });
     void store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
     for (let index = 0; index < 20; index++) stream.emit({ type: 'file_created', path: `f${index}` });
     stream.emit(end('p1'));
-    const log = store.getState().log;
-    expect(log).toHaveLength(5);
-    expect(log.at(-1)?.text).toBe('Generation completed');
-    expect(log[0]!.id).toBeLessThan(log[4]!.id);
+    expect(log).toHaveLength(22);
+    expect(log[0]).toMatchObject({ kind: 'action', text: 'Generate (build)' });
+    expect(log[1]).toMatchObject({ kind: 'event', text: 'File: f0' });
+    expect(log.at(-1)).toMatchObject({ kind: 'event', text: 'Generation completed', key: 'p1' });
+    expect(log[0]!.id).toBeLessThan(log[21]!.id);
+    expect('log' in store.getState()).toBe(false);
   });
 });
 

@@ -32,6 +32,9 @@ export function createScriptedTransport() {
   const requests: { method: string; path: string; body?: unknown }[] = [];
   const projectAnswers: ProjectAnswer[] = [];
   let defaultProject: ProjectAnswer | undefined;
+  const replays: ScriptedStream[] = [];
+  const replayRequests: { method: string; path: string; query?: TransportRequest['query'] }[] = [];
+  let scriptReplays = false;
   const transport: AgentTransport = {
     async json(request) {
       requests.push({ method: request.method, path: request.path, body: request.body });
@@ -44,7 +47,13 @@ export function createScriptedTransport() {
       return value;
     },
     stream(request, handlers) {
-      requests.push({ method: request.method, path: request.path, body: request.body });
+      // GET streams are the proxy's events route: without a scripted replay, answered as by a transport
+      // straight to the API (404), and kept apart from the status polls.
+      if (request.method === 'GET') {
+        replayRequests.push({ method: request.method, path: request.path, query: request.query });
+        if (!scriptReplays) return Promise.reject(new AgentApiError('not_found', 'Not found.', { status: 404 }));
+      } else requests.push({ method: request.method, path: request.path, body: request.body });
+      const opened = request.method === 'GET' ? replays : streams;
       return new Promise<void>((resolve, reject) => {
         let settled = false;
         const settle = (action: () => void) => {
@@ -71,7 +80,7 @@ export function createScriptedTransport() {
           () => settle(() => reject(new AgentApiError('aborted', 'The request was cancelled.'))),
           { once: true },
         );
-        streams.push(stream);
+        opened.push(stream);
       });
     },
   };
@@ -79,6 +88,12 @@ export function createScriptedTransport() {
     transport,
     streams,
     requests,
+    /** Streams of the events route, once `scriptReplays(true)`; every request to it is in `replayRequests`. */
+    replays,
+    replayRequests,
+    scriptReplays(value: boolean) {
+      scriptReplays = value;
+    },
     /** Answers of the next status polls, in order; then `setDefaultProject`'s answer. */
     queueProject(...answers: ProjectAnswer[]) {
       projectAnswers.push(...answers);

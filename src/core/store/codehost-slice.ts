@@ -2,7 +2,7 @@
  * The code-host slice of the store: an end user's connection (with the installation status), starting
  * the install flow, the paginated repositories, and linking and pushing a project.
  */
-import { AgentApiError, agentApiMessages } from '../wire/errors.js';
+import { AgentApiError } from '../wire/errors.js';
 import type {
   CodehostConnection,
   LinkResult,
@@ -13,8 +13,8 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import type { ListStatus } from './deployments-slice.js';
-import { createSliceRunner, hasMessage, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
+import type { ListStatus } from './slice-context.js';
+import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
  * Where an end user's code-host connection stands: `missing` (the spec's "connection not found"),
@@ -216,7 +216,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
 
   // A "connection not found" from any code-host call is news about the connection itself.
   function noteMissing(externalUserId: string, error: AgentApiError): void {
-    if (!hasMessage(error, agentApiMessages.codehostConnectionNotFound)) return;
+    if (error.code !== 'connection_not_found') return;
     const current = get().codehostConnections[externalUserId];
     if (current?.status === 'missing') return;
     patchConnection(externalUserId, { status: 'missing', connection: undefined, error, checkedAt: now() });
@@ -245,7 +245,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
             checkedAt: now(),
           }),
         fail: (error) => {
-          const missing = hasMessage(error, agentApiMessages.codehostConnectionNotFound) || error.kind === 'not_found';
+          const missing = error.code === 'connection_not_found' || error.kind === 'not_found';
           patchConnection(externalUserId, {
             status: missing ? 'missing' : 'error',
             connection: undefined,

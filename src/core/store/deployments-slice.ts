@@ -3,9 +3,15 @@
  * connections, connecting with a provider token, and deploying a project. The token is passed to the
  * client and nowhere else: it never enters the state, the log or an error kept in the state.
  */
-import { AgentApiError, agentApiMessages } from '../wire/errors.js';
+import { AgentApiError } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
-import { createSliceRunner, hasMessage, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
+import {
+  createSliceRunner,
+  isPast,
+  type IntegrationResult,
+  type ListStatus,
+  type SliceContext,
+} from './slice-context.js';
 
 /**
  * Where an end user's connection to a provider stands: `missing` (the spec's "connection not found"),
@@ -44,8 +50,7 @@ export interface DeploymentState {
   endedAt: number | undefined;
 }
 
-/** Where a listing stands. */
-export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
+export type { ListStatus } from './slice-context.js';
 
 /** The agency's connections to one provider (as far as the caller may see them). */
 export interface DeploymentConnectionListState {
@@ -106,7 +111,7 @@ function withoutSecret(error: AgentApiError, secret: string): AgentApiError {
     error.message.includes(secret) ||
     Object.values(error.fieldErrors ?? {}).some((messages) => messages.some((message) => message.includes(secret)));
   if (!leaks) return error;
-  const options: ConstructorParameters<typeof AgentApiError>[2] = {};
+  const options: ConstructorParameters<typeof AgentApiError>[2] = { code: error.code };
   if (error.status !== undefined) options.status = error.status;
   if (error.retryAfterMs !== undefined) options.retryAfterMs = error.retryAfterMs;
   if (error.fieldErrors !== undefined)
@@ -118,8 +123,8 @@ function withoutSecret(error: AgentApiError, secret: string): AgentApiError {
 
 /** The connection status a failed request leaves behind, if it says something about the connection. */
 function statusOfFailure(error: AgentApiError): DeploymentConnectionStatus | undefined {
-  if (hasMessage(error, agentApiMessages.providerNotFound)) return 'unknown_provider';
-  if (hasMessage(error, agentApiMessages.deploymentConnectionNotFound)) return 'missing';
+  if (error.code === 'provider_not_found') return 'unknown_provider';
+  if (error.code === 'connection_not_found') return 'missing';
   return undefined;
 }
 

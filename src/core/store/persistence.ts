@@ -1,7 +1,7 @@
 /** Keeps the last project of a store in Web Storage (sessionStorage by default) so a reload can resume it. */
-import { AgentApiError, type AgentErrorKind } from '../wire/errors.js';
+import { AgentApiError, type AgentErrorCode, type AgentErrorKind } from '../wire/errors.js';
 import type { GenerationMode } from '../wire/resources.js';
-import type { GenerationKind, GenerationStatus } from './generation.js';
+import { generationStatuses, type GenerationKind, type GenerationStatus } from '../wire/generation-reducer.js';
 
 /** The part of the Web Storage API the store uses. */
 export type AgentStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -14,6 +14,7 @@ export interface SavedProject {
   mode: GenerationMode;
   appUrl?: string;
   errorKind?: AgentErrorKind;
+  errorCode?: AgentErrorCode;
   errorMessage?: string;
 }
 
@@ -25,34 +26,17 @@ export interface ProjectPersistence {
   forget(projectId: string): void;
 }
 
-const statuses: ReadonlySet<string> = new Set<GenerationStatus>([
-  'idle',
-  'submitting',
-  'provisioning',
-  'generating',
-  'recovering',
-  'completed',
-  'credits_exhausted',
-  'failed',
-  'interrupted',
-  'aborted',
-]);
-
-/** sessionStorage when the platform has it and allows it, else null. */
-export function defaultStorage(): AgentStorage | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    // Access can throw (sandboxed iframes, storage disabled).
-    return null;
-  }
-}
+const statuses: ReadonlySet<string> = new Set(generationStatuses);
 
 /** The saved error as an `AgentApiError`, if one was saved. */
 export function savedError(saved: SavedProject): AgentApiError | undefined {
   return saved.errorKind === undefined || saved.errorMessage === undefined
     ? undefined
-    : new AgentApiError(saved.errorKind, saved.errorMessage);
+    : new AgentApiError(
+        saved.errorKind,
+        saved.errorMessage,
+        saved.errorCode === undefined ? {} : { code: saved.errorCode },
+      );
 }
 
 /** Creates the persistence of one store; `null` storage keeps nothing. */
@@ -82,6 +66,7 @@ export function createProjectPersistence(storage: AgentStorage | null, storageKe
       mode: record.mode === 'design' ? 'design' : 'build',
       ...(typeof record.appUrl === 'string' ? { appUrl: record.appUrl } : {}),
       ...(typeof record.errorKind === 'string' ? { errorKind: record.errorKind } : {}),
+      ...(typeof record.errorCode === 'string' ? { errorCode: record.errorCode } : {}),
       ...(typeof record.errorMessage === 'string' ? { errorMessage: record.errorMessage } : {}),
     };
   }

@@ -1,7 +1,7 @@
 /** The plans slice of the store: the subscription plans, in display order. */
 import type { AgentApiError } from '../wire/errors.js';
 import type { SubscriptionPlan } from '../wire/resources.js';
-import type { ListStatus } from './deployments-slice.js';
+import type { ListStatus } from './slice-context.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /** The subscription plans. */

@@ -69,19 +69,26 @@ export interface ProjectPollers {
   stopAll(): void;
 }
 
+/**
+ * What the poller of a project is doing: nothing scheduled (`idle`: settled, failed or just created), waiting
+ * for its next poll, fetching, or paused until the page is visible again.
+ */
+type PollerPhase =
+  | { name: 'idle' }
+  | { name: 'waiting'; timer: unknown }
+  | { name: 'fetching'; controller: AbortController }
+  | { name: 'paused'; unsubscribe: () => void };
+
 interface Poller {
   projectId: string;
   watchers: Set<ProjectWatcher>;
   snapshot: ProjectSnapshot;
   /** Bumped whenever the loop is restarted or stopped, so late answers of an old loop are ignored. */
   run: number;
-  inFlight: AbortController | undefined;
-  timer: unknown;
-  hasTimer: boolean;
-  unsubscribeVisibility: (() => void) | undefined;
+  phase: PollerPhase;
   delay: number;
-  teardown: unknown;
-  hasTeardown: boolean;
+  /** The pending removal after the last watcher left (cancelled if one comes back first). */
+  teardown: { timer: unknown } | undefined;
 }
 
 /** Creates the pollers of a store. */
@@ -94,44 +101,46 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     options.onSnapshot(poller.snapshot);
   }
 
-  function clearTimer(poller: Poller): void {
-    if (poller.hasTimer) options.clearTimeout(poller.timer);
-    poller.hasTimer = false;
+  /** Cancels what the current phase holds (timer, request, visibility listener) and goes idle. */
+  function leavePhase(poller: Poller): void {
+    const { phase } = poller;
+    if (phase.name === 'waiting') options.clearTimeout(phase.timer);
+    else if (phase.name === 'fetching') phase.controller.abort();
+    else if (phase.name === 'paused') phase.unsubscribe();
+    poller.phase = { name: 'idle' };
   }
 
   function halt(poller: Poller): void {
     poller.run++;
-    clearTimer(poller);
-    poller.inFlight?.abort();
-    poller.inFlight = undefined;
-    poller.unsubscribeVisibility?.();
-    poller.unsubscribeVisibility = undefined;
+    leavePhase(poller);
   }
 
   function schedule(poller: Poller, ms: number): void {
-    clearTimer(poller);
+    leavePhase(poller);
     const run = poller.run;
-    poller.hasTimer = true;
-    poller.timer = options.setTimeout(() => {
-      poller.hasTimer = false;
-      if (run === poller.run) void poll(poller, true);
+    const timer = options.setTimeout(() => {
+      if (run !== poller.run || poller.phase.name !== 'waiting' || poller.phase.timer !== timer) return;
+      poller.phase = { name: 'idle' };
+      void poll(poller, true);
     }, ms);
+    poller.phase = { name: 'waiting', timer };
   }
 
   function pause(poller: Poller): void {
+    leavePhase(poller);
     publish(poller, { status: 'paused' });
     const run = poller.run;
-    poller.unsubscribeVisibility = options.onVisibilityChange(() => {
+    const unsubscribe = options.onVisibilityChange(() => {
       if (run !== poller.run || options.isHidden()) return;
-      poller.unsubscribeVisibility?.();
-      poller.unsubscribeVisibility = undefined;
+      leavePhase(poller);
       void poll(poller);
     });
+    poller.phase = { name: 'paused', unsubscribe };
   }
 
   /** Polls now; a `scheduled` poll (not an explicit refresh) waits instead while a live stream reports. */
   async function poll(poller: Poller, scheduled = false): Promise<void> {
-    if (poller.watchers.size === 0 || poller.inFlight !== undefined) return;
+    if (poller.watchers.size === 0 || poller.phase.name === 'fetching') return;
     if (options.isHidden()) {
       pause(poller);
       return;
@@ -141,9 +150,10 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
       schedule(poller, options.pollIntervalMs);
       return;
     }
+    leavePhase(poller);
     const run = poller.run;
     const controller = new AbortController();
-    poller.inFlight = controller;
+    poller.phase = { name: 'fetching', controller };
     if (poller.snapshot.project === undefined && poller.snapshot.status !== 'loading')
       publish(poller, { status: 'loading' });
     let project: Project;
@@ -151,7 +161,7 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
       project = await client.getProject(poller.projectId, { signal: controller.signal });
     } catch (thrown) {
       if (run !== poller.run) return;
-      poller.inFlight = undefined;
+      poller.phase = { name: 'idle' };
       const error = isAgentApiError(thrown)
         ? thrown
         : new AgentApiError('network', 'The Agent API could not be reached.', { cause: thrown });
@@ -170,7 +180,7 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
       return;
     }
     if (run !== poller.run) return;
-    poller.inFlight = undefined;
+    poller.phase = { name: 'idle' };
     poller.delay = options.pollIntervalMs;
     const settled = isTerminalProjectStatus(project.project_status);
     options.log(`Status of ${poller.projectId}: ${String(project.project_status)}`, false);
@@ -193,38 +203,33 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
           watchers: new Set(),
           snapshot: { projectId, status: 'loading', project: undefined, error: undefined, updatedAt: undefined },
           run: 0,
-          inFlight: undefined,
-          timer: undefined,
-          hasTimer: false,
-          unsubscribeVisibility: undefined,
+          phase: { name: 'idle' },
           delay: options.pollIntervalMs,
           teardown: undefined,
-          hasTeardown: false,
         };
         pollers.set(projectId, poller);
       }
       const current = poller;
       // A watcher arriving right after the last one left (React StrictMode) keeps the same loop.
-      if (current.hasTeardown) options.clearTimeout(current.teardown);
-      current.hasTeardown = false;
+      if (current.teardown !== undefined) options.clearTimeout(current.teardown.timer);
+      current.teardown = undefined;
       // Each watcher gets its own entry, so the same callbacks object may watch twice.
       const entry: ProjectWatcher = { ...watcher };
       current.watchers.add(entry);
       const settledOrFailed = current.snapshot.status === 'settled' || current.snapshot.status === 'error';
-      const paused = current.unsubscribeVisibility !== undefined;
-      if (current.inFlight === undefined && !paused) {
+      const { phase } = current;
+      if (phase.name !== 'fetching' && phase.name !== 'paused') {
         if (watchOptions.fresh === true) restart(current);
-        else if (!current.hasTimer && !settledOrFailed) restart(current);
+        else if (phase.name === 'idle' && !settledOrFailed) restart(current);
       }
       let active = true;
       return () => {
         if (!active) return;
         active = false;
         current.watchers.delete(entry);
-        if (current.watchers.size > 0 || current.hasTeardown) return;
-        current.hasTeardown = true;
-        current.teardown = options.setTimeout(() => {
-          current.hasTeardown = false;
+        if (current.watchers.size > 0 || current.teardown !== undefined) return;
+        const timer = options.setTimeout(() => {
+          current.teardown = undefined;
           if (current.watchers.size > 0) return;
           halt(current);
           pollers.delete(projectId);
@@ -235,12 +240,13 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
                 : 'stopped',
           });
         }, 0);
+        current.teardown = { timer };
       };
     },
     refresh(projectId) {
       const poller = pollers.get(projectId);
       if (poller === undefined || poller.watchers.size === 0) return;
-      if (poller.inFlight !== undefined || poller.unsubscribeVisibility !== undefined) return;
+      if (poller.phase.name === 'fetching' || poller.phase.name === 'paused') return;
       restart(poller);
     },
     get size() {
@@ -248,7 +254,8 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     },
     stopAll() {
       for (const poller of pollers.values()) {
-        if (poller.hasTeardown) options.clearTimeout(poller.teardown);
+        if (poller.teardown !== undefined) options.clearTimeout(poller.teardown.timer);
+        poller.teardown = undefined;
         halt(poller);
         poller.watchers.clear();
       }

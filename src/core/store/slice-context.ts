@@ -6,6 +6,9 @@
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, errorFromThrown } from '../wire/errors.js';
 
+/** Where a listing of a slice is (connections, plans). */
+export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
+
 /** What an integration action resolves to. Actions never reject. */
 export type IntegrationResult<T> = { ok: true; data: T } | { ok: false; error: AgentApiError };
 
@@ -77,9 +80,4 @@ export function isPast(timestamp: string | null | undefined, now: number): boole
   if (timestamp === null || timestamp === undefined) return false;
   const time = Date.parse(timestamp);
   return !Number.isNaN(time) && time <= now;
-}
-
-/** Whether an error carries one of the spec's messages (status codes of these failures are not shown). */
-export function hasMessage(error: AgentApiError, message: string): boolean {
-  return error.message === message;
 }

@@ -1,6 +1,13 @@
 /** The typed Agent API client: one method per endpoint of the spec. */
-import { AgentApiError, agentApiMessages, errorFromThrown } from './errors.js';
+import { errorFromThrown, streamInterruptedError, type AgentApiError } from './errors.js';
 import type { AgentEvent } from './events.js';
+import {
+  createGenerationDraft,
+  endedOutcome,
+  reduceGenerationEvent,
+  type GenerationDraft,
+  type GenerationOutcome,
+} from './generation-reducer.js';
 import type { ConversationTurn, ProjectSummary } from './proxy-resources.js';
 import { agentRoutes, fillPath, proxyRoutes, type AgentPathOverrides, type AgentRouteName } from './routes.js';
 import type {
@@ -22,18 +29,18 @@ import type {
   StartCodehostConnectResult,
   SubscriptionPlan,
 } from './resources.js';
-import type { AgentTransport } from './transport.js';
+import type { AgentTransport, TransportRequest } from './transport.js';
 
 /** Options of a generation call. */
 export interface StreamOptions {
   signal?: AbortSignal;
-  onEvent?: (event: AgentEvent) => void;
+  /** Each event, with its SSE id when the server numbered it (the agency proxy does). */
+  onEvent?: (event: AgentEvent, eventId?: number) => void;
   /** A line of the stream that could not be understood; the stream goes on. */
   onProtocolError?: (error: AgentApiError) => void;
 }
 
-/** How a generation ended. */
-export type GenerationOutcome = 'completed' | 'credits_exhausted' | 'failed' | 'interrupted' | 'aborted';
+export type { GenerationOutcome } from './generation-reducer.js';
 
 /** What `generate` and `followUp` resolve to once the stream has started (or was cancelled). */
 export interface GenerationResult {
@@ -42,6 +49,17 @@ export interface GenerationResult {
   appUrl?: string;
   error?: AgentApiError;
 }
+
+/** Options of `projects.events`. */
+export interface ProjectEventsOptions extends StreamOptions {
+  /** Replay the events after this id (the last one applied); 0 or absent replays the whole generation. */
+  after?: number;
+}
+
+/** What `projects.events` resolves to: an outcome like `generate`'s, or `nothing_recorded` (204, or 404 without the route). */
+export type ProjectEventsResult =
+  | (GenerationResult & { replayed: true; lastEventId: number | undefined })
+  | { outcome: 'nothing_recorded'; replayed: false; error?: AgentApiError };
 
 /** Every endpoint of the Agent API. */
 export interface AgentClient {
@@ -77,6 +95,11 @@ export interface AgentClient {
     list(options?: RequestOptions): Promise<ProjectSummary[]>;
     /** The prompts sent about a project and their outcomes, oldest first. */
     conversation(projectId: string, options?: RequestOptions): Promise<ConversationTurn[]>;
+    /**
+     * Replays the project's latest generation after `after`, then follows it live to its terminal event.
+     * Never sends a generate or follow-up. Rejects with `AgentApiError` when refused for another reason.
+     */
+    events(projectId: string, options: ProjectEventsOptions): Promise<ProjectEventsResult>;
   };
 }
 
@@ -109,6 +132,19 @@ function unwrapList<T>(body: unknown): T[] {
     }
   }
   return [];
+}
+
+function resultOf(
+  draft: GenerationDraft,
+  outcome: GenerationOutcome,
+  error: AgentApiError | undefined,
+): GenerationResult {
+  return {
+    outcome,
+    ...(draft.projectId === undefined ? {} : { projectId: draft.projectId }),
+    ...(draft.appUrl === undefined ? {} : { appUrl: draft.appUrl }),
+    ...(error === undefined ? {} : { error }),
+  };
 }
 
 /** Creates the client over a transport. */
@@ -151,62 +187,41 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     body: unknown,
     streamOptions: StreamOptions = {},
   ): Promise<GenerationResult> {
+    const request: TransportRequest = { method: 'POST', path: path(name, params), body };
+    const { result } = await foldStream(request, name, params?.projectId, streamOptions);
+    return result;
+  }
+
+  /** Streams a request, folding its events with the generation reducer into a result. */
+  async function foldStream(
+    request: TransportRequest,
+    kind: 'generate' | 'followUp',
+    projectId: string | undefined,
+    streamOptions: StreamOptions,
+  ): Promise<{ result: GenerationResult; lastEventId: number | undefined }> {
     const { signal } = streamOptions;
-    if (signal?.aborted) return { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) };
-    const result: GenerationResult = { outcome: 'interrupted' };
+    let lastEventId: number | undefined;
+    if (signal?.aborted)
+      return { result: { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) }, lastEventId };
+    // The result is the fold of the same reducer the store applies; no file list or tool step is kept here.
+    const draft = createGenerationDraft({ kind, projectId, toolLimit: 0, keepFiles: false });
     let opened = false;
     let handlerError: unknown;
-    let ended = false;
-    const ids = () => ({
-      ...(result.projectId === undefined ? {} : { projectId: result.projectId }),
-      ...(result.appUrl === undefined ? {} : { appUrl: result.appUrl }),
-    });
-
-    const onEvent = (event: AgentEvent) => {
-      switch (event.type) {
-        case 'project_created':
-        case 'stream_end':
-          if (typeof event.project_id === 'string') result.projectId = event.project_id;
-          if (typeof event.app_url === 'string') result.appUrl = event.app_url;
-          if (event.type === 'stream_end') {
-            result.outcome = 'completed';
-            ended = true;
-          }
-          break;
-        case 'credits_exhausted':
-          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
-          result.outcome = 'credits_exhausted';
-          result.error = new AgentApiError(
-            'insufficient_credits',
-            event.message ?? agentApiMessages.insufficientCredits,
-          );
-          ended = true;
-          break;
-        case 'error':
-          if (typeof event.project_id === 'string') result.projectId ??= event.project_id;
-          result.outcome = 'failed';
-          result.error = new AgentApiError('upstream', event.message ?? 'The generation failed.');
-          ended = true;
-          break;
-        default:
-          break;
-      }
+    const onEvent = (event: AgentEvent, eventId?: number) => {
+      reduceGenerationEvent(draft, event, 0);
+      if (eventId !== undefined) lastEventId = eventId;
       try {
-        streamOptions.onEvent?.(event);
+        streamOptions.onEvent?.(event, eventId);
       } catch (thrown) {
         handlerError = thrown;
         throw thrown;
       }
     };
 
+    const settled = (result: GenerationResult) => ({ result, lastEventId });
     try {
       await transport.stream(
-        {
-          method: 'POST',
-          path: path(name, params),
-          body,
-          ...(signal === undefined ? {} : { signal }),
-        },
+        { ...request, ...(signal === undefined ? {} : { signal }) },
         {
           onOpen: () => {
             opened = true;
@@ -217,20 +232,34 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       );
     } catch (thrown) {
       const error = errorFromThrown(thrown, signal);
-      if (handlerError !== undefined) return { outcome: 'failed', ...ids(), error };
-      if (ended) return { ...result, ...ids() };
-      if (error.kind === 'aborted') return { outcome: 'aborted', ...ids(), error };
+      if (handlerError !== undefined) return settled(resultOf(draft, 'failed', error));
+      const ended = endedOutcome(draft);
+      if (ended !== undefined) return settled(resultOf(draft, ended, draft.error));
+      if (error.kind === 'aborted') return settled(resultOf(draft, 'aborted', error));
       if (!opened) throw error;
-      return { outcome: 'interrupted', ...ids(), error };
+      return settled(resultOf(draft, 'interrupted', error));
     }
-    if (!ended) {
-      return {
-        outcome: 'interrupted',
-        ...ids(),
-        error: new AgentApiError('network', 'The event stream closed before the generation finished.'),
-      };
+    const ended = endedOutcome(draft);
+    if (ended === undefined) return settled(resultOf(draft, 'interrupted', streamInterruptedError('closed')));
+    return settled(resultOf(draft, ended, draft.error));
+  }
+
+  async function replayEvents(projectId: string, eventsOptions: ProjectEventsOptions): Promise<ProjectEventsResult> {
+    const after = eventsOptions.after ?? 0;
+    const request: TransportRequest = {
+      method: 'GET',
+      path: fillPath(options.paths?.projectEvents ?? proxyRoutes.projectEvents.path, { projectId }),
+      ...(after > 0 ? { query: { after } } : {}),
+    };
+    try {
+      const { result, lastEventId } = await foldStream(request, 'generate', projectId, eventsOptions);
+      return { ...result, replayed: true, lastEventId };
+    } catch (thrown) {
+      const error = errorFromThrown(thrown, eventsOptions.signal);
+      // 204: the proxy recorded nothing for the project; 404: not the user's project, or no proxy route at all.
+      if (error.status === 204 || error.status === 404) return { outcome: 'nothing_recorded', replayed: false, error };
+      throw error;
     }
-    return { ...result, ...ids() };
   }
 
   return {
@@ -289,6 +318,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         unwrapList<ProjectSummary>(await sendToProxy('listProjects', undefined, requestOptions)),
       conversation: async (projectId, requestOptions) =>
         unwrapList<ConversationTurn>(await sendToProxy('getConversation', { projectId }, requestOptions)),
+      events: replayEvents,
     },
   };
 }

@@ -16,6 +16,34 @@ export type AgentErrorKind =
   | 'protocol'
   | 'aborted';
 
+/**
+ * What exactly went wrong, stable across wording changes: the spec's messages each have one, and the
+ * library's own failures too. End-user copy is keyed by `kind` and `code`; `unknown` when nothing matched.
+ */
+export type AgentErrorCode =
+  | 'unauthorized'
+  | 'token_expired'
+  | 'team_suspended'
+  | 'insufficient_credits'
+  | 'project_forbidden'
+  | 'project_not_found'
+  | 'prompt_too_short'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'provider_not_found'
+  | 'account_taken'
+  | 'connection_not_found'
+  | 'not_found'
+  | 'conflict'
+  | 'generation_failed'
+  | 'stream_interrupted'
+  | 'stream_idle'
+  | 'upstream_error'
+  | 'protocol_error'
+  | 'network'
+  | 'aborted'
+  | 'unknown';
+
 /** The spec's messages, word for word. */
 export const agentApiMessages = {
   unauthorized: 'Unauthorized.',
@@ -33,11 +61,96 @@ export const agentApiMessages = {
   codehostConnectionNotFound: 'code-host connection not found for the provided external user',
 } as const;
 
+/** The library's own wording of outcomes the stream reports without a message. */
+export const outcomeMessages = {
+  generationFailed: 'The generation failed.',
+  streamClosed: 'The event stream closed before the generation finished.',
+  streamIdle: 'The event stream went silent.',
+} as const;
+
+/** One row of the spec's error table: a message, what it means and the status it usually comes with. */
+export interface AgentErrorRow {
+  code: AgentErrorCode;
+  kind: AgentErrorKind;
+  status: number;
+  message: string;
+}
+
+/** The spec's error messages (Errors section) with their code, kind and status; the mock and proxy answer from it. */
+export const agentErrorTable: readonly AgentErrorRow[] = [
+  { code: 'unauthorized', kind: 'unauthorized', status: 401, message: agentApiMessages.unauthorized },
+  { code: 'token_expired', kind: 'token_expired', status: 401, message: agentApiMessages.tokenExpired },
+  { code: 'team_suspended', kind: 'suspended', status: 403, message: agentApiMessages.suspended },
+  {
+    code: 'insufficient_credits',
+    kind: 'insufficient_credits',
+    status: 400,
+    message: agentApiMessages.insufficientCredits,
+  },
+  { code: 'project_forbidden', kind: 'forbidden', status: 403, message: agentApiMessages.projectForbidden },
+  { code: 'project_not_found', kind: 'not_found', status: 404, message: agentApiMessages.projectNotFound },
+  { code: 'prompt_too_short', kind: 'validation', status: 422, message: agentApiMessages.promptTooShort },
+  { code: 'rate_limited', kind: 'rate_limited', status: 429, message: agentApiMessages.tooManyAttempts },
+  { code: 'provider_not_found', kind: 'not_found', status: 404, message: agentApiMessages.providerNotFound },
+  { code: 'account_taken', kind: 'conflict', status: 409, message: agentApiMessages.providerAccountTaken },
+  {
+    code: 'connection_not_found',
+    kind: 'not_found',
+    status: 404,
+    message: agentApiMessages.deploymentConnectionNotFound,
+  },
+  {
+    code: 'connection_not_found',
+    kind: 'not_found',
+    status: 404,
+    message: agentApiMessages.codehostConnectionNotFound,
+  },
+];
+
+const rowByMessage: ReadonlyMap<string, AgentErrorRow> = new Map(agentErrorTable.map((row) => [row.message, row]));
+
+// Codes of the kinds whose meaning does not depend on the message.
+const codeByKind: Partial<Record<AgentErrorKind, AgentErrorCode>> = {
+  unauthorized: 'unauthorized',
+  token_expired: 'token_expired',
+  suspended: 'team_suspended',
+  insufficient_credits: 'insufficient_credits',
+  validation: 'validation_failed',
+  rate_limited: 'rate_limited',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  upstream: 'upstream_error',
+  protocol: 'protocol_error',
+  network: 'network',
+  aborted: 'aborted',
+};
+
+/** The code of an error from its message (the spec's table) or its field errors, else from its kind. */
+function codeOf(
+  kind: AgentErrorKind,
+  message: string,
+  fieldErrors: Record<string, string[]> | undefined,
+): AgentErrorCode {
+  const row = rowByMessage.get(message);
+  if (row !== undefined) return row.code;
+  if (fieldErrors !== undefined) {
+    for (const messages of Object.values(fieldErrors)) {
+      for (const fieldMessage of messages) {
+        const fieldRow = rowByMessage.get(fieldMessage);
+        if (fieldRow !== undefined) return fieldRow.code;
+      }
+    }
+  }
+  return codeByKind[kind] ?? 'unknown';
+}
+
 /** Options of the `AgentApiError` constructor. */
 export interface AgentApiErrorOptions {
   status?: number;
   fieldErrors?: Record<string, string[]>;
   retryAfterMs?: number;
+  /** Set when the code is known better than the message and kind say (e.g. a library outcome). */
+  code?: AgentErrorCode;
   cause?: unknown;
 }
 
@@ -45,6 +158,8 @@ export interface AgentApiErrorOptions {
 export class AgentApiError extends Error {
   override readonly name = 'AgentApiError';
   readonly kind: AgentErrorKind;
+  /** What exactly went wrong; always present (`unknown` when nothing matched). */
+  readonly code: AgentErrorCode;
   readonly status?: number;
   readonly fieldErrors?: Record<string, string[]>;
   readonly retryAfterMs?: number;
@@ -52,6 +167,7 @@ export class AgentApiError extends Error {
   constructor(kind: AgentErrorKind, message: string, options: AgentApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
+    this.code = options.code ?? codeOf(kind, message, options.fieldErrors);
     if (options.status !== undefined) this.status = options.status;
     if (options.fieldErrors !== undefined) this.fieldErrors = options.fieldErrors;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
@@ -76,21 +192,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Math.max(0, date - now);
 }
 
-const kindByMessage = new Map<string, AgentErrorKind>([
-  [agentApiMessages.unauthorized, 'unauthorized'],
-  [agentApiMessages.tokenExpired, 'token_expired'],
-  [agentApiMessages.suspended, 'suspended'],
-  [agentApiMessages.insufficientCredits, 'insufficient_credits'],
-  [agentApiMessages.projectForbidden, 'forbidden'],
-  [agentApiMessages.projectNotFound, 'not_found'],
-  [agentApiMessages.providerNotFound, 'not_found'],
-  [agentApiMessages.providerAccountTaken, 'conflict'],
-  [agentApiMessages.deploymentConnectionNotFound, 'not_found'],
-  [agentApiMessages.codehostConnectionNotFound, 'not_found'],
-]);
-
 function kindFromStatus(status: number, message: string | undefined): AgentErrorKind {
-  const byMessage = message === undefined ? undefined : kindByMessage.get(message);
+  const byMessage = message === undefined ? undefined : rowByMessage.get(message)?.kind;
   switch (status) {
     case 400:
       return byMessage ?? 'validation';
@@ -167,6 +270,25 @@ function defaultMessage(kind: AgentErrorKind, status: number): string {
     default:
       return `The Agent API answered with HTTP ${status}.`;
   }
+}
+
+/** The error of a generation the server reported as failed (an `error` event or a `failed` project status). */
+export function generationFailedError(message?: string): AgentApiError {
+  return new AgentApiError('upstream', message ?? outcomeMessages.generationFailed, { code: 'generation_failed' });
+}
+
+/** The error of a generation that ran out of credits (a `credits_exhausted` event or project status). */
+export function creditsExhaustedError(message?: string): AgentApiError {
+  return new AgentApiError('insufficient_credits', message ?? agentApiMessages.insufficientCredits, {
+    code: 'insufficient_credits',
+  });
+}
+
+/** The error of a stream that ended without a terminal event (closed, broken, or silent past the idle limit). */
+export function streamInterruptedError(reason: 'closed' | 'idle', cause?: unknown): AgentApiError {
+  return reason === 'idle'
+    ? new AgentApiError('network', outcomeMessages.streamIdle, { code: 'stream_idle', cause })
+    : new AgentApiError('network', outcomeMessages.streamClosed, { code: 'stream_interrupted', cause });
 }
 
 /** Wraps anything a fetch threw: an abort stays an abort, everything else is a network failure. */

@@ -3,7 +3,7 @@
  * (see "Streaming rules" in DESIGN.md): every option here exists to send the POST exactly once.
  */
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { AgentApiError, errorFromResponse, errorFromThrown } from './errors.js';
+import { AgentApiError, errorFromResponse, errorFromThrown, streamInterruptedError } from './errors.js';
 import { isTerminalEvent, parseAgentEvent } from './events.js';
 import type { AgentEvent } from './events.js';
 
@@ -11,7 +11,8 @@ import type { AgentEvent } from './events.js';
 export interface StreamHandlers {
   /** The server accepted the request and the stream has started. */
   onOpen?(): void;
-  onEvent(event: AgentEvent): void;
+  /** An event, with its SSE `id:` when the server numbered it (the agency proxy does: 1, 2, 3… per generation). */
+  onEvent(event: AgentEvent, eventId?: number): void;
   /** A line that could not be understood; the stream goes on. */
   onProtocolError?(error: AgentApiError): void;
 }
@@ -26,6 +27,8 @@ export interface EventStreamRequest {
   signal?: AbortSignal;
   handlers: StreamHandlers;
   fetch: typeof fetch;
+  /** Milliseconds without a byte (heartbeats count) after which an open stream ends as interrupted; 0 for never. */
+  idleTimeoutMs: number;
 }
 
 /** Work done on a stream before the main thread is handed back, and the largest piece parsed at once. */
@@ -57,7 +60,11 @@ function nextTask(): Promise<void> {
  * thousands of queued events would otherwise be parsed and applied in one long main-thread task, since
  * every read of an already-buffered body resolves as a microtask.
  */
-function timeSlicedResponse(response: Response, now: () => number = () => performance.now()): Response {
+function timeSlicedResponse(
+  response: Response,
+  onBytes: () => void,
+  now: () => number = () => performance.now(),
+): Response {
   const source = response.body;
   if (source === null) return response;
   const reader = source.getReader();
@@ -77,6 +84,7 @@ function timeSlicedResponse(response: Response, now: () => number = () => perfor
             return;
           }
           pending = value;
+          onBytes();
         }
         controller.enqueue(pending.subarray(0, maxPieceBytes));
         pending = pending.length > maxPieceBytes ? pending.subarray(maxPieceBytes) : undefined;
@@ -88,6 +96,10 @@ function timeSlicedResponse(response: Response, now: () => number = () => perfor
     { highWaterMark: 0 },
   );
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function eventIdOf(id: string): number | undefined {
+  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }
 
 /** Opens the stream once; see `AgentTransport.stream` for how it settles. */
@@ -106,12 +118,34 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   const forwardAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', forwardAbort, { once: true });
   let failure: unknown;
+  // A connection that dies silently (a closed laptop, a network switch) would otherwise stay open forever.
+  // Each read only notes the time; the one timer re-arms itself for what is left, so a burst costs no timers.
+  const idleMs = request.idleTimeoutMs > 0 && Number.isFinite(request.idleTimeoutMs) ? request.idleTimeoutMs : 0;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastBytesAt = 0;
+  const checkIdle = () => {
+    const silentFor = Date.now() - lastBytesAt;
+    if (silentFor < idleMs) {
+      idleTimer = setTimeout(checkIdle, idleMs - silentFor);
+      return;
+    }
+    failure ??= streamInterruptedError('idle');
+    controller.abort();
+  };
+  const noteBytes = () => {
+    lastBytesAt = Date.now();
+    if (idleMs > 0 && idleTimer === undefined && !controller.signal.aborted) idleTimer = setTimeout(checkIdle, idleMs);
+  };
   try {
     const init: Parameters<typeof fetchEventSource>[1] = {
       method: request.method,
       headers: request.headers,
       signal: controller.signal,
-      fetch: async (input, init) => timeSlicedResponse(await request.fetch(input, init)),
+      fetch: async (input, init) => {
+        const response = await request.fetch(input, init);
+        noteBytes();
+        return timeSlicedResponse(response, noteBytes);
+      },
       // Otherwise a hidden tab that becomes visible sends the POST again.
       openWhenHidden: true,
       async onopen(response) {
@@ -142,7 +176,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
           return;
         }
         try {
-          request.handlers.onEvent(parsed.event);
+          request.handlers.onEvent(parsed.event, eventIdOf(message.id));
         } catch (thrown) {
           failure = new AgentApiError(
             'protocol',
@@ -166,6 +200,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   } catch (thrown) {
     failure ??= thrown;
   } finally {
+    clearTimeout(idleTimer);
     outer?.removeEventListener('abort', forwardAbort);
   }
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);

@@ -84,16 +84,29 @@ export type AgentEvent =
 /** Events after which the server sends nothing more. */
 export type TerminalEvent = StreamEndEvent | CreditsExhaustedEvent | StreamErrorEvent;
 
-const knownTypes = new Set([
-  'project_created',
-  'container_progress',
-  'container_ready',
-  'file_created',
-  'tool_progress',
-  'stream_end',
-  'credits_exhausted',
-  'error',
-]);
+/** The `type` of every event, `unknown` included. */
+export type AgentEventType = AgentEvent['type'];
+
+/**
+ * Every event type with whether it ends the stream. `satisfies` makes this table follow the union: a type
+ * added to `AgentEvent` and not listed here fails the type-check, so the parser can never drop it silently.
+ */
+const eventTypeTable = {
+  project_created: { terminal: false },
+  container_progress: { terminal: false },
+  container_ready: { terminal: false },
+  file_created: { terminal: false },
+  tool_progress: { terminal: false },
+  stream_end: { terminal: true },
+  credits_exhausted: { terminal: true },
+  error: { terminal: true },
+  unknown: { terminal: false },
+} as const satisfies Record<AgentEventType, { terminal: boolean }>;
+
+/** The wire types this version understands (every member of the union but `unknown`). */
+export const knownEventTypes: ReadonlySet<string> = new Set(
+  (Object.keys(eventTypeTable) as AgentEventType[]).filter((type) => type !== 'unknown'),
+);
 
 /** Result of parsing one `data:` payload. */
 export type ParsedEvent = { ok: true; event: AgentEvent } | { ok: false; reason: string };
@@ -110,7 +123,7 @@ export function parseAgentEvent(data: string): ParsedEvent {
     return { ok: false, reason: `The event is not a JSON object: ${data.slice(0, 200)}` };
   }
   const type = (value as { type?: unknown }).type;
-  if (typeof type === 'string' && knownTypes.has(type)) return { ok: true, event: value as AgentEvent };
+  if (typeof type === 'string' && knownEventTypes.has(type)) return { ok: true, event: value as AgentEvent };
   return {
     ok: true,
     event: { type: 'unknown', originalType: typeof type === 'string' ? type : undefined, data: value },
@@ -119,7 +132,7 @@ export function parseAgentEvent(data: string): ParsedEvent {
 
 /** Whether an event ends the stream. */
 export function isTerminalEvent(event: AgentEvent): event is TerminalEvent {
-  return event.type === 'stream_end' || event.type === 'credits_exhausted' || event.type === 'error';
+  return eventTypeTable[event.type].terminal;
 }
 
 /** The file path of a `file_created` event, whichever field the server used. */

@@ -17,30 +17,48 @@ export type AgentRouteName =
   | 'pushRepository'
   | 'listPlans';
 
+/**
+ * Which family a route belongs to: `agent` endpoints answer `{ status: false, message }` on failure and fall
+ * under the API's rate limit, `envelope` ones (deployments, code host, plans) answer the envelope, and
+ * `proxy` routes are the agency proxy's own.
+ */
+export type RouteFamily = 'agent' | 'envelope' | 'proxy';
+
+/** The ids DESIGN.md allows in a path (project, provider, external user): no slash, dot or control character. */
+export const agentIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The spec's minimum prompt length of generate and follow-up, in characters (code points). */
+export const minimumPromptLength = 10;
+
 /** An HTTP method and a path template relative to the base URL, with `{param}` placeholders. */
 export interface AgentRoute {
   method: 'GET' | 'POST';
   path: string;
+  family: RouteFamily;
   /** Whether the endpoint answers with an SSE stream. */
   stream?: boolean;
 }
 
 /** The routes as the spec and DESIGN.md give them; an agency may override any path. */
 export const agentRoutes: Readonly<Record<AgentRouteName, AgentRoute>> = {
-  generate: { method: 'POST', path: '/agent/generate', stream: true },
-  followUp: { method: 'POST', path: '/agent/generate/{projectId}', stream: true },
-  getProject: { method: 'GET', path: '/agent/project/{projectId}' },
-  connectDeployment: { method: 'POST', path: '/deployments/{provider}/connections' },
-  getDeploymentConnection: { method: 'GET', path: '/deployments/{provider}/connections/{externalUserId}' },
-  listDeploymentConnections: { method: 'GET', path: '/deployments/{provider}/connections' },
-  deploy: { method: 'POST', path: '/deployments/{providerId}/project/{projectId}/deploy' },
-  startCodehostConnect: { method: 'POST', path: '/codehost/connect/start' },
-  getCodehostConnection: { method: 'GET', path: '/codehost/connections/{externalUserId}' },
-  listCodehostConnections: { method: 'GET', path: '/codehost/connections' },
-  listRepositories: { method: 'GET', path: '/codehost/connections/{externalUserId}/repositories' },
-  linkRepository: { method: 'POST', path: '/codehost/project/{projectId}/link' },
-  pushRepository: { method: 'POST', path: '/codehost/project/{projectId}/push' },
-  listPlans: { method: 'GET', path: '/subscription-plans' },
+  generate: { family: 'agent', method: 'POST', path: '/agent/generate', stream: true },
+  followUp: { family: 'agent', method: 'POST', path: '/agent/generate/{projectId}', stream: true },
+  getProject: { family: 'agent', method: 'GET', path: '/agent/project/{projectId}' },
+  connectDeployment: { family: 'envelope', method: 'POST', path: '/deployments/{provider}/connections' },
+  getDeploymentConnection: {
+    family: 'envelope',
+    method: 'GET',
+    path: '/deployments/{provider}/connections/{externalUserId}',
+  },
+  listDeploymentConnections: { family: 'envelope', method: 'GET', path: '/deployments/{provider}/connections' },
+  deploy: { family: 'envelope', method: 'POST', path: '/deployments/{providerId}/project/{projectId}/deploy' },
+  startCodehostConnect: { family: 'envelope', method: 'POST', path: '/codehost/connect/start' },
+  getCodehostConnection: { family: 'envelope', method: 'GET', path: '/codehost/connections/{externalUserId}' },
+  listCodehostConnections: { family: 'envelope', method: 'GET', path: '/codehost/connections' },
+  listRepositories: { family: 'envelope', method: 'GET', path: '/codehost/connections/{externalUserId}/repositories' },
+  linkRepository: { family: 'envelope', method: 'POST', path: '/codehost/project/{projectId}/link' },
+  pushRepository: { family: 'envelope', method: 'POST', path: '/codehost/project/{projectId}/push' },
+  listPlans: { family: 'envelope', method: 'GET', path: '/subscription-plans' },
 };
 
 /**
@@ -53,9 +71,9 @@ export type ProxyRouteName = 'listProjects' | 'getConversation' | 'projectEvents
 
 /** Paths of the proxy's own routes, relative to the proxy's base path. */
 export const proxyRoutes: Readonly<Record<ProxyRouteName, AgentRoute>> = {
-  listProjects: { method: 'GET', path: '/projects' },
-  getConversation: { method: 'GET', path: '/projects/{projectId}/conversation' },
-  projectEvents: { method: 'GET', path: '/projects/{projectId}/events', stream: true },
+  listProjects: { family: 'proxy', method: 'GET', path: '/projects' },
+  getConversation: { family: 'proxy', method: 'GET', path: '/projects/{projectId}/conversation' },
+  projectEvents: { family: 'proxy', method: 'GET', path: '/projects/{projectId}/events', stream: true },
 };
 
 /** Overrides of route paths, by route name. */
@@ -68,6 +86,16 @@ export function fillPath(template: string, params: Record<string, string> = {}):
     if (value === undefined || value === '') throw new TypeError(`Missing path parameter "${name}" for ${template}.`);
     return encodeURIComponent(value);
   });
+}
+
+/** The family of a path outside the table (for the shape of its 404): deployment and code-host paths are envelopes. */
+export function familyOfPath(path: string): Exclude<RouteFamily, 'proxy'> {
+  return path.startsWith('/deployments/') || path.startsWith('/codehost/') ? 'envelope' : 'agent';
+}
+
+/** Whether a prompt is long enough for generate and follow-up (trimmed, counted in code points like the API). */
+export function isPromptLongEnough(prompt: string): boolean {
+  return [...prompt.trim()].length >= minimumPromptLength;
 }
 
 /** A matched route and its decoded parameters. */
@@ -87,7 +115,7 @@ export function matchRoute(
   options: { routes?: Readonly<Record<AgentRouteName, AgentRoute>>; paramPattern?: RegExp } = {},
 ): RouteMatch | undefined {
   const routes = options.routes ?? agentRoutes;
-  const paramPattern = options.paramPattern ?? /^[A-Za-z0-9_-]{1,128}$/;
+  const paramPattern = options.paramPattern ?? agentIdPattern;
   const segments = path.split('/');
   for (const [name, route] of Object.entries(routes) as [AgentRouteName, AgentRoute][]) {
     if (route.method !== method.toUpperCase()) continue;

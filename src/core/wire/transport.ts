@@ -36,7 +36,16 @@ export interface HttpTransportOptions {
   credentials?: RequestCredentials;
   /** A fetch to use instead of the global one (tests, the in-browser mock). */
   fetch?: typeof fetch;
+  /**
+   * Milliseconds an open event stream may stay silent (heartbeat comments count: they prove the connection
+   * is alive) before it ends as `interrupted` and the store recovers; default 45 000, three of the proxy's
+   * 15 s heartbeats. 0 turns it off. Nothing is ever sent again.
+   */
+  streamIdleTimeoutMs?: number;
 }
+
+/** Default of `streamIdleTimeoutMs`. */
+export const defaultStreamIdleTimeoutMs = 45_000;
 
 /** Creates the HTTP transport: fetch for JSON, a hardened fetch-event-source for event streams. */
 export function createHttpTransport(options: HttpTransportOptions): AgentTransport {
@@ -104,6 +113,7 @@ export function createHttpTransport(options: HttpTransportOptions): AgentTranspo
         headers: await headers({ accept: 'text/event-stream', 'content-type': 'application/json' }),
         handlers,
         fetch: doFetch,
+        idleTimeoutMs: options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs,
       };
       if (request.body !== undefined) streamOptions.body = JSON.stringify(request.body);
       if (request.signal) streamOptions.signal = request.signal;

@@ -1,0 +1,259 @@
+/**
+ * The generations slice: generations keyed by project, the shared status pollers, and the runs behind them.
+ * It applies the client's reducer to each event and adds only re-keying, persistence and publishing
+ * (through the store's frame batcher). Generations run only when an action is called, never on their own.
+ */
+import type { AgentClient } from '../wire/client.js';
+import type { AgentApiError } from '../wire/errors.js';
+import { isGenerationSettled, type GenerationStatus } from '../wire/generation-reducer.js';
+import type { ProjectSummary } from '../wire/proxy-resources.js';
+import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
+import { createStoreGeneration, type GenerationState } from './generation.js';
+import { createGenerationRegistry, type GenerationsPatch } from './generation-registry.js';
+import {
+  createGenerationRuns,
+  type AgentLogKind,
+  type AgentStoreStats,
+  type GenerationActionResult,
+} from './generation-runs.js';
+
+export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation-runs.js';
+import { createProjectPersistence, savedError } from './persistence.js';
+import type { Platform } from './platform.js';
+import { createProjectPollers, type ProjectSnapshot } from './project-poller.js';
+
+/** Generations, polled projects and their actions. */
+export interface GenerationsSlice {
+  /** By project id, or by a temporary `pending:N` key until `project_created` arrives. */
+  generations: Record<string, GenerationState>;
+  /** The key of this store's latest generation. */
+  currentKey: string | undefined;
+  /** Status polling results, by project id. */
+  projects: Record<string, ProjectSnapshot>;
+  /**
+   * Starts a new project. While a generation of this store is in flight, returns that generation's
+   * promise and sends nothing. Never rejects: a refusal resolves with outcome `failed` and the error.
+   */
+  generate(input: GenerateInput): Promise<GenerationActionResult>;
+  /** Sends a follow-up prompt; while one runs for that project, returns its promise and sends nothing. */
+  followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
+  /** Aborts a running generation (default: the current one), or stops waiting for a recovering one. */
+  cancel(key?: string): void;
+  /** Watches a project's status with the shared poller; returns the unsubscribe function. */
+  watchProject(projectId: string): () => void;
+  /** Restores the last project persisted in storage and, if its generation had not finished, recovers it. Idempotent. */
+  resume(): void;
+  /** Forgets a generation (default: the current one), cancelling it first if it runs. */
+  reset(key?: string): void;
+}
+
+/** What the slice gets from the store. */
+export interface GenerationsContext {
+  client: AgentClient;
+  platform: Platform;
+  toolLimit: number;
+  pollIntervalMs: number;
+  maxPollIntervalMs: number;
+  storageKey: string;
+  stats: AgentStoreStats;
+  /** Adds a line to the log; `undefined` when nobody listens, so no text is formatted. */
+  log: ((kind: AgentLogKind, text: string, key: string | undefined) => void) | undefined;
+  /** Asks the store's batcher to publish: at once, or with the next frame. */
+  requestPublish(immediate: boolean): void;
+}
+
+/** The slice and what the store needs to publish it. */
+export interface GenerationsController {
+  slice: GenerationsSlice;
+  hasPending(): boolean;
+  /** The changed part of the slice since the last call, as a state patch. */
+  takePatch(previous: Pick<GenerationsSlice, 'generations' | 'projects'>): GenerationsPatch;
+  isRunning(): boolean;
+  /**
+   * Makes a project the current one: a generation keyed by its id, settled and ready for a follow-up (or
+   * recovered through its events when the proxy saw it building), persisted as the last project.
+   */
+  open(projectId: string, summary: ProjectSummary | undefined): void;
+  destroy(): void;
+}
+
+/** The generation status an opened project starts in, from the status the proxy last saw. */
+function statusOfSummary(projectStatus: string | null | undefined): GenerationStatus {
+  switch (projectStatus) {
+    case 'ready':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    case 'credits_exhausted':
+      return 'credits_exhausted';
+    case 'provisioning':
+    case 'generating':
+      return 'recovering';
+    default:
+      return 'idle';
+  }
+}
+
+/** Creates the generations slice of one store. */
+export function createGenerationsSlice(context: GenerationsContext): GenerationsController {
+  const { client, platform, stats, requestPublish } = context;
+  const { now } = platform;
+  const persistence = createProjectPersistence(platform.storage, context.storageKey);
+  const registry = createGenerationRegistry();
+  let pendingId = 0;
+  let resumed = false;
+  let destroyed = false;
+
+  const log = (kind: AgentLogKind, text: () => string, key: string | undefined) => context.log?.(kind, text(), key);
+
+  const pollers = createProjectPollers({
+    client,
+    pollIntervalMs: context.pollIntervalMs,
+    maxPollIntervalMs: context.maxPollIntervalMs,
+    setTimeout: platform.setTimeout,
+    clearTimeout: platform.clearTimeout,
+    now,
+    isHidden: platform.isHidden,
+    onVisibilityChange: platform.onVisibilityChange,
+    isStreaming: (projectId) => runs.isStreaming(projectId),
+    onSnapshot(snapshot) {
+      registry.setProject(snapshot);
+      requestPublish(true);
+    },
+    log(text, isError) {
+      context.log?.(isError ? 'error' : 'poll', text, undefined);
+    },
+  });
+
+  const runs = createGenerationRuns({
+    client,
+    now,
+    toolLimit: context.toolLimit,
+    registry,
+    pollers,
+    persistence,
+    stats,
+    log,
+    requestPublish,
+    isDestroyed: () => destroyed,
+  });
+
+  /** A generation for a project the store did not start (a reload, an opened project), recovered if unfinished. */
+  function adopt(init: {
+    projectId: string;
+    kind: 'generate' | 'followUp';
+    mode: 'build' | 'design';
+    status: GenerationStatus;
+    appUrl: string | undefined;
+    name?: string | undefined;
+    error?: AgentApiError | undefined;
+  }) {
+    const unfinished = init.status === 'recovering';
+    const generation = createStoreGeneration({
+      key: init.projectId,
+      kind: init.kind,
+      mode: init.mode,
+      prompt: '',
+      projectId: init.projectId,
+      startedAt: now(),
+      toolLimit: context.toolLimit,
+      status: init.status,
+      appUrl: init.appUrl,
+    });
+    generation.name = init.name;
+    generation.error = init.error;
+    if (isGenerationSettled(init.status)) generation.endedAt = now();
+    registry.place(generation);
+    // A fresh generation replayed from the first event, so the whole file list, steps and progress come back.
+    if (unfinished) void runs.recover(generation, init.projectId, 0);
+    return generation;
+  }
+
+  const slice: GenerationsSlice = {
+    generations: {},
+    currentKey: undefined,
+    projects: {},
+    generate(input) {
+      const active = runs.first();
+      if (active !== undefined) return active.promise;
+      return runs.start('generate', `pending:${++pendingId}`, undefined, input.prompt, input.mode ?? 'build');
+    },
+    followUp(projectId, input) {
+      const active = runs.ofProject(projectId);
+      if (active !== undefined) return active.promise;
+      return runs.start('followUp', projectId, projectId, input.prompt, registry.get(projectId)?.mode ?? 'build');
+    },
+    cancel: (key = registry.currentKey) => runs.cancel(key),
+    watchProject(projectId) {
+      return pollers.watch(projectId);
+    },
+    resume() {
+      if (resumed || destroyed) return;
+      resumed = true;
+      const saved = persistence.read();
+      if (saved === undefined || registry.get(saved.projectId) !== undefined) return;
+      // `interrupted` is retried too: after a reload the outcome may well be known by now.
+      const unfinished = !isGenerationSettled(saved.status) || saved.status === 'interrupted';
+      const generation = adopt({
+        projectId: saved.projectId,
+        kind: saved.kind,
+        mode: saved.mode,
+        status: unfinished ? 'recovering' : saved.status,
+        appUrl: saved.appUrl,
+        error: savedError(saved),
+      });
+      if (registry.currentKey === undefined) registry.setCurrent(generation.key);
+      log('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
+      requestPublish(true);
+    },
+    reset(key = registry.currentKey) {
+      if (key === undefined) return;
+      const run = runs.find(key);
+      runs.cancel(key);
+      if (run !== undefined) runs.forget(run);
+      const generation = registry.remove(key);
+      if (generation === undefined) return;
+      if (generation.projectId !== undefined) persistence.forget(generation.projectId);
+      if (registry.currentKey === key) registry.setCurrent(undefined);
+      log('action', () => `Reset ${key}`, undefined);
+      requestPublish(true);
+    },
+  };
+
+  return {
+    slice,
+    hasPending: registry.hasPending,
+    takePatch(previous) {
+      const count = { copied: 0 };
+      const patch = registry.takePatch(previous, count);
+      stats.copiedItems += count.copied;
+      return patch;
+    },
+    isRunning: () => runs.size > 0,
+    open(projectId, summary) {
+      const running = runs.ofProject(projectId);
+      const existing = registry.get(projectId);
+      if (running === undefined && (existing === undefined || summary !== undefined)) {
+        adopt({
+          projectId,
+          kind: 'followUp',
+          mode: existing?.mode ?? 'build',
+          status: statusOfSummary(summary?.project_status),
+          appUrl: summary?.app_url ?? existing?.appUrl,
+          name: summary?.name ?? undefined,
+        });
+      }
+      registry.setCurrent(running?.generation.key ?? projectId);
+      const generation = running?.generation ?? registry.get(projectId);
+      if (generation !== undefined) runs.persist(generation);
+      requestPublish(true);
+      pollers.refresh(projectId);
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      runs.destroy();
+      pollers.stopAll();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Everything the store touches in the world (clock, timers, frames, storage, page visibility), with the
+ * platform's defaults in this one place, so tests inject fakes and no other module reads a global.
+ */
+import type { ScheduleFlush } from './frame-batcher.js';
+import type { AgentStorage } from './persistence.js';
+
+/** What the store needs from the platform; every field can be injected through the store's options. */
+export interface Platform {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Schedules a flush for the next frame and returns its cancel. */
+  scheduleFlush: ScheduleFlush;
+  /** Whether the page is hidden; polling pauses meanwhile. */
+  isHidden(): boolean;
+  onVisibilityChange(listener: () => void): () => void;
+  /** Where the last project is kept; `null` for nowhere. */
+  storage: AgentStorage | null;
+}
+
+/** The platform options of `createAgentStore`, each replacing one default. */
+export type PlatformOptions = Partial<Omit<Platform, 'storage'>> & { storage?: AgentStorage | null };
+
+function hasDocument(): boolean {
+  return typeof document !== 'undefined' && typeof document.addEventListener === 'function';
+}
+
+/** sessionStorage when the platform has it and allows it, else null. */
+export function defaultStorage(): AgentStorage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    // Access can throw (sandboxed iframes, storage disabled).
+    return null;
+  }
+}
+
+/** The platform with the given overrides: requestAnimationFrame (else 16 ms), sessionStorage, `document` visibility. */
+export function resolvePlatform(options: PlatformOptions): Platform {
+  const setTimer = options.setTimeout ?? ((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
+  const clearTimer =
+    options.clearTimeout ??
+    ((handle: unknown) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>));
+  return {
+    now: options.now ?? (() => Date.now()),
+    setTimeout: setTimer,
+    clearTimeout: clearTimer,
+    scheduleFlush:
+      options.scheduleFlush ??
+      ((flush) => {
+        if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
+          const id = requestAnimationFrame(() => flush());
+          return () => cancelAnimationFrame(id);
+        }
+        const handle = setTimer(flush, 16);
+        return () => clearTimer(handle);
+      }),
+    isHidden: options.isHidden ?? (() => hasDocument() && document.visibilityState === 'hidden'),
+    onVisibilityChange:
+      options.onVisibilityChange ??
+      ((listener) => {
+        if (!hasDocument()) return () => {};
+        document.addEventListener('visibilitychange', listener);
+        return () => document.removeEventListener('visibilitychange', listener);
+      }),
+    storage: options.storage === undefined ? defaultStorage() : options.storage,
+  };
+}

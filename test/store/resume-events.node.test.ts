@@ -1,0 +1,191 @@
+/**
+ * Issue 11, the browser half: after a drop and on reload the store resumes through the proxy's events
+ * route (after the last event id it applied; from 0 with a fresh generation after a reload), and only
+ * when that has nothing (204/404) or fails does it poll the status. It never sends a POST again.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  AgentApiError,
+  createAgentClient,
+  createAgentStore,
+  type AgentEvent,
+  type AgentStoreOptions,
+} from 'agent-embed/core';
+import {
+  createManualFrames,
+  createManualTimers,
+  createMemoryStorage,
+  createScriptedTransport,
+  project,
+  settle,
+} from './fakes.js';
+
+function setup(overrides: Partial<AgentStoreOptions> = {}) {
+  const scripted = createScriptedTransport();
+  scripted.scriptReplays(true);
+  const timers = createManualTimers();
+  const storage = createMemoryStorage();
+  const frames = createManualFrames();
+  const store = createAgentStore({
+    client: createAgentClient({ transport: scripted.transport }),
+    storage,
+    scheduleFlush: frames.scheduleFlush,
+    setTimeout: timers.setTimeout,
+    clearTimeout: timers.clearTimeout,
+    now: timers.now,
+    isHidden: () => false,
+    onVisibilityChange: () => () => {},
+    pollIntervalMs: 1000,
+    ...overrides,
+  });
+  return { store, scripted, timers, storage, frames };
+}
+
+const build: AgentEvent[] = [
+  { type: 'project_created', project_id: 'p1', app_url: 'https://p1.apps.example.test' },
+  { type: 'container_progress', message: 'Allocating', percentage: 40 },
+  { type: 'container_ready', message: 'Container ready.' },
+  { type: 'file_created', path: 'src/App.tsx', action: 'created' },
+  { type: 'tool_progress', tool: 'write_file', message: 'Writing', status: 'running' },
+  { type: 'file_created', path: 'src/main.tsx', action: 'created' },
+  { type: 'file_created', path: 'src/App.tsx', action: 'modified' },
+  { type: 'file_created', path: 'index.html', action: 'created' },
+  { type: 'stream_end', project_id: 'p1', app_url: 'https://p1.apps.example.test' },
+];
+
+/** Emits `events` on a scripted stream with their SSE ids, numbered from `firstId`. */
+function emitNumbered(
+  stream: { handlers: { onEvent(event: AgentEvent, id?: number): void } },
+  events: AgentEvent[],
+  firstId: number,
+) {
+  events.forEach((event, index) => stream.handlers.onEvent(event, firstId + index));
+}
+
+/** The state of a generation that received the whole build in one stream. */
+async function uninterrupted() {
+  const { store, scripted } = setup();
+  const done = store.getState().generate({ prompt: 'A todo app with tags' });
+  scripted.streams[0]!.open();
+  emitNumbered(scripted.streams[0]!, build, 1);
+  scripted.streams[0]!.close();
+  await done;
+  return store.getState().generations.p1!;
+}
+
+describe('resume through the events route', () => {
+  it('after a drop mid-stream, replays after the last id applied: the file list equals the original, no POST', async () => {
+    const reference = await uninterrupted();
+    const { store, scripted } = setup();
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    emitNumbered(stream, build.slice(0, 5), 1);
+    stream.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    expect(store.getState().generations.p1?.status).toBe('recovering');
+    expect(scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: { after: 5 } }]);
+    const replay = scripted.replays[0]!;
+    replay.open();
+    emitNumbered(replay, build.slice(5), 6);
+    replay.close();
+    const result = await done;
+    expect(result).toMatchObject({ outcome: 'completed', projectId: 'p1' });
+    const generation = store.getState().generations.p1!;
+    expect(generation.files).toEqual(reference.files);
+    expect(generation.modifiedCount).toBe(reference.modifiedCount);
+    expect(generation.toolCount).toBe(reference.toolCount);
+    expect(generation.container).toEqual(reference.container);
+    expect(generation.status).toBe('completed');
+    expect(scripted.posts()).toHaveLength(1);
+    expect(scripted.gets()).toHaveLength(0); // nobody watches the status: no recovery polling at all
+  });
+
+  it('falls back to status polling when the route has nothing recorded (204)', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.setDefaultProject(project('p1', 'ready'));
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    emitNumbered(stream, build.slice(0, 3), 1);
+    stream.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    const replay = scripted.replays[0]!;
+    replay.refuse(new AgentApiError('protocol', 'Expected an event stream.', { status: 204 }));
+    await timers.advance(0);
+    const result = await done;
+    expect(result).toMatchObject({ outcome: 'completed', projectId: 'p1', appUrl: 'https://p1.apps.example.test' });
+    expect(scripted.gets().length).toBeGreaterThanOrEqual(1);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('falls back to polling when the replay itself breaks before the end', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.setDefaultProject(project('p1', 'failed'));
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    emitNumbered(scripted.streams[0]!, build.slice(0, 2), 1);
+    scripted.streams[0]!.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    scripted.replays[0]!.open();
+    emitNumbered(scripted.replays[0]!, build.slice(2, 4), 3);
+    scripted.replays[0]!.close();
+    await timers.advance(0);
+    expect(await done).toMatchObject({ outcome: 'failed', error: { code: 'generation_failed' } });
+    expect(store.getState().generations.p1?.files.map((file) => file.path)).toEqual(['src/App.tsx']);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('a reload replays the whole generation from the first event into a fresh generation', async () => {
+    const reference = await uninterrupted();
+    const first = setup();
+    void first.store.getState().generate({ prompt: 'A todo app with tags' });
+    first.scripted.streams[0]!.open();
+    emitNumbered(first.scripted.streams[0]!, build.slice(0, 4), 1);
+    // The page reloads here: a new store over the same storage.
+    const second = setup({ storage: first.storage });
+    second.store.getState().resume();
+    expect(second.store.getState().generations.p1?.status).toBe('recovering');
+    expect(second.scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: undefined }]);
+    const replay = second.scripted.replays[0]!;
+    replay.open();
+    emitNumbered(replay, build.slice(0, 6), 1);
+    second.frames.runFrame();
+    expect(second.store.getState().generations.p1?.status).toBe('generating');
+    emitNumbered(replay, build.slice(6), 7);
+    replay.close();
+    await settle();
+    const generation = second.store.getState().generations.p1!;
+    expect(generation.status).toBe('completed');
+    expect(generation.files).toEqual(reference.files);
+    expect(generation.toolCount).toBe(reference.toolCount);
+    expect(generation.container).toEqual(reference.container);
+    expect(second.scripted.posts()).toHaveLength(0);
+  });
+
+  it('events without ids (no proxy) are not replayed twice: the store polls at once', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.setDefaultProject(project('p1', 'ready'));
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    for (const event of build.slice(0, 4)) scripted.streams[0]!.emit(event);
+    scripted.streams[0]!.fail(new AgentApiError('network', 'The connection dropped.'));
+    await timers.advance(0);
+    expect((await done).outcome).toBe('completed');
+    expect(scripted.replayRequests).toHaveLength(0);
+    expect(store.getState().generations.p1?.files).toHaveLength(1);
+  });
+
+  it('cancel while replaying stops waiting and aborts the replay', async () => {
+    const { store, scripted } = setup();
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    emitNumbered(scripted.streams[0]!, build.slice(0, 2), 1);
+    scripted.streams[0]!.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    store.getState().cancel();
+    expect((await done).outcome).toBe('interrupted');
+    expect(scripted.replays[0]!.aborted).toBe(true);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+});
