@@ -12,7 +12,12 @@ import {
   type AgentPathOverrides,
   type AgentRoute,
   type AgentRouteName,
+  type ProxyRouteName,
 } from '../core/index.js';
+import { recordGeneration } from './generation-recorder.js';
+import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
+import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
+import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
@@ -47,7 +52,7 @@ export interface ProxyLogEntry {
     | 'upstream_rate_limited'
     | 'internal_error';
   method: string;
-  route: AgentRouteName | 'unknown';
+  route: AgentRouteName | ProxyRouteName | 'unknown';
   status?: number;
   externalUserId?: string;
   projectId?: string;
@@ -163,6 +168,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
   }
   const inflightStatus = new Map<string, Promise<Relayed>>();
+  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
 
   const redact = (text: string) => text.split(token).join('[redacted]');
   const log = (entry: ProxyLogEntry) => {
@@ -277,6 +283,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
     if (pending === undefined) {
       pending = (async (): Promise<Relayed> => {
+        const claimed = await waitForStatusClaim(store, projectId, now);
+        if (claimed !== true) return claimed;
         try {
           await acquire(userId, 'getProject');
         } catch (thrown) {
@@ -304,6 +312,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
             expiresAt: now() + statusCacheMs,
           };
           await store.setCachedStatus(projectId, entry);
+          await noteProjectStatus(store, projectId, userId, relayed.body, now());
         }
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
@@ -319,6 +328,15 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       return { response: errorResponse('agent', 404, proxyMessages.notFound), reason: 'outside basePath' };
     }
     const path = pathname.slice(basePath.length);
+    const own = matchProxyRoute(request.method, path);
+    if (own !== undefined) {
+      entry.route = own.name;
+      const user = await options.authorize(request);
+      if (user === null || typeof user?.externalUserId !== 'string' || user.externalUserId === '')
+        return { response: errorResponse('agent', 401, proxyMessages.unauthorized), reason: 'no session' };
+      entry.externalUserId = user.externalUserId;
+      return { response: await projectRoutes(own, request, user.externalUserId) };
+    }
     const match = matchRoute(request.method, path);
     if (match === undefined)
       return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
@@ -362,6 +380,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
         const value = url.searchParams.get(key);
         if (value !== null) query.set(key, value);
       }
+      if (match.route.stream === true) await store.assertAvailable?.();
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
@@ -372,7 +391,23 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-        return { response: relay(response.body, request, match.name, user.externalUserId, policy.recordsOwner) };
+        const recorded = recordGeneration(response.body, {
+          store,
+          userId: user.externalUserId,
+          kind: match.name === 'followUp' ? 'followUp' : 'generate',
+          projectId,
+          requestBody: body,
+          now,
+          onStoreError: (error) =>
+            log({
+              level: 'error',
+              event: 'internal_error',
+              method: 'POST',
+              route: match.name,
+              reason: `not recorded: ${String(error)}`,
+            }),
+        });
+        return { response: relay(recorded, request, match.name, user.externalUserId, policy.recordsOwner) };
       }
       const relayed = await readJson(response, policy.shape);
       if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
@@ -383,6 +418,11 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       }
       return { response: toResponse(relayed) };
     } catch (thrown) {
+      if (thrown instanceof ProxyStoreUnavailableError)
+        return {
+          response: errorResponse(policy.shape, 503, storeUnavailableMessage, { retryAfterSeconds: 5 }),
+          reason: 'store unavailable',
+        };
       if (!(thrown instanceof ProxyRefusal)) throw thrown;
       return {
         response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra),
@@ -477,7 +517,9 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       log({ ...entry, level: 'error', event: 'internal_error', reason: String(error) });
       outcome = {
         response: errorResponse(
-          entry.route === 'unknown' ? 'agent' : policyFor(entry.route).shape,
+          entry.route === 'unknown' || !(entry.route in agentRoutes)
+            ? 'agent'
+            : policyFor(entry.route as AgentRouteName).shape,
           500,
           proxyMessages.internal,
         ),

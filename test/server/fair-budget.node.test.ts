@@ -7,10 +7,10 @@ const entries = (userId: string, count: number, at = 0): BudgetEntry[] =>
 
 describe('decideBudget', () => {
   it('lets a lone user use the budget but the reserve', () => {
-    expect(defaultReserve(10)).toBe(1);
-    expect(decideBudget(entries('alice', 8), 'alice', 100, limits)).toEqual({ ok: true });
-    expect(decideBudget(entries('alice', 9), 'alice', 100, limits)).toMatchObject({ ok: false, reason: 'team' });
-    expect(decideBudget(entries('alice', 9), 'bob', 100, limits)).toEqual({ ok: true });
+    expect(defaultReserve(10)).toBe(2);
+    expect(decideBudget(entries('alice', 7), 'alice', 100, limits)).toEqual({ ok: true });
+    expect(decideBudget(entries('alice', 8), 'alice', 100, limits)).toMatchObject({ ok: false, reason: 'team' });
+    expect(decideBudget(entries('alice', 8), 'bob', 100, limits)).toEqual({ ok: true });
   });
 
   it('never exceeds the team limit, and says when the oldest slot frees', () => {
