@@ -93,7 +93,7 @@ export function recordGeneration(
   const begin = async (id: string) => {
     projectId = id;
     await guard(async () => {
-      generation = await store.beginGeneration(id, turn);
+      generation = await store.beginGeneration(id, recording.userId, turn);
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
   };

@@ -137,9 +137,8 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     async setCachedStatus(projectId, entry) {
       cache.set(projectId, entry);
     },
-    async beginGeneration(projectId, turn) {
-      const owner = owners.get(projectId) ?? '';
-      const project = record(projectId, owner, Date.parse(turn.at));
+    async beginGeneration(projectId, userId, turn) {
+      const project = record(projectId, userId, Date.parse(turn.at));
       project.turns.push(turn);
       if (project.turns.length > maxTurns) {
         project.turns.shift();

@@ -63,8 +63,8 @@ export interface ProxyStore {
   claimStatusRefresh?(projectId: string, ttlMs: number): Promise<boolean>;
   /** Throws `ProxyStoreUnavailableError` when the store cannot serve now (checked before any generate POST). */
   assertAvailable?(): Promise<void>;
-  /** Starts a new generation of a project with the prompt that caused it; returns its generation number. */
-  beginGeneration(projectId: string, turn: ConversationTurn): Promise<number>;
+  /** Starts a new generation of an end user's project with the prompt that caused it; returns its number. */
+  beginGeneration(projectId: string, userId: string, turn: ConversationTurn): Promise<number>;
   /** Records one relayed event of a generation. */
   appendEvent(projectId: string, generation: number, event: RecordedEvent): Promise<void>;
   /** Marks a generation ended with its outcome; its events are kept for the retention time from now. */
