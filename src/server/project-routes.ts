@@ -97,14 +97,15 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
             if (batch.events.length > 0) {
               last = batch.events[batch.events.length - 1]?.id ?? last;
               lastNew = lastByte = Date.now();
+            } else {
+              // A store may answer in pages: the follow ends only on an empty read after the end.
+              if (batch.ended || Date.now() - lastNew > followIdleMs) break;
+              if (options.heartbeatMs > 0 && Date.now() - lastByte >= options.heartbeatMs) {
+                controller.enqueue(encoder.encode(': ping\n\n'));
+                lastByte = Date.now();
+              }
+              await sleep(pollMs, stop.signal);
             }
-            if (batch.ended) break;
-            if (Date.now() - lastNew > followIdleMs) break;
-            if (options.heartbeatMs > 0 && Date.now() - lastByte >= options.heartbeatMs) {
-              controller.enqueue(encoder.encode(': ping\n\n'));
-              lastByte = Date.now();
-            }
-            await sleep(pollMs, stop.signal);
             batch = await store.readEvents(projectId, last);
           }
         } catch {

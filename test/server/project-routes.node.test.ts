@@ -87,7 +87,8 @@ describe('the proxy records generations, projects and conversations (memory stor
   });
 
   it('resumes a build cut after 3 events: replayed plus live events equal an uncut stream', async () => {
-    const { send, generate } = await stackFor({ mock: { speed: 'realistic' } });
+    const { stack, send, generate } = await stackFor();
+    stack.mock.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 40 });
     const cut = await readSse(await generate('alice', 'A portfolio for a photographer'), 3);
     const projectId = (JSON.parse(cut[0]?.data ?? '{}') as { project_id: string }).project_id;
     const resumed = await readSse(
