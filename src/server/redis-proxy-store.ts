@@ -113,9 +113,13 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     ready: () => opening,
     async close() {
       await opening.catch(() => undefined);
-      if (owned === undefined) return;
-      if (owned.close) await owned.close();
-      else await owned.quit?.();
+      const closing = owned;
+      // Idempotent: a second close finds nothing to close.
+      owned = undefined;
+      client = undefined;
+      if (closing === undefined) return;
+      if (closing.close) await closing.close();
+      else await closing.quit?.();
     },
     async assertAvailable() {
       if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
