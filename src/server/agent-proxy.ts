@@ -14,6 +14,7 @@ import {
   type AgentRouteName,
   type ProxyRouteName,
 } from '../core/index.js';
+import { createBudgetScope } from './budget-scope.js';
 import { recordGeneration } from './generation-recorder.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
@@ -50,6 +51,7 @@ export interface ProxyLogEntry {
     | 'stream_closed'
     | 'upstream_unreachable'
     | 'upstream_rate_limited'
+    | 'budget_widened'
     | 'internal_error';
   method: string;
   route: AgentRouteName | ProxyRouteName | 'unknown';
@@ -81,7 +83,8 @@ export interface AgentProxyOptions {
   /**
    * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
    * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
-   * the upstream limit) or 'all' (every endpoint, for an upstream that limits them all).
+   * the upstream limit) or 'all' (every endpoint). An upstream 429 on a family not counted adds that family
+   * (logged as `budget_widened`), so an upstream that limits every endpoint never locks the team out.
    */
   rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
   /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
@@ -103,9 +106,6 @@ export interface AgentProxyOptions {
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
-
-/** The endpoints of the Agent API proper, which the upstream rate limit covers (DESIGN.md). */
-const agentEndpoints: ReadonlySet<AgentRouteName> = new Set(['generate', 'followUp', 'getProject']);
 
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
 interface Relayed {
@@ -169,6 +169,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   }
   const inflightStatus = new Map<string, Promise<Relayed>>();
   const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
+  const countedRoutes = createBudgetScope(budgetScope);
 
   const redact = (text: string) => text.split(token).join('[redacted]');
   const log = (entry: ProxyLogEntry) => {
@@ -217,7 +218,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   }
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
-    if (limits === undefined || (budgetScope === 'agent' && !agentEndpoints.has(route))) return;
+    if (limits === undefined || !countedRoutes.counts(route)) return;
     const decision = await store.acquireBudget(userId, now(), limits);
     if (!decision.ok) {
       throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, {
@@ -231,6 +232,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     const waitMs = parseRetryAfter(response.headers.get('retry-after'), now()) ?? limits?.windowMs ?? 60_000;
     await store.pauseBudget(now() + waitMs);
     log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
+    if (limits !== undefined && countedRoutes.learn(route))
+      log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
   }
 
   /** Reads an upstream JSON answer; a body that is not JSON never reaches the browser as is. */
