@@ -176,7 +176,9 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       Object.assign(project.summary, patch, { updated_at: iso(at) });
     },
     async listProjects(userId) {
-      return (byUser.get(userId) ?? [])
+      // Ids are kept oldest first; reversed, a stable sort keeps same-millisecond projects newest first.
+      return [...(byUser.get(userId) ?? [])]
+        .reverse()
         .map((projectId) => projects.get(projectId))
         .filter((project): project is ProjectRecord => project !== undefined && project.owner === userId)
         .map((project) => ({ ...project.summary }))

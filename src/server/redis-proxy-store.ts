@@ -152,6 +152,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     async setCachedStatus(projectId, entry) {
       const ttl = Math.max(1, Math.ceil(entry.expiresAt - Date.now()));
       await call(['SET', key('status', projectId), JSON.stringify(entry), 'PX', String(ttl)]);
+      // The refresh is done: the next expiry must find the claim free, not wait out its TTL.
+      await call(['DEL', key('status-lock', projectId)]);
     },
     async claimStatusRefresh(projectId, ttlMs) {
       return (await call(['SET', key('status-lock', projectId), '1', 'NX', 'PX', String(ttlMs)])) === 'OK';

@@ -139,15 +139,21 @@ describe('the proxy on Redis, two instances', () => {
   it('serves 30 concurrent status polls across both instances with at most 2 upstream requests', async () => {
     const { send, generate, projectOf, upstream } = await cluster();
     const projectId = projectOf(await readSse(await generate('alice', 'A todo list for a small team')));
-    const before = upstream.length;
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, async () => {
-        const response = await send('alice', 'GET', `/agent/project/${projectId}`);
-        return { status: response.status, body: (await response.json()) as { project_id: string } };
-      }),
-    );
-    expect(answers.every((answer) => answer.status === 200 && answer.body.project_id === projectId)).toBe(true);
-    expect(upstream.length - before).toBeLessThanOrEqual(2);
+    const burst = async () => {
+      const before = upstream.length;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          const response = await send('alice', 'GET', `/agent/project/${projectId}`);
+          return { status: response.status, body: (await response.json()) as { project_id: string } };
+        }),
+      );
+      expect(answers.every((answer) => answer.status === 200 && answer.body.project_id === projectId)).toBe(true);
+      return upstream.length - before;
+    };
+    expect(await burst()).toBeLessThanOrEqual(2);
+    // Once the cached answer expires, the next burst refreshes it once again (the claim was released).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(await burst()).toBeLessThanOrEqual(2);
   });
 
   it('resumes on instance B a build started on A and cut after 3 events: replayed plus live equal the original', async () => {
