@@ -71,19 +71,19 @@ export function createMockFetch(api: MockAgentApi): typeof fetch {
  */
 export function createMockTransport(
   options: MockTransportOptions = {},
-): AgentTransport & { api: MockAgentApi; fetch: typeof fetch } {
+): AgentTransport & { api: MockAgentApi; fetch: typeof globalThis.fetch } {
   const { api: given, ...apiOptions } = options;
   const api = given ?? createMockAgentApi(apiOptions);
-  const fetch = withProjectRecords(createMockFetch(api), api.baseUrl);
+  const recordingFetch = withProjectRecords(createMockFetch(api), api.baseUrl);
   const transport = createHttpTransport({
     baseUrl: api.baseUrl,
-    fetch,
+    fetch: recordingFetch,
     headers: { authorization: `Bearer ${api.token}` },
   });
   return {
     json: (request) => transport.json(request),
     stream: (request, handlers) => transport.stream(request, handlers),
     api,
-    fetch,
+    fetch: recordingFetch,
   };
 }
