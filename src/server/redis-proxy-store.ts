@@ -42,7 +42,7 @@ export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLik
   eventRetentionMs?: number;
   /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
   runningRetentionMs?: number;
-  /** Connection errors of a client the store opened (reconnection is automatic); default: ignored. */
+  /** Connection errors of a client the store opened (reconnection is automatic), or a missing `redis` package. */
   onError?(error: unknown): void;
 };
 
@@ -82,7 +82,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
           await owned.connect();
         })()
       : Promise.resolve();
-  opening.catch(() => undefined);
+  // A missing `redis` package or a refused first connection: reported, and every call answers 503 meanwhile.
+  opening.catch((error: unknown) => options.onError?.(error));
 
   const key = (...parts: string[]) => prefix + parts.join(':');
   const call = async (args: string[]): Promise<unknown> => {

@@ -58,3 +58,21 @@ describe('the budget script on Redis', () => {
     }
   });
 });
+
+describe('createRedisProxyStore({ client })', () => {
+  it('uses a connected node-redis client it was given, and leaves it open on close', async () => {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const given = createRedisProxyStore({ client, keyPrefix: `client-${randomUUID()}:` });
+      await given.setProjectOwner('p-given', 'alice');
+      await given.setProjectOwner('p-given', 'bob');
+      expect(await given.getProjectOwner('p-given')).toBe('alice');
+      await given.close();
+      expect(client.isReady).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
