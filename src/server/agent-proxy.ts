@@ -401,6 +401,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
           projectId,
           requestBody: body,
           now,
+          redact,
           onStoreError: (error) =>
             log({
               level: 'error',

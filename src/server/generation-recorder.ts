@@ -22,6 +22,8 @@ export interface GenerationRecording {
   /** The request body the proxy sent upstream (JSON), for the prompt and mode. */
   requestBody: string | undefined;
   now(): number;
+  /** Removes secrets (the API token) from an event before it is stored, since the events route replays it. */
+  redact(text: string): string;
   /** Called once when the store fails; the relay goes on without recording. */
   onStoreError(error: unknown): void;
 }
@@ -121,7 +123,7 @@ export function recordGeneration(
     }
   };
   const record = async (data: string, id: number) => {
-    const event = { id, data };
+    const event = { id, data: recording.redact(data) };
     await note(data);
     if (generation !== undefined && projectId !== undefined) {
       const at = generation;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationBody, ProjectListBody } from 'agent-embed/core';
-import { createMemoryProxyStore } from 'agent-embed/server';
+import { createAgentProxy, createMemoryProxyStore } from 'agent-embed/server';
 import { sessionCookie, startMockStack, type Person } from './proxy-stack.js';
 import { readSse, typesOf } from './sse-reader.js';
 
@@ -100,4 +100,36 @@ describe('the proxy records generations, projects and conversations (memory stor
     const uncut = await readSse(await generate('alice', 'A portfolio for a photographer'));
     expect(typesOf(whole)).toEqual(typesOf(uncut));
   }, 30_000);
+});
+
+describe('recorded events', () => {
+  it('never store or replay the API token an upstream event echoed', async () => {
+    const token = 'tok_secret_for_replay_test_0123456789';
+    const events = [
+      { type: 'project_created', project_id: 'p-echo', app_url: 'https://p-echo.example' },
+      { type: 'tool_progress', message: `Using ${token} now` },
+      { type: 'stream_end', project_id: 'p-echo', app_url: 'https://p-echo.example' },
+    ];
+    const proxy = createAgentProxy({
+      apiBaseUrl: 'https://api.example.test/api/v1',
+      apiToken: token,
+      authorize: () => ({ externalUserId: 'alice' }),
+      fetch: async () =>
+        new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    });
+    const generated = await proxy(
+      new Request('https://agency.example/agent/generate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'A page that echoes secrets' }),
+      }),
+    );
+    await generated.text();
+    const replay = await proxy(new Request('https://agency.example/projects/p-echo/events'));
+    const text = await replay.text();
+    expect(text).toContain('tool_progress');
+    expect(text).not.toContain(token);
+  });
 });
