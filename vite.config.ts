@@ -112,7 +112,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/**/*.node.test.ts', 'test/build/**', 'test/browser/**'],
+          exclude: ['test/**/*.node.test.ts', 'test/build/**', 'test/browser/**', 'test/redis/**'],
           setupFiles: ['test/setup-dom.ts'],
         },
       },
@@ -142,6 +142,18 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // A real Redis (Debian's redis-server, started by the tests on a free port; `npm run test:redis`).
+        extends: true,
+        test: {
+          name: 'redis',
+          environment: 'node',
+          include: ['test/redis/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
           fileParallelism: false,
         },
       },

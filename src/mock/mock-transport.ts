@@ -1,6 +1,7 @@
 /** A transport that reaches an in-memory mock through the real HTTP transport: no server, same code path. */
 import { createHttpTransport, type AgentTransport } from '../core/index.js';
 import { createMockAgentApi, type MockAgentApi, type MockAgentApiOptions } from './mock-agent-api.js';
+import { withProjectRecords } from './mock-project-records.js';
 
 /** Options of `createMockTransport`: an existing mock, or options for a new one. */
 export type MockTransportOptions = { api?: MockAgentApi } & MockAgentApiOptions;
@@ -64,18 +65,25 @@ export function createMockFetch(api: MockAgentApi): typeof fetch {
   };
 }
 
-/** An `AgentTransport` backed by an in-memory mock (a new one unless `api` is given); for browsers and tests. */
-export function createMockTransport(options: MockTransportOptions = {}): AgentTransport & { api: MockAgentApi } {
+/**
+ * An `AgentTransport` backed by an in-memory mock (a new one unless `api` is given); for browsers and tests.
+ * It also answers the agency proxy's own routes (projects, conversation, events) for its one end user.
+ */
+export function createMockTransport(
+  options: MockTransportOptions = {},
+): AgentTransport & { api: MockAgentApi; fetch: typeof globalThis.fetch } {
   const { api: given, ...apiOptions } = options;
   const api = given ?? createMockAgentApi(apiOptions);
+  const recordingFetch = withProjectRecords(createMockFetch(api), api.baseUrl);
   const transport = createHttpTransport({
     baseUrl: api.baseUrl,
-    fetch: createMockFetch(api),
+    fetch: recordingFetch,
     headers: { authorization: `Bearer ${api.token}` },
   });
   return {
     json: (request) => transport.json(request),
     stream: (request, handlers) => transport.stream(request, handlers),
     api,
+    fetch: recordingFetch,
   };
 }

@@ -13,7 +13,13 @@ import {
   type AgentPathOverrides,
   type AgentRoute,
   type AgentRouteName,
+  type ProxyRouteName,
 } from '../core/index.js';
+import { createBudgetScope } from './budget-scope.js';
+import { recordGeneration } from './generation-recorder.js';
+import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
+import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
+import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import { deferOptionChecks } from './proxy-options.js';
 import type { BudgetLimits } from './fair-budget.js';
@@ -47,10 +53,11 @@ export interface ProxyLogEntry {
     | 'stream_closed'
     | 'upstream_unreachable'
     | 'upstream_rate_limited'
+    | 'budget_widened'
     | 'internal_error'
     | 'invalid_options';
   method: string;
-  route: AgentRouteName | 'unknown';
+  route: AgentRouteName | ProxyRouteName | 'unknown';
   status?: number;
   externalUserId?: string;
   projectId?: string;
@@ -79,7 +86,8 @@ export interface AgentProxyOptions {
   /**
    * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
    * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
-   * the upstream limit) or 'all' (every endpoint, for an upstream that limits them all).
+   * the upstream limit) or 'all' (every endpoint). An upstream 429 on a family not counted adds that family
+   * (logged as `budget_widened`), so an upstream that limits every endpoint never locks the team out.
    */
   rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
   /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
@@ -100,8 +108,6 @@ export interface AgentProxyOptions {
 /** A request handler over Web standard Request and Response. */
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
 
-/** The endpoints of the Agent API proper, which the upstream rate limit covers (DESIGN.md). */
-const agentEndpoints: ReadonlySet<AgentRouteName> = new Set(['generate', 'followUp', 'getProject']);
 
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
 interface Relayed {
@@ -167,6 +173,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
   }
   const inflightStatus = new Map<string, Promise<Relayed>>();
+  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
+  const countedRoutes = createBudgetScope(budgetScope);
 
   const redact = (text: string) => text.split(token).join('[redacted]');
   const log = (entry: ProxyLogEntry) => {
@@ -215,7 +223,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   }
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
-    if (limits === undefined || (budgetScope === 'agent' && !agentEndpoints.has(route))) return;
+    if (limits === undefined || !countedRoutes.counts(route)) return;
     const decision = await store.acquireBudget(userId, now(), limits);
     if (!decision.ok) {
       throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, `budget:${decision.reason}`, {
@@ -229,6 +237,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     const waitMs = parseRetryAfter(response.headers.get('retry-after'), now()) ?? limits?.windowMs ?? 60_000;
     await store.pauseBudget(now() + waitMs);
     log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
+    if (limits !== undefined && countedRoutes.learn(route))
+      log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
   }
 
   /** Reads an upstream JSON answer; a body that is not JSON never reaches the browser as is. */
@@ -281,6 +291,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
     if (pending === undefined) {
       pending = (async (): Promise<Relayed> => {
+        const claimed = await waitForStatusClaim(store, projectId, now);
+        if (claimed !== true) return claimed;
         try {
           await acquire(userId, 'getProject');
         } catch (thrown) {
@@ -308,6 +320,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             expiresAt: now() + statusCacheMs,
           };
           await store.setCachedStatus(projectId, entry);
+          await noteProjectStatus(store, projectId, userId, relayed.body, now());
         }
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
@@ -323,6 +336,15 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       return { response: errorResponse('agent', 404, proxyMessages.notFound), reason: 'outside basePath' };
     }
     const path = pathname.slice(basePath.length);
+    const own = matchProxyRoute(request.method, path);
+    if (own !== undefined) {
+      entry.route = own.name;
+      const user = await options.authorize(request);
+      if (user === null || typeof user?.externalUserId !== 'string' || user.externalUserId === '')
+        return { response: errorResponse('agent', 401, proxyMessages.unauthorized), reason: 'no session' };
+      entry.externalUserId = user.externalUserId;
+      return { response: await projectRoutes(own, request, user.externalUserId) };
+    }
     const match = matchRoute(request.method, path);
     if (match === undefined)
       return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
@@ -366,6 +388,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         const value = url.searchParams.get(key);
         if (value !== null) query.set(key, value);
       }
+      if (match.route.stream === true) await store.assertAvailable?.();
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
@@ -376,7 +399,24 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-        return { response: relay(response.body, request, match.name, user.externalUserId, policy.recordsOwner) };
+        const recorded = recordGeneration(response.body, {
+          store,
+          userId: user.externalUserId,
+          kind: match.name === 'followUp' ? 'followUp' : 'generate',
+          projectId,
+          requestBody: body,
+          now,
+          redact,
+          onStoreError: (error) =>
+            log({
+              level: 'error',
+              event: 'internal_error',
+              method: 'POST',
+              route: match.name,
+              reason: `not recorded: ${String(error)}`,
+            }),
+        });
+        return { response: relay(recorded, request, match.name, user.externalUserId, policy.recordsOwner) };
       }
       const relayed = await readJson(response, policy.shape);
       if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
@@ -387,6 +427,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       }
       return { response: toResponse(relayed) };
     } catch (thrown) {
+      if (thrown instanceof ProxyStoreUnavailableError)
+        return {
+          response: errorResponse(policy.shape, 503, storeUnavailableMessage, { retryAfterSeconds: 5 }),
+          reason: 'store unavailable',
+        };
       if (!(thrown instanceof ProxyRefusal)) throw thrown;
       return {
         response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra),
@@ -481,7 +526,9 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       log({ ...entry, level: 'error', event: 'internal_error', reason: String(error) });
       outcome = {
         response: errorResponse(
-          entry.route === 'unknown' ? 'agent' : policyFor(entry.route).shape,
+          entry.route === 'unknown' || !(entry.route in agentRoutes)
+            ? 'agent'
+            : policyFor(entry.route as AgentRouteName).shape,
           500,
           proxyMessages.internal,
         ),

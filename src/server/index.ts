@@ -4,7 +4,12 @@ export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './agen
 export type { AgentProxyUser } from './route-policy.js';
 export { createMemoryProxyStore } from './memory-proxy-store.js';
 export type { CachedStatus, MemoryProxyStoreOptions, ProxyStore } from './memory-proxy-store.js';
-export { decideBudget, defaultReserve } from './fair-budget.js';
+export { createRedisProxyStore } from './redis-proxy-store.js';
+export type { RedisClientLike, RedisProxyStore, RedisProxyStoreOptions } from './redis-proxy-store.js';
+export { ProxyStoreUnavailableError } from './proxy-store.js';
+export type { GenerationEvents, ProjectPatch, RecordedEvent } from './proxy-store.js';
+export { createBudgetLedger, decideBudget, defaultReserve } from './fair-budget.js';
+export type { BudgetLedger } from './fair-budget.js';
 export type { BudgetDecision, BudgetEntry, BudgetLimits } from './fair-budget.js';
 export { relayEventStream } from './event-stream-relay.js';
 export type { EventStreamRelay, EventStreamRelayOptions, RelayOutcome, RelayTimers } from './event-stream-relay.js';

@@ -1,46 +1,116 @@
-/** The proxy's state behind a small interface: project ownership, the request budget, the status cache. */
-import { decideBudget, type BudgetDecision, type BudgetEntry, type BudgetLimits } from './fair-budget.js';
+/** The in-memory `ProxyStore`: right for one proxy process; its state is lost on restart. */
+import type { ConversationTurn, ProjectSummary } from '../core/index.js';
+import { createBudgetLedger } from './fair-budget.js';
+import type { CachedStatus, GenerationEvents, ProxyStore, RecordedEvent } from './proxy-store.js';
 
-/** A status response kept for a short while, so many polls cost one upstream request. */
-export interface CachedStatus {
-  status: number;
-  body: string;
-  contentType: string;
-  expiresAt: number;
-}
+export type { CachedStatus, ProxyStore } from './proxy-store.js';
 
-/**
- * Where the proxy keeps what must outlive one request. In memory by default; with several proxy
- * instances, implement it over a shared store (Redis: a hash for owners, a sorted set per team for
- * the budget log run through the rules of `decideBudget` in one script, keys with a TTL for the cache).
- */
-export interface ProxyStore {
-  /** The end user who created a project, if the proxy saw it being created. */
-  getProjectOwner(projectId: string): Promise<string | undefined>;
-  /** Records the creator of a project; the first record wins and is never overwritten. */
-  setProjectOwner(projectId: string, externalUserId: string): Promise<void>;
-  /** Takes one slot of the team budget for a user, atomically, or says how long to wait. */
-  acquireBudget(userId: string, now: number, limits: BudgetLimits): Promise<BudgetDecision>;
-  /** Refuses every slot until `until` (after the upstream itself answered 429). */
-  pauseBudget(until: number): Promise<void>;
-  getCachedStatus(projectId: string, now: number): Promise<CachedStatus | undefined>;
-  setCachedStatus(projectId: string, entry: CachedStatus): Promise<void>;
-}
-
-/** Options of `createMemoryProxyStore`. */
+/** Options of `createMemoryProxyStore`. Every structure is bounded; the oldest entries go first. */
 export interface MemoryProxyStoreOptions {
   /** Owners known beforehand (projects created before the proxy was deployed), by project id. */
   owners?: Record<string, string>;
+  /** Most projects remembered (owners, summaries, conversations; least recently used go first). Default 50,000. */
+  maxProjects?: number;
+  /** Most projects whose latest generation's events are kept (least recently used go first). Default 1,000. */
+  maxEventLogs?: number;
+  /** Most events kept per generation (the oldest go first). Default 5,000. */
+  maxEventsPerGeneration?: number;
+  /** How long a generation's events are kept after its end, in ms. Default 1 hour. */
+  eventRetentionMs?: number;
+  /** Most turns kept per conversation (the oldest go first). Default 200. */
+  maxTurnsPerProject?: number;
+  now?(): number;
+}
+
+/** A Map that forgets its least recently used entries beyond `max`. */
+class BoundedMap<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  has(key: K): boolean {
+    return this.map.has(key);
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    while (this.map.size > this.max) {
+      const oldest = this.map.keys().next();
+      if (oldest.done === true) break;
+      this.map.delete(oldest.value);
+    }
+  }
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+}
+
+interface EventLog {
+  generation: number;
+  events: RecordedEvent[];
+  endedAt: number | undefined;
+}
+
+interface ProjectRecord {
+  owner: string;
+  summary: ProjectSummary;
+  turns: ConversationTurn[];
+  /** Generation number of `turns[0]`: turns beyond the bound are dropped from the front. */
+  firstGeneration: number;
 }
 
 const maxCachedStatuses = 1000;
 
-/** Creates the in-memory store: right for one proxy process; state is lost on restart. */
+/** Creates the in-memory store. */
 export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): ProxyStore {
-  const owners = new Map<string, string>(Object.entries(options.owners ?? {}));
-  let log: BudgetEntry[] = [];
-  let pausedUntil = 0;
-  const cache = new Map<string, CachedStatus>();
+  const now = options.now ?? Date.now;
+  const maxProjects = options.maxProjects ?? 50_000;
+  const maxEvents = options.maxEventsPerGeneration ?? 5_000;
+  const retentionMs = options.eventRetentionMs ?? 3_600_000;
+  const maxTurns = options.maxTurnsPerProject ?? 200;
+  const owners = new BoundedMap<string, string>(maxProjects);
+  for (const [projectId, owner] of Object.entries(options.owners ?? {})) owners.set(projectId, owner);
+  const projects = new BoundedMap<string, ProjectRecord>(maxProjects);
+  // Project ids per user, newest last; bounded with the projects they point to.
+  const byUser = new BoundedMap<string, string[]>(maxProjects);
+  const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000);
+  const ledger = createBudgetLedger();
+  const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
+
+  const iso = (at: number) => new Date(at).toISOString();
+  const liveLog = (projectId: string) => {
+    const log = logs.get(projectId);
+    if (log?.endedAt !== undefined && now() - log.endedAt > retentionMs) {
+      logs.delete(projectId);
+      return undefined;
+    }
+    return log;
+  };
+  const record = (projectId: string, userId: string, at: number): ProjectRecord => {
+    let found = projects.get(projectId);
+    if (found === undefined) {
+      const summary: ProjectSummary = {
+        project_id: projectId,
+        name: null,
+        app_url: null,
+        project_status: null,
+        created_at: iso(at),
+        updated_at: iso(at),
+      };
+      found = { owner: userId, summary, turns: [], firstGeneration: 1 };
+      projects.set(projectId, found);
+      const mine = (byUser.get(userId) ?? []).filter((id) => id !== projectId);
+      mine.push(projectId);
+      byUser.set(userId, mine.slice(-maxProjects));
+    }
+    return found;
+  };
 
   return {
     async getProjectOwner(projectId) {
@@ -49,34 +119,73 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     async setProjectOwner(projectId, externalUserId) {
       if (!owners.has(projectId)) owners.set(projectId, externalUserId);
     },
-    async acquireBudget(userId, now, limits) {
-      if (now < pausedUntil) return { ok: false, reason: 'paused', retryAfterMs: pausedUntil - now };
-      log = log.filter((entry) => entry.at > now - limits.windowMs);
-      const decision = decideBudget(log, userId, now, limits);
-      if (decision.ok) log.push({ at: now, userId });
-      return decision;
+    async acquireBudget(userId, at, limits) {
+      return ledger.take(userId, at, limits);
     },
     async pauseBudget(until) {
-      pausedUntil = Math.max(pausedUntil, until);
+      ledger.pause(until);
     },
-    async getCachedStatus(projectId, now) {
+    async getCachedStatus(projectId, at) {
       const entry = cache.get(projectId);
       if (entry === undefined) return undefined;
-      if (entry.expiresAt <= now) {
+      if (entry.expiresAt <= at) {
         cache.delete(projectId);
         return undefined;
       }
       return entry;
     },
     async setCachedStatus(projectId, entry) {
-      cache.delete(projectId);
       cache.set(projectId, entry);
-      // Maps keep insertion order, so the first key is the oldest entry.
-      while (cache.size > maxCachedStatuses) {
-        const oldest = cache.keys().next().value;
-        if (oldest === undefined) break;
-        cache.delete(oldest);
+    },
+    async beginGeneration(projectId, userId, turn) {
+      const project = record(projectId, userId, Date.parse(turn.at));
+      project.turns.push(turn);
+      if (project.turns.length > maxTurns) {
+        project.turns.shift();
+        project.firstGeneration++;
       }
+      const generation = project.firstGeneration + project.turns.length - 1;
+      logs.set(projectId, { generation, events: [], endedAt: undefined });
+      return generation;
+    },
+    async appendEvent(projectId, generation, event) {
+      const log = logs.get(projectId);
+      if (log === undefined || log.generation !== generation) return;
+      log.events.push(event);
+      if (log.events.length > maxEvents) log.events.shift();
+    },
+    async endGeneration(projectId, generation, outcome) {
+      const log = logs.get(projectId);
+      if (log !== undefined && log.generation === generation) log.endedAt = now();
+      const project = projects.get(projectId);
+      const turn = project?.turns[generation - (project?.firstGeneration ?? 1)];
+      if (turn !== undefined) turn.outcome = outcome;
+    },
+    async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
+      const log = liveLog(projectId);
+      if (log === undefined) return undefined;
+      return {
+        generation: log.generation,
+        // Ids are consecutive, so the first wanted event's index follows from the first kept id.
+        events: log.events.slice(Math.max(0, after - (log.events[0]?.id ?? 1) + 1)),
+        ended: log.endedAt !== undefined,
+      };
+    },
+    async noteProject(projectId, userId, patch, at) {
+      const project = record(projectId, userId, at);
+      Object.assign(project.summary, patch, { updated_at: iso(at) });
+    },
+    async listProjects(userId) {
+      // Ids are kept oldest first; reversed, a stable sort keeps same-millisecond projects newest first.
+      return [...(byUser.get(userId) ?? [])]
+        .reverse()
+        .map((projectId) => projects.get(projectId))
+        .filter((project): project is ProjectRecord => project !== undefined && project.owner === userId)
+        .map((project) => ({ ...project.summary }))
+        .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    },
+    async getConversation(projectId) {
+      return (projects.get(projectId)?.turns ?? []).map((turn) => ({ ...turn }));
     },
   };
 }

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
-import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
+import { cleanupRendered, renderWithMock, type RenderWithMockOptions, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
 
@@ -81,8 +81,14 @@ describe('axe-core reports no violations', () => {
   });
 
   it('running (cancel available) and recovering', async () => {
-    const { container, user, transport } = renderAll({ store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 } });
+    // Recovery by polling (no events route), and every status poll before the 60 s backoff fails: the status
+    // refresh when the stream starts may or may not come first, so both polls meet a 500.
+    const { container, user, transport } = renderAll({
+      store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 },
+      wrapTransport: withoutProxyRoutes,
+    });
     transport.api.admin.injectFault({ kind: 'drop_after', events: 3 });
+    transport.api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
     transport.api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
     await submit(user, 'A portfolio site for a ceramic artist');
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
 import { agentApiMessages, defaultStorageKey } from 'agent-embed/core';
 import { creditsExhaustedMessage, createMockAgentApi } from 'agent-embed/mock';
-import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
 
@@ -85,7 +85,8 @@ describe('interrupted streams', () => {
         <GeneratePanel />
         <LiveBuildLog />
       </>,
-      { store: { pollIntervalMs: 20, maxPollIntervalMs: 40 } },
+      // Without the proxy's events route, recovery polls the status endpoint.
+      { store: { pollIntervalMs: 20, maxPollIntervalMs: 40 }, wrapTransport: withoutProxyRoutes },
     );
     // The stream drops after four events; the generation goes on at the mock. The first status poll
     // fails, so the recovering state stays on screen until the backoff retry.
@@ -112,7 +113,7 @@ describe('interrupted streams', () => {
         <GeneratePanel />
         <LiveBuildLog />
       </>,
-      { store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 } },
+      { store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 }, wrapTransport: withoutProxyRoutes },
     );
     transport.api.admin.injectFault({ kind: 'drop_after', events: 2 });
     transport.api.admin.injectFault({ kind: 'http_500', route: 'getProject' });

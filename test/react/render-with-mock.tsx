@@ -3,7 +3,13 @@ import { cleanup, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode, type ReactNode } from 'react';
 import { AgentProvider, type AgentProviderOptions, type AgentStore } from 'agent-embed';
-import { createAgentClient, createAgentStore, type AgentStoreOptions, type AgentTransport } from 'agent-embed/core';
+import {
+  AgentApiError,
+  createAgentClient,
+  createAgentStore,
+  type AgentStoreOptions,
+  type AgentTransport,
+} from 'agent-embed/core';
 import { createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
 
 const mocks: { api: { dispose(): void } }[] = [];
@@ -62,5 +68,18 @@ export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {
       requests().filter((request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path)),
     statusGets: () =>
       requests().filter((request) => request.method === 'GET' && request.path.includes('/agent/project/')),
+  };
+}
+
+/**
+ * A transport straight to the API, without the agency proxy's own routes (`/projects...` answer 404): the
+ * store then recovers an interrupted stream by polling the project status.
+ */
+export function withoutProxyRoutes(transport: AgentTransport): AgentTransport {
+  const refuse = () => Promise.reject(new AgentApiError('not_found', 'Not Found', { status: 404 }));
+  return {
+    json: (request) => (request.path.startsWith('/projects') ? refuse() : transport.json(request)),
+    stream: (request, handlers) =>
+      request.path.startsWith('/projects') ? refuse() : transport.stream(request, handlers),
   };
 }

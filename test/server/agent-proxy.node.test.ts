@@ -23,6 +23,7 @@ const basePath = '/api/agent';
 const users: Record<string, AgentProxyUser> = {
   alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
   bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
+  carol: { externalUserId: 'carol', name: 'Carol', email: 'carol@example.test' },
 };
 
 /** The agency's session: a cookie naming the user, as a real app would check a signed one. */
@@ -465,7 +466,7 @@ describe('CSRF defence', () => {
 });
 
 describe('event stream relay', () => {
-  it('relays chunks as they arrive, byte for byte, with the streaming headers and without upstream framing headers', async () => {
+  it('relays chunks as they arrive, byte for byte but for an id line per event, with the streaming headers and without upstream framing headers', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
     const response = await proxy(
@@ -481,12 +482,12 @@ describe('event stream relay', () => {
     const reader = createBodyReader(response.body);
     const first = 'data: {"type":"project_created","project_id":"p-new","app_url":"https://p-new.example"}\n\n';
     upstreamStream.write(first);
-    expect(await reader.next()).toBe(first);
+    expect(await reader.next()).toBe(first.replace(/\n\n$/, '\nid: 1\n\n'));
     // A chunk that splits an event, with CRLF line ends, passes through unchanged.
     upstreamStream.write('data: {"type":"container_pro');
     expect(await reader.next()).toBe('data: {"type":"container_pro');
     upstreamStream.write('gress","message":"é","percentage":5}\r\n\r\n');
-    expect(await reader.next()).toBe('gress","message":"é","percentage":5}\r\n\r\n');
+    expect(await reader.next()).toBe('gress","message":"é","percentage":5}\r\nid: 2\n\r\n');
     upstreamStream.close();
     expect(await reader.next()).toBeUndefined();
   });
@@ -525,7 +526,7 @@ describe('event stream relay', () => {
     expect(await reader.next()).toBe('"tool":"write"}\n');
     timers.fireAll();
     upstreamStream.write('\n');
-    expect(await reader.next()).toBe('\n');
+    expect(await reader.next()).toBe('id: 1\n\n');
     timers.fireAll();
     expect(await reader.next()).toBe(': ping\n\n');
     upstreamStream.close();
@@ -686,9 +687,12 @@ describe('budget and status cache', () => {
       proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
     const alice: number[] = [];
     for (let index = 0; index < 12; index++) alice.push(await plans('alice'));
-    expect(alice.filter((status) => status === 200)).toHaveLength(9);
+    // Two slots are kept for newcomers: two more users are served at once, then nobody past the limit.
+    expect(alice.filter((status) => status === 200)).toHaveLength(8);
     expect(await plans('bob')).toBe(200);
     expect(await plans('bob')).toBe(429);
+    expect(await plans('carol')).toBe(200);
+    expect(await plans('carol')).toBe(429);
   });
 
   it('by default budgets only the agent endpoints, as the upstream limits them', async () => {

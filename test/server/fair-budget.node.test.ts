@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideBudget, defaultReserve, type BudgetEntry } from 'agent-embed/server';
+import { createBudgetLedger, decideBudget, defaultReserve, type BudgetEntry } from 'agent-embed/server';
 
 const limits = { limit: 10, windowMs: 60_000 };
 const entries = (userId: string, count: number, at = 0): BudgetEntry[] =>
@@ -7,10 +7,10 @@ const entries = (userId: string, count: number, at = 0): BudgetEntry[] =>
 
 describe('decideBudget', () => {
   it('lets a lone user use the budget but the reserve', () => {
-    expect(defaultReserve(10)).toBe(1);
-    expect(decideBudget(entries('alice', 8), 'alice', 100, limits)).toEqual({ ok: true });
-    expect(decideBudget(entries('alice', 9), 'alice', 100, limits)).toMatchObject({ ok: false, reason: 'team' });
-    expect(decideBudget(entries('alice', 9), 'bob', 100, limits)).toEqual({ ok: true });
+    expect(defaultReserve(10)).toBe(2);
+    expect(decideBudget(entries('alice', 7), 'alice', 100, limits)).toEqual({ ok: true });
+    expect(decideBudget(entries('alice', 8), 'alice', 100, limits)).toMatchObject({ ok: false, reason: 'team' });
+    expect(decideBudget(entries('alice', 8), 'bob', 100, limits)).toEqual({ ok: true });
   });
 
   it('never exceeds the team limit, and says when the oldest slot frees', () => {
@@ -42,5 +42,40 @@ describe('decideBudget', () => {
     const log = Array.from({ length: 3 }, (_, index) => ({ userId: `user-${index}`, at: index }));
     expect(decideBudget(log, 'newcomer', 10, small)).toEqual({ ok: true });
     expect(decideBudget(log, 'user-0', 10, small)).toMatchObject({ ok: false, reason: 'fair_share' });
+  });
+});
+
+describe('createBudgetLedger', () => {
+  it('serves each of three users who keep asking at least once in every window', () => {
+    const ledger = createBudgetLedger();
+    const windowMs = 60_000;
+    const served: Record<string, number[]> = { alice: [], bob: [], carol: [] };
+    // alice asks ten times a second, bob and carol once a second, for five windows.
+    for (let at = 0; at < 5 * windowMs; at += 100) {
+      const askers = at % 1000 === 0 ? ['alice', 'bob', 'carol'] : ['alice'];
+      for (const user of askers) if (ledger.take(user, at, { limit: 10, windowMs }).ok) served[user]?.push(at);
+    }
+    for (const times of Object.values(served)) {
+      const gaps = times.slice(1).map((at, index) => at - (times[index] as number));
+      expect(times[0]).toBeLessThan(windowMs);
+      expect(Math.max(...gaps)).toBeLessThan(windowMs);
+    }
+    // Nobody holds most of the budget while the others wait: over the run, shares stay within one window's worth.
+    const counts = Object.values(served).map((times) => times.length);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(10);
+  });
+
+  it('never counts more than the limit in any window, whatever the mix of users', () => {
+    const ledger = createBudgetLedger();
+    const taken: number[] = [];
+    for (let at = 0; at < 300_000; at += 37) {
+      const user = `user-${(at * 7919) % 13}`;
+      if (ledger.take(user, at, { limit: 10, windowMs: 60_000 }).ok) taken.push(at);
+    }
+    for (const [index, at] of taken.entries()) {
+      expect(taken.filter((other) => other > at - 60_000 && other <= at).length).toBeLessThanOrEqual(10);
+      if (index > 200) break;
+    }
+    expect(ledger.size()).toBeLessThanOrEqual(13);
   });
 });

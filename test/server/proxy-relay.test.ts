@@ -121,9 +121,11 @@ describe('event stream relay', () => {
     }
     const blocks = text.split('\n\n').filter((block) => block !== '');
     expect(
-      blocks.filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)).type),
+      blocks
+        .filter((block) => block.startsWith('data: '))
+        .map((block) => JSON.parse(block.slice(6, block.lastIndexOf('\nid: '))).type),
     ).toEqual(['project_created', 'stream_end']);
-    expect(blocks.every((block) => block === ': ping' || /^data: \{.*\}$/.test(block))).toBe(true);
+    expect(blocks.every((block) => block === ': ping' || /^data: \{.*\}\nid: \d+$/.test(block))).toBe(true);
     expect(blocks.filter((block) => block === ': ping').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -187,17 +189,15 @@ describe('event stream relay', () => {
     const status = stack.client('alice').getProject('p-orphan');
     const poll = await upstream.next();
     expect(poll.path).toBe('/api/v1/agent/project/p-orphan');
-    poll.response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          status: true,
-          project_id: 'p-orphan',
-          app_url: 'https://p-orphan.example',
-          project_status: 'ready',
-          name: 'Orphan',
-        }),
-      );
+    poll.response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        status: true,
+        project_id: 'p-orphan',
+        app_url: 'https://p-orphan.example',
+        project_status: 'ready',
+        name: 'Orphan',
+      }),
+    );
     expect((await status).project_status).toBe('ready');
     const stolen = await stack
       .client('bob')

@@ -1,0 +1,161 @@
+/**
+ * The proxy's own routes (proxyRoutes in core): the signed-in end user's projects, a project's conversation,
+ * and the replay + live follow of a project's latest generation. Owner-only; anyone else gets the same 404
+ * as for a project that does not exist.
+ */
+import { proxyRoutes, type ConversationBody, type ProjectListBody, type ProxyRouteName } from '../core/index.js';
+import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
+import {
+  ProxyStoreUnavailableError,
+  storeUnavailableMessage,
+  type ProxyStore,
+  type RecordedEvent,
+} from './proxy-store.js';
+import type { RelayTimers } from './event-stream-relay.js';
+
+/** What the project routes need from the proxy. */
+export interface ProjectRoutesOptions {
+  store: ProxyStore;
+  timers: RelayTimers;
+  /** A `: ping` after this long without a byte (0: never). */
+  heartbeatMs: number;
+  /** How often a follower looks for new events (default 250 ms). */
+  pollMs?: number;
+  /** A follower stops after this long without a new event (the recording instance may be gone); default 5 min. */
+  followIdleMs?: number;
+}
+
+/** A matched proxy route and its project id, if any. */
+export interface ProxyRouteMatch {
+  name: ProxyRouteName;
+  projectId?: string;
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
+const encoder = new TextEncoder();
+
+/** Finds the proxy route of a GET path relative to the base path. */
+export function matchProxyRoute(method: string, path: string): ProxyRouteMatch | undefined {
+  if (method.toUpperCase() !== 'GET') return undefined;
+  if (path === proxyRoutes.listProjects.path) return { name: 'listProjects' };
+  const [, first, projectId, last, ...rest] = path.split('/');
+  if (first !== 'projects' || projectId === undefined || !idPattern.test(projectId) || rest.length > 0)
+    return undefined;
+  if (`/projects/{projectId}/${last}` === proxyRoutes.getConversation.path)
+    return { name: 'getConversation', projectId };
+  if (`/projects/{projectId}/${last}` === proxyRoutes.projectEvents.path) return { name: 'projectEvents', projectId };
+  return undefined;
+}
+
+/** The replay's starting point: `Last-Event-ID`, else `?after=N`, else 0. */
+function replayAfter(request: Request): number {
+  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after') ?? '0';
+  const after = Number(raw);
+  return Number.isSafeInteger(after) && after >= 0 ? after : 0;
+}
+
+function frame(event: RecordedEvent): Uint8Array {
+  return encoder.encode(
+    `id: ${event.id}\n${event.data
+      .split('\n')
+      .map((line) => `data: ${line}\n`)
+      .join('')}\n`,
+  );
+}
+
+/** Creates the handler of the proxy's own routes for an authorised user. */
+export function createProjectRoutes(options: ProjectRoutesOptions) {
+  const { store, timers } = options;
+  const pollMs = options.pollMs ?? 250;
+  const followIdleMs = options.followIdleMs ?? 300_000;
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        timers.clearTimeout(handle);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const handle = timers.setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+
+  async function follow(projectId: string, request: Request, after: number): Promise<Response> {
+    const first = await store.readEvents(projectId, after);
+    if (first === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+    const stop = new AbortController();
+    request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    let batch: typeof first | undefined = first;
+    let last = after;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        let lastNew = Date.now();
+        let lastByte = Date.now();
+        try {
+          while (!stop.signal.aborted) {
+            if (batch === undefined || batch.generation !== first.generation) break;
+            for (const event of batch.events) controller.enqueue(frame(event));
+            if (batch.events.length > 0) {
+              last = batch.events[batch.events.length - 1]?.id ?? last;
+              lastNew = lastByte = Date.now();
+            } else {
+              // A store may answer in pages: the follow ends only on an empty read after the end.
+              if (batch.ended || Date.now() - lastNew > followIdleMs) break;
+              if (options.heartbeatMs > 0 && Date.now() - lastByte >= options.heartbeatMs) {
+                controller.enqueue(encoder.encode(': ping\n\n'));
+                lastByte = Date.now();
+              }
+              await sleep(pollMs, stop.signal);
+            }
+            batch = await store.readEvents(projectId, last);
+          }
+        } catch {
+          // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
+        }
+        try {
+          controller.close();
+        } catch {
+          // The browser cancelled meanwhile.
+        }
+      },
+      cancel() {
+        stop.abort();
+      },
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  }
+
+  /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */
+  return async function serve(match: ProxyRouteMatch, request: Request, userId: string): Promise<Response> {
+    try {
+      if (match.name === 'listProjects') {
+        const body: ProjectListBody = { status: true, projects: await store.listProjects(userId) };
+        return new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });
+      }
+      const projectId = match.projectId as string;
+      if ((await store.getProjectOwner(projectId)) !== userId)
+        throw new ProxyRefusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
+      if (match.name === 'getConversation') {
+        const body: ConversationBody = {
+          status: true,
+          project_id: projectId,
+          turns: await store.getConversation(projectId),
+        };
+        return new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });
+      }
+      return await follow(projectId, request, replayAfter(request));
+    } catch (thrown) {
+      if (thrown instanceof ProxyRefusal) return errorResponse('agent', thrown.status, thrown.message);
+      if (thrown instanceof ProxyStoreUnavailableError)
+        return errorResponse('agent', 503, storeUnavailableMessage, { retryAfterSeconds: 5 });
+      throw thrown;
+    }
+  };
+}

@@ -1,0 +1,80 @@
+/** The contract of the proxy's state: what must outlive one request and, with several instances, be shared. */
+import type { ConversationTurn, ConversationTurnOutcome, ProjectSummary } from '../core/index.js';
+import type { BudgetDecision, BudgetLimits } from './fair-budget.js';
+
+/** A status response kept for a short while, so many polls cost one upstream request. */
+export interface CachedStatus {
+  status: number;
+  body: string;
+  contentType: string;
+  expiresAt: number;
+}
+
+/** One relayed event of a generation, with its SSE id (1, 2, 3… per generation). */
+export interface RecordedEvent {
+  id: number;
+  data: string;
+}
+
+/** The recorded events of a project's latest generation after some id. */
+export interface GenerationEvents {
+  /** Which generation of the project (1 for the first prompt, then one more per follow-up). */
+  generation: number;
+  events: RecordedEvent[];
+  /** The generation's stream has ended (terminal event, or the upstream stream closed). */
+  ended: boolean;
+}
+
+/** What the proxy learned about a project from a status answer or an event. */
+export type ProjectPatch = Partial<Pick<ProjectSummary, 'name' | 'app_url' | 'project_status'>>;
+
+/** What an end user's generate gets while the store is unreachable (503). */
+export const storeUnavailableMessage = 'The service is temporarily unavailable. Please try again in a moment.';
+
+/** The store refused because its backend (Redis) is unreachable; the proxy answers 503 and fails closed. */
+export class ProxyStoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The proxy store is unavailable.', { cause });
+    this.name = 'ProxyStoreUnavailableError';
+  }
+}
+
+/**
+ * Where the proxy keeps what must outlive one request: in memory by default (`createMemoryProxyStore`),
+ * in Redis for several instances or restarts (`createRedisProxyStore`). Both run the same budget rules.
+ */
+export interface ProxyStore {
+  /** The end user who created a project, if the proxy saw it being created. */
+  getProjectOwner(projectId: string): Promise<string | undefined>;
+  /** Records the creator of a project; the first record wins and is never overwritten. */
+  setProjectOwner(projectId: string, externalUserId: string): Promise<void>;
+  /** Takes one slot of the team budget for a user, atomically, or says how long to wait. */
+  acquireBudget(userId: string, now: number, limits: BudgetLimits): Promise<BudgetDecision>;
+  /** Refuses every slot until `until` (after the upstream itself answered 429). */
+  pauseBudget(until: number): Promise<void>;
+  /** A fresh cached status answer of a project, if any. */
+  getCachedStatus(projectId: string, now: number): Promise<CachedStatus | undefined>;
+  /** Keeps a status answer until its `expiresAt`. */
+  setCachedStatus(projectId: string, entry: CachedStatus): Promise<void>;
+  /**
+   * Claims the refresh of a project's status for `ttlMs` across instances; false when another instance
+   * holds it (the caller then waits for the cache briefly). Optional: a store without it always refreshes.
+   */
+  claimStatusRefresh?(projectId: string, ttlMs: number): Promise<boolean>;
+  /** Throws `ProxyStoreUnavailableError` when the store cannot serve now (checked before any generate POST). */
+  assertAvailable?(): Promise<void>;
+  /** Starts a new generation of an end user's project with the prompt that caused it; returns its number. */
+  beginGeneration(projectId: string, userId: string, turn: ConversationTurn): Promise<number>;
+  /** Records one relayed event of a generation. */
+  appendEvent(projectId: string, generation: number, event: RecordedEvent): Promise<void>;
+  /** Marks a generation ended with its outcome; its events are kept for the retention time from now. */
+  endGeneration(projectId: string, generation: number, outcome: ConversationTurnOutcome): Promise<void>;
+  /** The latest generation's events after `after`, or undefined when nothing is recorded. */
+  readEvents(projectId: string, after: number): Promise<GenerationEvents | undefined>;
+  /** Creates or updates an end user's project summary. */
+  noteProject(projectId: string, userId: string, patch: ProjectPatch, at: number): Promise<void>;
+  /** The end user's projects, newest first. */
+  listProjects(userId: string): Promise<ProjectSummary[]>;
+  /** The turns of a project's conversation, oldest first. */
+  getConversation(projectId: string): Promise<ConversationTurn[]>;
+}

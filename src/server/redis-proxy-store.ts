@@ -1,0 +1,234 @@
+/**
+ * The Redis `ProxyStore`: durable across restarts and shared by every proxy instance. Key layout (after
+ * `keyPrefix`, default 'agent-embed:'), documented in docs/proxy.md:
+ *   owner:{project}            project owner, SET NX, never expires
+ *   budget:team / budget:asked / budget:pause / budget:user:{user}   the budget script's state (TTL 2 windows)
+ *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
+ *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
+ *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
+ *   turns:{project}            the conversation, one JSON turn per prompt
+ */
+import type { ConversationTurn, ProjectSummary } from '../core/index.js';
+import { effectiveReserve, type BudgetDecision } from './fair-budget.js';
+import {
+  ProxyStoreUnavailableError,
+  type GenerationEvents,
+  type ProxyStore,
+  type RecordedEvent,
+} from './proxy-store.js';
+import {
+  appendEventScript,
+  beginGenerationScript,
+  budgetScript,
+  endGenerationScript,
+  noteProjectScript,
+  pauseScript,
+  readEventsScript,
+} from './redis-scripts.js';
+
+/** The part of a node-redis client (v5 or v6) the store uses. */
+export interface RedisClientLike {
+  readonly isReady: boolean;
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/** Options of `createRedisProxyStore`: a Redis URL (the store opens and owns the client) or a connected client. */
+export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLike }) & {
+  /** Prefix of every key (default 'agent-embed:'); one prefix per agency team. */
+  keyPrefix?: string;
+  /** Most events kept per generation (approximate trim; default 5,000). */
+  maxEventsPerGeneration?: number;
+  /** How long a generation's events are kept after its end, in ms (default 1 hour). */
+  eventRetentionMs?: number;
+  /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
+  runningRetentionMs?: number;
+  /** Connection errors of a client the store opened (reconnection is automatic), or a missing `redis` package. */
+  onError?(error: unknown): void;
+};
+
+/** The Redis store, with `ready()` (the first connection) and `close()` (for a client it opened). */
+export interface RedisProxyStore extends ProxyStore {
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface OwnedClient extends RedisClientLike {
+  connect(): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  close?(): Promise<void>;
+  quit?(): Promise<unknown>;
+  destroy?(): void;
+}
+
+/** Creates the Redis store; the `redis` package is loaded only here, and only for `{ url }`. */
+export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisProxyStore {
+  const prefix = options.keyPrefix ?? 'agent-embed:';
+  const maxEvents = options.maxEventsPerGeneration ?? 5_000;
+  const retentionMs = options.eventRetentionMs ?? 3_600_000;
+  const runningMs = options.runningRetentionMs ?? 86_400_000;
+  let client: RedisClientLike | undefined = 'client' in options ? options.client : undefined;
+  let owned: OwnedClient | undefined;
+  const opening: Promise<void> =
+    'url' in options
+      ? (async () => {
+          const { createClient } = (await import('redis')) as unknown as {
+            createClient(options: object): OwnedClient;
+          };
+          // Without the offline queue a command fails at once while Redis is down, so the proxy answers 503
+          // instead of holding requests; reconnection goes on in the background.
+          owned = createClient({ url: options.url, disableOfflineQueue: true });
+          owned.on('error', (error) => options.onError?.(error));
+          client = owned;
+          await owned.connect();
+        })()
+      : Promise.resolve();
+  // A missing `redis` package or a refused first connection: reported, and every call answers 503 meanwhile.
+  opening.catch((error: unknown) => options.onError?.(error));
+
+  const key = (...parts: string[]) => prefix + parts.join(':');
+  const call = async (args: string[]): Promise<unknown> => {
+    if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
+    try {
+      return await client.sendCommand(args);
+    } catch (error) {
+      throw new ProxyStoreUnavailableError(error);
+    }
+  };
+  const shas = new Map<string, string>();
+  const run = async (script: string, keys: string[], args: (string | number)[]): Promise<unknown> => {
+    const argv = [String(keys.length), ...keys, ...args.map(String)];
+    const sha = shas.get(script);
+    if (sha !== undefined) {
+      try {
+        return await call(['EVALSHA', sha, ...argv]);
+      } catch (error) {
+        if (!String((error as { cause?: unknown }).cause).includes('NOSCRIPT')) throw error;
+      }
+    }
+    shas.set(script, String(await call(['SCRIPT', 'LOAD', script])));
+    return call(['EVALSHA', shas.get(script) as string, ...argv]);
+  };
+  const iso = (at: number) => new Date(at).toISOString();
+
+  return {
+    ready: () => opening,
+    async close() {
+      await opening.catch(() => undefined);
+      const closing = owned;
+      // Idempotent: a second close finds nothing to close.
+      owned = undefined;
+      client = undefined;
+      if (closing === undefined) return;
+      if (closing.close) await closing.close();
+      else await closing.quit?.();
+    },
+    async assertAvailable() {
+      if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
+    },
+    async getProjectOwner(projectId) {
+      const owner = await call(['GET', key('owner', projectId)]);
+      return typeof owner === 'string' ? owner : undefined;
+    },
+    async setProjectOwner(projectId, externalUserId) {
+      await call(['SET', key('owner', projectId), externalUserId, 'NX']);
+    },
+    async acquireBudget(userId, _now, limits): Promise<BudgetDecision> {
+      const reply = (await run(
+        budgetScript,
+        [key('budget', 'team'), key('budget', 'asked'), key('budget', 'pause')],
+        [key('budget', 'user', ''), userId, limits.limit, limits.windowMs, effectiveReserve(limits)],
+      )) as [number, string?, number?];
+      if (reply[0] === 1) return { ok: true };
+      return { ok: false, reason: reply[1] as 'team' | 'fair_share' | 'paused', retryAfterMs: Number(reply[2]) };
+    },
+    async pauseBudget(until) {
+      await run(pauseScript, [key('budget', 'pause')], [Math.ceil(until)]);
+    },
+    async getCachedStatus(projectId, now) {
+      const raw = await call(['GET', key('status', projectId)]);
+      if (typeof raw !== 'string') return undefined;
+      const entry = JSON.parse(raw) as { status: number; body: string; contentType: string; expiresAt: number };
+      return entry.expiresAt > now ? entry : undefined;
+    },
+    async setCachedStatus(projectId, entry) {
+      const ttl = Math.max(1, Math.ceil(entry.expiresAt - Date.now()));
+      await call(['SET', key('status', projectId), JSON.stringify(entry), 'PX', String(ttl)]);
+      // The refresh is done: the next expiry must find the claim free, not wait out its TTL.
+      await call(['DEL', key('status-lock', projectId)]);
+    },
+    async claimStatusRefresh(projectId, ttlMs) {
+      return (await call(['SET', key('status-lock', projectId), '1', 'NX', 'PX', String(ttlMs)])) === 'OK';
+    },
+    async beginGeneration(projectId, userId, turn) {
+      const at = Date.parse(turn.at);
+      const generation = await run(
+        beginGenerationScript,
+        [
+          key('turns', projectId),
+          key('events', projectId),
+          key('generation', projectId),
+          key('project', projectId),
+          key('projects', userId),
+        ],
+        [JSON.stringify(turn), projectId, userId, at, runningMs, iso(at)],
+      );
+      return Number(generation);
+    },
+    async appendEvent(projectId, generation, event: RecordedEvent) {
+      await run(
+        appendEventScript,
+        [key('generation', projectId), key('events', projectId)],
+        [generation, event.id, event.data, maxEvents, runningMs],
+      );
+    },
+    async endGeneration(projectId, generation, outcome) {
+      await run(
+        endGenerationScript,
+        [key('generation', projectId), key('events', projectId), key('turns', projectId)],
+        [generation, JSON.stringify(outcome), retentionMs],
+      );
+    },
+    async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
+      const reply = (await run(readEventsScript, [key('generation', projectId), key('events', projectId)], [after])) as
+        string[] | [];
+      if (reply.length === 0) return undefined;
+      const events: RecordedEvent[] = [];
+      for (let index = 2; index + 1 < reply.length; index += 2)
+        events.push({ id: Number(reply[index]), data: String(reply[index + 1]) });
+      return { generation: Number(reply[0]), ended: reply[1] === '1', events };
+    },
+    async noteProject(projectId, userId, patch, at) {
+      const fields = Object.entries(patch).flatMap(([field, value]) => [field, value ?? '']);
+      await run(
+        noteProjectScript,
+        [key('project', projectId), key('projects', userId)],
+        [projectId, userId, at, iso(at), ...fields],
+      );
+    },
+    async listProjects(userId) {
+      const ids = (await call(['ZRANGE', key('projects', userId), '0', '199', 'REV'])) as string[];
+      const rows = await Promise.all(
+        ids.map(async (projectId) => {
+          const fields = ['owner', 'name', 'app_url', 'project_status', 'created_at', 'updated_at'];
+          const values = (await call(['HMGET', key('project', projectId), ...fields])) as (string | null)[];
+          const [owner, name, appUrl, status, createdAt, updatedAt] = values;
+          if (owner !== userId || createdAt == null) return undefined;
+          const summary: ProjectSummary = {
+            project_id: projectId,
+            name: name || null,
+            app_url: appUrl || null,
+            project_status: status || null,
+            created_at: createdAt,
+            updated_at: updatedAt ?? createdAt,
+          };
+          return summary;
+        }),
+      );
+      return rows.filter((row): row is ProjectSummary => row !== undefined);
+    },
+    async getConversation(projectId) {
+      const turns = (await call(['LRANGE', key('turns', projectId), '0', '-1'])) as string[];
+      return turns.map((turn) => JSON.parse(turn) as ConversationTurn);
+    },
+  };
+}
