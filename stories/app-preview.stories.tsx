@@ -20,7 +20,7 @@ function preview(canvasElement: HTMLElement) {
 async function expectEmpty(canvasElement: HTMLElement) {
   const { region, view, frame } = preview(canvasElement);
   await expect(region).toHaveAttribute('data-state', 'empty');
-  await expect(view.getByText('The preview appears here when the app is ready.')).toBeInTheDocument();
+  await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
   await expect(frame()).toBeNull();
 }
 
@@ -58,7 +58,7 @@ export const Ready: Story = {
     await userEvent.click(view.getByRole('button', { name: 'Mobile' }));
     await expect(region).toHaveAttribute('data-device', 'mobile');
     await expect(view.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(frame()?.style.width).toBe('375px');
+    await expect(frame()?.style.width).toBe('390px');
     await userEvent.click(view.getByRole('button', { name: 'Tablet' }));
     await expect(frame()?.style.width).toBe('768px');
     // Reload mounts a new frame on the same address.

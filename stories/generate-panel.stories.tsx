@@ -48,7 +48,7 @@ export const Idle: Story = {
     await expect(canvas.getByRole('radio', { name: 'Build' })).toBeChecked();
     await expect(canvas.getByRole('radio', { name: 'Design' })).not.toBeChecked();
     await expect(submit()).toBeEnabled();
-    await expect(canvas.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    await expect(canvas.queryByRole('button', { name: 'Stop watching' })).not.toBeInTheDocument();
   },
 };
 
@@ -111,7 +111,7 @@ export const Submitting: Story = {
     await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
     await expect(prompt()).toBeDisabled();
     // Keyboard users keep their place: focus moves from the disabled submit to Cancel.
-    await expect(canvas.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toHaveFocus();
     await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
   },
 };
@@ -137,7 +137,7 @@ export const Provisioning: Story = {
     await expect(form).toHaveAttribute('data-state', 'provisioning');
     await expect(prompt()).toBeDisabled();
     await expect(canvas.getByRole('group', { name: 'Mode' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
   },
 };
 
@@ -157,7 +157,7 @@ export const CancelWhileProvisioning: Story = {
     const { canvas, form, submit } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement);
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'provisioning'));
-    await userEvent.click(canvas.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Stop watching' }));
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
     await expect(submit()).toHaveAccessibleName('Generate');
     await expect(submit()).toBeEnabled();

@@ -30,7 +30,7 @@ function parts(canvasElement: HTMLElement) {
 async function expectProgress(canvasElement: HTMLElement, percentage: number) {
   const { region, log } = parts(canvasElement);
   await expect(region).toHaveAttribute('data-state', 'provisioning');
-  const bar = log.getByRole('progressbar', { name: 'Container setup' });
+  const bar = log.getByRole('progressbar', { name: 'Build progress' });
   await expect(bar).toHaveAttribute('aria-valuenow', String(percentage));
   await expect(bar).toHaveAttribute('aria-valuetext', `${createAgentFormat(undefined).percent(percentage)} done`);
   await expect(log.getByRole('log')).toHaveTextContent('Setting up the container.');
@@ -89,11 +89,12 @@ export const ContainerReady: Story = {
   play: async ({ canvasElement }) => {
     const { region, log, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'generating');
-    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    await expect(log.getByText('Container ready.')).toBeInTheDocument();
+    // The container is ready, the build is not: the bar is past the setup share and far from full.
+    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '35');
+    await expect(log.getByText('Writing your app…')).toBeInTheDocument();
     // The last progress message does not linger next to it.
     await expect(log.queryByText('Container started')).not.toBeInTheDocument();
-    await expect(announcement()).toHaveTextContent('Generating code.');
+    await expect(announcement()).toHaveTextContent('Writing your app.');
     await expect(log.queryByRole('region', { name: 'Generated files' })).not.toBeInTheDocument();
   },
 };
@@ -194,7 +195,7 @@ export const FollowUpCompleted: Story = {
   play: async ({ canvasElement }) => {
     const { region, log } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'completed');
-    await expect(log.getByText('3 files, 2 modified')).toBeInTheDocument();
+    await expect(log.getByText('1 new, 2 changed files')).toBeInTheDocument();
     await expect(log.getByRole('link', { name: 'Open the app' })).toBeInTheDocument();
   },
 };
@@ -223,7 +224,7 @@ export const CreditsExhaustedDuring: Story = {
     const { region, log, outcome, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
     await expect(outcome()).toHaveTextContent(creditsExhaustedMessage);
-    await expect(log.getByText('3 files, 0 modified')).toBeInTheDocument();
+    await expect(log.getByText('3 new files')).toBeInTheDocument();
     const link = log.getByRole('link', { name: 'Buy credits' });
     await expect(link).toHaveAttribute('href', storyBillingUrl);
     await expect(announcement()).toHaveTextContent('Your credits ran out.');
@@ -249,9 +250,9 @@ export const Recovering: Story = {
     const { region, outcome, badge, announcement } = parts(context.canvasElement);
     await expect(region).toHaveAttribute('data-state', 'recovering');
     await expect(region).toHaveAttribute('aria-busy', 'true');
-    await expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
+    await expect(outcome()).toHaveTextContent('The connection dropped. Reconnecting to your build…');
     await expect(badge()).toHaveTextContent('Reconnecting');
-    await expect(announcement()).toHaveTextContent('Connection lost. Checking how the generation ended.');
+    await expect(announcement()).toHaveTextContent('Connection dropped. Reconnecting to your build.');
     // The project is still being generated at the mock: polling goes on.
     await waitFor(() =>
       expect(storyAgent(context).api.admin.requests.some((request) => request.path.includes('/agent/project/'))).toBe(
@@ -287,7 +288,7 @@ export const Interrupted: Story = {
   play: async ({ canvasElement }) => {
     const { region, outcome, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'interrupted');
-    await expect(outcome()).toHaveTextContent('The connection was lost and the outcome is unknown.');
+    await expect(outcome()).toHaveTextContent('The connection was lost and we could not find out how the build ended.');
     await expect(announcement()).toHaveTextContent('The connection was lost.');
   },
 };
@@ -297,7 +298,7 @@ export const Cancelled: Story = {
   play: async ({ canvasElement }) => {
     const { region, outcome, badge } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'aborted');
-    await expect(outcome()).toHaveTextContent('The generation was cancelled.');
+    await expect(outcome()).toHaveTextContent('You stopped watching this build.');
     await expect(badge()).toHaveTextContent('Cancelled');
   },
 };

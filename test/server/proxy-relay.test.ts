@@ -187,17 +187,15 @@ describe('event stream relay', () => {
     const status = stack.client('alice').getProject('p-orphan');
     const poll = await upstream.next();
     expect(poll.path).toBe('/api/v1/agent/project/p-orphan');
-    poll.response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          status: true,
-          project_id: 'p-orphan',
-          app_url: 'https://p-orphan.example',
-          project_status: 'ready',
-          name: 'Orphan',
-        }),
-      );
+    poll.response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        status: true,
+        project_id: 'p-orphan',
+        app_url: 'https://p-orphan.example',
+        project_status: 'ready',
+        name: 'Orphan',
+      }),
+    );
     expect((await status).project_status).toBe('ready');
     const stolen = await stack
       .client('bob')

@@ -63,14 +63,12 @@ function setup(options: Setup = {}) {
     },
     /** Runs the install flow as the browser would: start, then the mock's callback redirects to return_url. */
     async connectCodehost(externalUserId = 'ada', name = 'Ada Lovelace'): Promise<void> {
-      const started = await store
-        .getState()
-        .startCodehostConnect({
-          external_user_id: externalUserId,
-          external_user_name: name,
-          external_user_email: `${externalUserId}@example.com`,
-          return_url: 'https://agency.example/app',
-        });
+      const started = await store.getState().startCodehostConnect({
+        external_user_id: externalUserId,
+        external_user_name: name,
+        external_user_email: `${externalUserId}@example.com`,
+        return_url: 'https://agency.example/app',
+      });
       if (!started.ok) throw started.error;
       const state = new URL(started.data.redirect_url).searchParams.get('state')!;
       const callback = await transport.api.fetch(

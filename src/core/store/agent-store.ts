@@ -31,6 +31,7 @@ import { createRing } from './ring.js';
 import { createCodehostSlice, type CodehostSlice } from './codehost-slice.js';
 import { createDeploymentsSlice, type DeploymentsSlice } from './deployments-slice.js';
 import type { SliceContext } from './slice-context.js';
+import { createConversationSlice, recordConversation, type ConversationSlice } from './conversation-slice.js';
 import { createPlansSlice, type PlansSlice } from './plans-slice.js';
 
 /** Kinds of log entries. */
@@ -52,7 +53,7 @@ export interface GenerationActionResult extends GenerationResult {
 }
 
 /** State and actions of the store: generations here, deployments, code host and plans in their slices. */
-export interface AgentState extends DeploymentsSlice, CodehostSlice, PlansSlice {
+export interface AgentState extends DeploymentsSlice, CodehostSlice, PlansSlice, ConversationSlice {
   /** By project id, or by a temporary `pending:N` key until `project_created` arrives. */
   generations: Record<string, GenerationState>;
   /** The key of this store's latest generation. */
@@ -74,6 +75,8 @@ export interface AgentState extends DeploymentsSlice, CodehostSlice, PlansSlice 
   watchProject(projectId: string): () => void;
   /** Restores the last project persisted in storage and, if its generation had not finished, recovers it. Idempotent. */
   resume(): void;
+  /** Empties the stage for a new project: nothing is current any more (nothing is cancelled or forgotten). */
+  newProject(): void;
   /** Forgets a generation (default: the current one), cancelling it first if it runs. */
   reset(key?: string): void;
 }
@@ -510,8 +513,14 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     log(kind, text, undefined);
     requestPublish(true);
   };
+  const conversationOptions = {
+    client,
+    storage: options.storage === undefined ? defaultStorage() : options.storage,
+    storageKey: options.storageKey ?? defaultStorageKey,
+  };
   const store = createStore<AgentState>()((set, get) => ({
     ...createIntegrationSlices({ client, set, get, now, signal: lifetime.signal, log: logNow }),
+    ...createConversationSlice(get, set, conversationOptions),
     generations: {},
     currentKey: undefined,
     projects: {},
@@ -555,6 +564,10 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       requestPublish(true);
       if (unfinished) startRecovery(createRun(draft), saved.projectId);
     },
+    newProject() {
+      setCurrent(undefined);
+      requestPublish(true);
+    },
     reset(key = currentKey) {
       if (key === undefined) return;
       const run = findRun(key);
@@ -574,6 +587,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     },
   }));
 
+  const stopRecording = recordConversation(store, conversationOptions);
+
   return Object.assign(store, {
     client,
     getStats: () => ({ ...stats }),
@@ -581,6 +596,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (destroyed) return;
       destroyed = true;
       lifetime.abort();
+      stopRecording();
       batcher.stop();
       for (const run of [...runs]) {
         if (run.draft.status === 'recovering')
