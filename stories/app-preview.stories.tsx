@@ -17,10 +17,10 @@ function preview(canvasElement: HTMLElement) {
   return { region, view: within(region), frame: () => region.querySelector('iframe') };
 }
 
-async function expectEmpty(canvasElement: HTMLElement) {
+async function expectEmpty(canvasElement: HTMLElement, text = 'Your app will appear here.') {
   const { region, view, frame } = preview(canvasElement);
   await expect(region).toHaveAttribute('data-state', 'empty');
-  await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
+  await expect(view.getByText(text)).toBeInTheDocument();
   await expect(frame()).toBeNull();
 }
 
@@ -32,13 +32,13 @@ export const Empty: Story = {
 export const WhileProvisioning: Story = {
   name: 'Provisioning 60%: not ready yet',
   parameters: agentParameters(reach.provisioning(60)),
-  play: async ({ canvasElement }) => expectEmpty(canvasElement),
+  play: async ({ canvasElement }) => expectEmpty(canvasElement, 'Your app will appear here when it is built.'),
 };
 
 export const WhileGenerating: Story = {
   name: 'Generating: not ready yet',
   parameters: agentParameters(reach.generating(5)),
-  play: async ({ canvasElement }) => expectEmpty(canvasElement),
+  play: async ({ canvasElement }) => expectEmpty(canvasElement, 'Your app will appear here when it is built.'),
 };
 
 export const Ready: Story = {

@@ -44,7 +44,7 @@ export const Idle: Story = {
     await expect(form).toHaveAttribute('data-state', 'idle');
     await expect(canvas.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
     await expect(prompt()).toHaveAccessibleName('Describe the app you want');
-    await expect(prompt()).toHaveAccessibleDescription('At least 10 characters.');
+    await expect(prompt()).toHaveAccessibleDescription('Say what it is for, the pages it needs and the look you want.');
     await expect(canvas.getByRole('radio', { name: 'Build' })).toBeChecked();
     await expect(canvas.getByRole('radio', { name: 'Design' })).not.toBeChecked();
     await expect(submit()).toBeEnabled();
@@ -175,7 +175,7 @@ export const CompletedOffersFollowUp: Story = {
     const projectId = storyAgent(context).api.admin.projects()[0]?.id ?? '';
     await expect(form).toHaveAttribute('data-state', 'completed');
     await expect(canvas.getByRole('heading', { name: 'Refine your app' })).toBeInTheDocument();
-    await expect(canvas.getByText(`Follow-up on project ${projectId}`)).toBeInTheDocument();
+    await expect(canvas.getByText(/^Changes go to /)).toBeInTheDocument();
     await expect(prompt()).toHaveAccessibleName('What should change?');
     await expect(canvas.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
     await expect(canvas.queryByRole('group', { name: 'Mode' })).not.toBeInTheDocument();

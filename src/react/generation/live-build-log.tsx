@@ -208,7 +208,7 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
       <div className="ae-visually-hidden" role="log" aria-live="polite">
         {text.announcements[phase]}
       </div>
-      {generation === undefined ? (
+      {generation === undefined || phase === 'idle' ? (
         <p className="ae-muted">{text.idle}</p>
       ) : (
         <>
