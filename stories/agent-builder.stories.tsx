@@ -16,7 +16,9 @@ type Story = StoryObj<typeof meta>;
 function builder(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: 'App builder' });
   const view = within(element);
-  return { element, view, part: (name: string) => view.getByRole('region', { name }) };
+  // Deploy, code host, repository and plans live in a sheet (a dialog rendered in the provider's root).
+  const sheet = () => within(within(canvasElement.ownerDocument.body).getByRole('dialog'));
+  return { element, view, sheet, part: (name: string) => sheet().getByRole('region', { name }) };
 }
 
 export const Start: Story = {
@@ -25,6 +27,8 @@ export const Start: Story = {
     const { element, view, part } = builder(canvasElement);
     await expect(element).toHaveAttribute('data-state', 'idle');
     await expect(view.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
+    await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
+    await userEvent.click(view.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
     await expect(part('Deploy to Vercel')).toHaveTextContent('Generate an app first, then deploy it.');
     await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'missing'));
@@ -56,12 +60,17 @@ export const ReadyToShip: Story = {
     },
   }),
   play: async ({ canvasElement }) => {
-    const { element, part } = builder(canvasElement);
+    const { element, view, part } = builder(canvasElement);
     await expect(element).toHaveAttribute('data-state', 'completed');
+    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+    await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
+    await userEvent.click(view.getByRole('button', { name: 'Plans' }));
+    await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'loaded'));
+    await userEvent.click(within(canvasElement.ownerDocument.body).getByRole('button', { name: 'Close' }));
+    await userEvent.click(view.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'connected'));
     await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'connected'));
     await waitFor(() => expect(part('Repository')).toHaveAttribute('data-state', 'ready'));
-    await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'loaded'));
     await userEvent.click(within(part('Deploy to Vercel')).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'deployed'));
   },

@@ -17,10 +17,10 @@ function preview(canvasElement: HTMLElement) {
   return { region, view: within(region), frame: () => region.querySelector('iframe') };
 }
 
-async function expectEmpty(canvasElement: HTMLElement) {
+async function expectEmpty(canvasElement: HTMLElement, text = 'Your app will appear here.') {
   const { region, view, frame } = preview(canvasElement);
   await expect(region).toHaveAttribute('data-state', 'empty');
-  await expect(view.getByText('The preview appears here when the app is ready.')).toBeInTheDocument();
+  await expect(view.getByText(text)).toBeInTheDocument();
   await expect(frame()).toBeNull();
 }
 
@@ -32,13 +32,13 @@ export const Empty: Story = {
 export const WhileProvisioning: Story = {
   name: 'Provisioning 60%: not ready yet',
   parameters: agentParameters(reach.provisioning(60)),
-  play: async ({ canvasElement }) => expectEmpty(canvasElement),
+  play: async ({ canvasElement }) => expectEmpty(canvasElement, 'Your app will appear here when it is built.'),
 };
 
 export const WhileGenerating: Story = {
   name: 'Generating: not ready yet',
   parameters: agentParameters(reach.generating(5)),
-  play: async ({ canvasElement }) => expectEmpty(canvasElement),
+  play: async ({ canvasElement }) => expectEmpty(canvasElement, 'Your app will appear here when it is built.'),
 };
 
 export const Ready: Story = {
@@ -58,7 +58,7 @@ export const Ready: Story = {
     await userEvent.click(view.getByRole('button', { name: 'Mobile' }));
     await expect(region).toHaveAttribute('data-device', 'mobile');
     await expect(view.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(frame()?.style.width).toBe('375px');
+    await expect(frame()?.style.width).toBe('390px');
     await userEvent.click(view.getByRole('button', { name: 'Tablet' }));
     await expect(frame()?.style.width).toBe('768px');
     // Reload mounts a new frame on the same address.

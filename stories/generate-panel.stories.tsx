@@ -44,11 +44,11 @@ export const Idle: Story = {
     await expect(form).toHaveAttribute('data-state', 'idle');
     await expect(canvas.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
     await expect(prompt()).toHaveAccessibleName('Describe the app you want');
-    await expect(prompt()).toHaveAccessibleDescription('At least 10 characters.');
+    await expect(prompt()).toHaveAccessibleDescription('Say what it is for, the pages it needs and the look you want.');
     await expect(canvas.getByRole('radio', { name: 'Build' })).toBeChecked();
     await expect(canvas.getByRole('radio', { name: 'Design' })).not.toBeChecked();
     await expect(submit()).toBeEnabled();
-    await expect(canvas.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    await expect(canvas.queryByRole('button', { name: 'Stop watching' })).not.toBeInTheDocument();
   },
 };
 
@@ -111,7 +111,7 @@ export const Submitting: Story = {
     await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
     await expect(prompt()).toBeDisabled();
     // Keyboard users keep their place: focus moves from the disabled submit to Cancel.
-    await expect(canvas.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toHaveFocus();
     await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
   },
 };
@@ -137,7 +137,7 @@ export const Provisioning: Story = {
     await expect(form).toHaveAttribute('data-state', 'provisioning');
     await expect(prompt()).toBeDisabled();
     await expect(canvas.getByRole('group', { name: 'Mode' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
   },
 };
 
@@ -157,7 +157,7 @@ export const CancelWhileProvisioning: Story = {
     const { canvas, form, submit } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement);
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'provisioning'));
-    await userEvent.click(canvas.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Stop watching' }));
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
     await expect(submit()).toHaveAccessibleName('Generate');
     await expect(submit()).toBeEnabled();
@@ -175,7 +175,7 @@ export const CompletedOffersFollowUp: Story = {
     const projectId = storyAgent(context).api.admin.projects()[0]?.id ?? '';
     await expect(form).toHaveAttribute('data-state', 'completed');
     await expect(canvas.getByRole('heading', { name: 'Refine your app' })).toBeInTheDocument();
-    await expect(canvas.getByText(`Follow-up on project ${projectId}`)).toBeInTheDocument();
+    await expect(canvas.getByText(/^Changes go to /)).toBeInTheDocument();
     await expect(prompt()).toHaveAccessibleName('What should change?');
     await expect(canvas.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
     await expect(canvas.queryByRole('group', { name: 'Mode' })).not.toBeInTheDocument();

@@ -62,7 +62,7 @@ export const GenerateThenFollowUp: Story = {
     await expect(form()).toHaveAccessibleName('Refine your app');
     await userEvent.type(canvas.getByRole('textbox'), 'Add a dark theme and a contact page');
     await userEvent.click(canvas.getByRole('button', { name: 'Send follow-up' }));
-    await waitFor(() => expect(within(log()).getByText('3 files, 2 modified')).toBeInTheDocument());
+    await waitFor(() => expect(within(log()).getByText('1 new, 2 changed files')).toBeInTheDocument());
     await expect(log()).toHaveAttribute('data-state', 'completed');
     await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
   },
@@ -77,7 +77,7 @@ export const Realistic: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Generate' }));
     // The container stage takes seconds at this speed: the story shows it live and stops asserting here.
     await waitFor(() => expect(log()).toHaveAttribute('data-state', 'provisioning'));
-    await expect(within(log()).getByRole('progressbar', { name: 'Container setup' })).toBeInTheDocument();
+    await expect(within(log()).getByRole('progressbar', { name: 'Build progress' })).toBeInTheDocument();
     await expect(preview()).toHaveAttribute('data-state', 'empty');
   },
 };

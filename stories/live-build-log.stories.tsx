@@ -30,10 +30,12 @@ function parts(canvasElement: HTMLElement) {
 async function expectProgress(canvasElement: HTMLElement, percentage: number) {
   const { region, log } = parts(canvasElement);
   await expect(region).toHaveAttribute('data-state', 'provisioning');
-  const bar = log.getByRole('progressbar', { name: 'Container setup' });
-  await expect(bar).toHaveAttribute('aria-valuenow', String(percentage));
-  await expect(bar).toHaveAttribute('aria-valuetext', `${createAgentFormat(undefined).percent(percentage)} done`);
-  await expect(log.getByRole('log')).toHaveTextContent('Setting up the container.');
+  const bar = log.getByRole('progressbar', { name: 'Build progress' });
+  // The container is the first 35% of the whole build's one bar.
+  const overall = Math.max(3, Math.round(percentage * 0.35));
+  await expect(bar).toHaveAttribute('aria-valuenow', String(overall));
+  await expect(bar).toHaveAttribute('aria-valuetext', `${createAgentFormat(undefined).percent(overall)} done`);
+  await expect(log.getByRole('log')).toHaveTextContent('Preparing a place for your app.');
 }
 
 export const Idle: Story = {
@@ -41,7 +43,8 @@ export const Idle: Story = {
     const { region, log, badge } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'idle');
     await expect(log.getByText('Nothing is being built yet.')).toBeInTheDocument();
-    await expect(badge()).toHaveTextContent('Ready');
+    // Nothing exists yet, so no status pill.
+    await expect(badge()).toBeNull();
     await expect(log.queryByRole('progressbar')).not.toBeInTheDocument();
   },
 };
@@ -89,11 +92,12 @@ export const ContainerReady: Story = {
   play: async ({ canvasElement }) => {
     const { region, log, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'generating');
-    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    await expect(log.getByText('Container ready.')).toBeInTheDocument();
+    // The container is ready, the build is not: the bar is past the setup share and far from full.
+    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '35');
+    await expect(log.getByText('Writing your app…')).toBeInTheDocument();
     // The last progress message does not linger next to it.
     await expect(log.queryByText('Container started')).not.toBeInTheDocument();
-    await expect(announcement()).toHaveTextContent('Generating code.');
+    await expect(announcement()).toHaveTextContent('Writing your app.');
     await expect(log.queryByRole('region', { name: 'Generated files' })).not.toBeInTheDocument();
   },
 };
@@ -103,7 +107,7 @@ export const GeneratingAFewFiles: Story = {
   play: async ({ canvasElement }) => {
     const { region, log } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'generating');
-    await expect(log.getByText('5 files, 0 modified')).toBeInTheDocument();
+    await expect(log.getByText('5 new files')).toBeInTheDocument();
     const files = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
     await expect(files.map((item) => item.querySelector('.ae-file-path')?.textContent)).toEqual([
       'package.json',
@@ -124,7 +128,7 @@ export const GeneratingThousandsOfFiles: Story = {
     const generation = currentGeneration(storyAgent(context).store.getState());
     await expect(generation?.files).toHaveLength(3000);
     await expect(region).toHaveAttribute('data-state', 'generating');
-    await expect(log.getByText(`${createAgentFormat(undefined).number(3000)} files, 0 modified`)).toBeInTheDocument();
+    await expect(log.getByText(`${createAgentFormat(undefined).number(3000)} new files`)).toBeInTheDocument();
     // Windowed: a screenful of rows is in the DOM, not three thousand.
     const rows = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
     await expect(rows.length).toBeGreaterThan(0);
@@ -148,7 +152,7 @@ export const Completed: Story = {
     await expect(link).toHaveAttribute('href', project?.appUrl);
     await expect(link).toHaveAttribute('target', '_blank');
     await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
-    await expect(log.getByText('13 files, 0 modified')).toBeInTheDocument();
+    await expect(log.getByText('13 new files')).toBeInTheDocument();
     await expect(announcement()).toHaveTextContent('Your app is ready.');
   },
 };
@@ -181,9 +185,10 @@ export const FollowUpRunning: Story = {
   play: async ({ canvasElement }) => {
     const { region, log } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'generating');
-    // A follow-up has no container stage.
-    await expect(log.queryByRole('progressbar')).not.toBeInTheDocument();
-    await expect(log.getByText('1 file, 1 modified')).toBeInTheDocument();
+    // A follow-up has no container stage: its bar starts with the generation and is not full while it runs.
+    await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', expect.not.stringMatching(/^100$/));
+    await expect(log.getByText('Writing your app…')).toBeInTheDocument();
+    await expect(log.getByText('0 new, 1 changed file')).toBeInTheDocument();
     await expect(log.getByText('src/App.tsx')).toBeInTheDocument();
     await expect(log.getByText('modified')).toBeInTheDocument();
   },
@@ -194,7 +199,7 @@ export const FollowUpCompleted: Story = {
   play: async ({ canvasElement }) => {
     const { region, log } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'completed');
-    await expect(log.getByText('3 files, 2 modified')).toBeInTheDocument();
+    await expect(log.getByText('1 new, 2 changed files')).toBeInTheDocument();
     await expect(log.getByRole('link', { name: 'Open the app' })).toBeInTheDocument();
   },
 };
@@ -207,7 +212,8 @@ export const CreditsExhaustedBefore: Story = {
     const { region, log, outcome } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
     await expect(outcome()).toHaveTextContent('Your credits ran out.');
-    await expect(outcome()).toHaveTextContent(agentApiMessages.insufficientCredits);
+    await expect(outcome()).toHaveTextContent('Your credits ran out.');
+    await expect(outcome()).not.toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
     // With onBuyCredits, the call to action is a button rather than the link.
     await userEvent.click(log.getByRole('button', { name: 'Buy credits' }));
@@ -222,8 +228,9 @@ export const CreditsExhaustedDuring: Story = {
   play: async ({ canvasElement }) => {
     const { region, log, outcome, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
-    await expect(outcome()).toHaveTextContent(creditsExhaustedMessage);
-    await expect(log.getByText('3 files, 0 modified')).toBeInTheDocument();
+    await expect(outcome()).toHaveTextContent('Your credits ran out.');
+    await expect(outcome()).not.toHaveTextContent(creditsExhaustedMessage);
+    await expect(log.getByText('3 new files')).toBeInTheDocument();
     const link = log.getByRole('link', { name: 'Buy credits' });
     await expect(link).toHaveAttribute('href', storyBillingUrl);
     await expect(announcement()).toHaveTextContent('Your credits ran out.');
@@ -235,10 +242,10 @@ export const Failed: Story = {
   play: async ({ canvasElement }) => {
     const { region, outcome, badge, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'failed');
-    await expect(outcome()).toHaveTextContent('The generation failed.');
+    await expect(outcome()).toHaveTextContent('The build failed.');
     await expect(outcome()).toHaveTextContent(storyFailureMessage);
     await expect(badge()).toHaveTextContent('Failed');
-    await expect(announcement()).toHaveTextContent('The generation failed.');
+    await expect(announcement()).toHaveTextContent('The build failed.');
   },
 };
 
@@ -249,9 +256,9 @@ export const Recovering: Story = {
     const { region, outcome, badge, announcement } = parts(context.canvasElement);
     await expect(region).toHaveAttribute('data-state', 'recovering');
     await expect(region).toHaveAttribute('aria-busy', 'true');
-    await expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
+    await expect(outcome()).toHaveTextContent('The connection dropped. Reconnecting to your build…');
     await expect(badge()).toHaveTextContent('Reconnecting');
-    await expect(announcement()).toHaveTextContent('Connection lost. Checking how the generation ended.');
+    await expect(announcement()).toHaveTextContent('Connection dropped. Reconnecting to your build.');
     // The project is still being generated at the mock: the store follows it through the events route.
     await waitFor(() =>
       expect(storyAgent(context).log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(true),
@@ -272,7 +279,7 @@ export const Recovered: Story = {
     );
     // The upstream stream was cut after ten events (7 container events, 2 plan steps, 1 file): nothing more was
     // recorded to replay, so the outcome came from polling.
-    await expect(log.getByText('1 file, 0 modified')).toBeInTheDocument();
+    await expect(log.getByText('1 new file')).toBeInTheDocument();
     await expect(agent.log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(true);
     await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   },
@@ -284,7 +291,7 @@ export const Interrupted: Story = {
   play: async ({ canvasElement }) => {
     const { region, outcome, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'interrupted');
-    await expect(outcome()).toHaveTextContent('The connection was lost and the outcome is unknown.');
+    await expect(outcome()).toHaveTextContent('The connection was lost and we could not find out how the build ended.');
     await expect(announcement()).toHaveTextContent('The connection was lost.');
   },
 };
@@ -294,8 +301,9 @@ export const Cancelled: Story = {
   play: async ({ canvasElement }) => {
     const { region, outcome, badge } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'aborted');
-    await expect(outcome()).toHaveTextContent('The generation was cancelled.');
-    await expect(badge()).toHaveTextContent('Cancelled');
+    await expect(outcome()).toHaveTextContent('You stopped watching this build.');
+    await expect(badge()).toHaveTextContent('Stopped watching');
+    await expect(outcome()).toHaveTextContent('It may still finish on the server');
   },
 };
 
@@ -303,9 +311,12 @@ function refusal(parameters: typeof reach.rateLimited, message: string): Story {
   return {
     parameters: agentParameters(parameters),
     play: async ({ canvasElement }) => {
-      const { region, outcome } = parts(canvasElement);
+      const { region, log } = parts(canvasElement);
+      // A refused request never started a build: the prompt form shows why (once); the log stays empty.
       await expect(region).toHaveAttribute('data-state', 'failed');
-      await expect(outcome()).toHaveTextContent(message);
+      await expect(region).toHaveAttribute('data-phase', 'idle');
+      await expect(log.getByText('Nothing is being built yet.')).toBeInTheDocument();
+      await expect(region).not.toHaveTextContent(message);
       await expect(region.querySelector('.ae-file')).toBeNull();
     },
   };

@@ -160,3 +160,17 @@ export type { IntegrationResult } from './store/slice-context.js';
 export { plansInDisplayOrder } from './store/plans-slice.js';
 export type { PlansSlice, PlansState } from './store/plans-slice.js';
 export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';
+export { selectProjectView } from './store/project-view.js';
+export type {
+  ProgressStage,
+  ProjectPhase,
+  ProjectProgress,
+  ProjectView,
+  ProjectViewSource,
+} from './store/project-view.js';
+export type {
+  ConversationEntry,
+  ConversationSlice,
+  TurnOutcome,
+  TurnOutcomeStatus,
+} from './store/conversation-slice.js';

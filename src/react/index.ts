@@ -50,6 +50,12 @@ export { RepoPicker } from './integrations/repo-picker.js';
 export type { RepoPickerProps, RepoPickerState } from './integrations/repo-picker.js';
 export { PlanList, formatPlanPrice } from './integrations/plan-list.js';
 export type { PlanListProps } from './integrations/plan-list.js';
+export { Conversation } from './conversation/conversation.js';
+export type { ConversationProps } from './conversation/conversation.js';
+export type { ConversationLabels } from './conversation/conversation.labels.js';
+export { useConversation } from './conversation/use-conversation.js';
+export { useProjectView } from './generation/use-project-view.js';
+export { toolWords } from './generation/live-build-log.js';
 export { AgentBuilder } from './builder/agent-builder.js';
 export type { AgentBuilderProps } from './builder/agent-builder.js';
 // The store's types, so React users can type selectors without a second import.
@@ -60,6 +66,9 @@ export type {
   GenerationState,
   GenerationStatus,
   ProjectSnapshot,
+  ProjectView,
+  ProjectPhase,
+  ConversationEntry,
 } from '../core/index.js';
 export type {
   CodehostConnectionState,

@@ -108,7 +108,6 @@ export interface AgentProxyOptions {
 /** A request handler over Web standard Request and Response. */
 export type AgentProxyHandler = (request: Request) => Promise<Response>;
 
-
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
 interface Relayed {
   status: number;

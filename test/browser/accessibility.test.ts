@@ -46,8 +46,8 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
       harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
       await generate(page);
       await waitForState(buildLog(page), 'generating');
-      await buildLog(page).getByText('3 files, 0 modified').waitFor();
-      await page.getByRole('button', { name: 'Cancel' }).waitFor();
+      await buildLog(page).getByText('3 new files').waitFor();
+      await page.getByRole('button', { name: 'Stop watching' }).waitFor();
     },
   ],
   [
@@ -55,8 +55,8 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     async (page) => {
       harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
       await generate(page);
-      await buildLog(page).getByText('3 files, 0 modified').waitFor();
-      await page.getByRole('button', { name: 'Cancel' }).click();
+      await buildLog(page).getByText('3 new files').waitFor();
+      await page.getByRole('button', { name: 'Stop watching' }).click();
       await waitForState(buildLog(page), 'aborted');
     },
   ],
@@ -66,7 +66,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
       // The stream is held open and the page reloads mid-build: the provider resumes the saved project by polling it.
       harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 12 });
       await generate(page);
-      await buildLog(page).getByText('3 files, 0 modified').waitFor();
+      await buildLog(page).getByText('3 new files').waitFor();
       await page.reload();
       await waitForState(buildLog(page), 'recovering');
       await page.getByRole('button', { name: 'Stop waiting' }).waitFor();

@@ -60,11 +60,11 @@ describe('the generation journey in Chromium', () => {
     expect(project.prompts).toEqual(['A recipe box with tags and a shopping list']);
 
     // Progress: the container bar reached 100 %, the container was ready, and every file was listed.
-    const progress = log.getByRole('progressbar', { name: 'Container setup' });
+    const progress = log.getByRole('progressbar', { name: 'Build progress' });
     expect(await progress.getAttribute('aria-valuenow')).toBe('100');
     expect(await progress.getAttribute('aria-valuetext')).toBe('100% done');
-    await log.getByText('Container ready.').waitFor();
-    await log.getByText(`${project.files.length} files, 0 modified`).waitFor();
+    await log.getByText('Finished.').waitFor();
+    await log.getByText(`${project.files.length} new files`).waitFor();
     const rows = log.getByRole('region', { name: 'Generated files' }).getByRole('listitem');
     expect(await rows.first().locator('.ae-file-path').textContent()).toBe(project.files[0]);
     expect(await rows.first().getAttribute('aria-setsize')).toBe(String(project.files.length));
@@ -89,11 +89,11 @@ describe('the generation journey in Chromium', () => {
 
     // The follow-up goes to the same project and changes two files.
     const followUp = page.getByRole('form', { name: 'Refine your app' });
-    await followUp.getByText(`Follow-up on project ${project.id}`).waitFor();
+    await followUp.getByText(/^Changes go to /).waitFor();
     await followUp.getByLabel('What should change?').fill('Add a dark mode toggle to the header');
     await followUp.getByRole('button', { name: 'Send follow-up' }).click();
     // The follow-up's own log: the two files it modified and the one it created.
-    await log.getByText('3 files, 2 modified').waitFor();
+    await log.getByText('1 new, 2 changed files').waitFor();
     await waitForState(log, 'completed');
     expect(onlyProject().prompts).toEqual([
       'A recipe box with tags and a shopping list',
@@ -170,7 +170,7 @@ describe('the generation journey in Chromium', () => {
     await waitForState(log, 'credits_exhausted');
     await log.locator('[data-outcome="credits_exhausted"]').getByText('Your credits ran out.').waitFor();
     await log.getByText('Buy more credits to continue building.').waitFor();
-    await log.getByText('3 files, 0 modified').waitFor();
+    await log.getByText('3 new files').waitFor();
     expect(onlyProject().status).toBe('credits_exhausted');
     expect(generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
   });
@@ -194,7 +194,7 @@ describe('the generation journey in Chromium', () => {
     });
     await expect.poll(() => harness.mock.api.admin.projects().length, { timeout: 20_000 }).toBe(2);
     const second = harness.mock.api.admin.projects()[1]!;
-    await page.getByText(`Follow-up on project ${second.id}`).waitFor();
+    await page.getByText(/^Changes go to /).waitFor();
     await waitForState(log, 'completed');
     expect(generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
     expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate', '/api/v1/agent/generate']);
@@ -219,7 +219,7 @@ describe('the generation journey in Chromium', () => {
     await tabTo(page, page.getByRole('button', { name: 'Send follow-up' }));
     await page.keyboard.press('Space');
     // The follow-up's own log: the two files it modified and the one it created.
-    await log.getByText('3 files, 2 modified').waitFor();
+    await log.getByText('1 new, 2 changed files').waitFor();
     await waitForState(log, 'completed');
     expect(onlyProject().prompts).toEqual(['A habit tracker with streaks', 'Add weekly charts']);
     expect(generationPosts).toEqual(['/api/agent/agent/generate', `/api/agent/agent/generate/${project.id}`]);

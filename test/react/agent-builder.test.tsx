@@ -17,89 +17,111 @@ async function violations(container: HTMLElement) {
 }
 
 describe('AgentBuilder, the one-line embed', () => {
-  it('renders every part with no props and is accessible before anything happens', async () => {
-    const { container } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
+  it('renders the preview-first layout with no props and is accessible before anything happens', async () => {
+    const { container, user } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
     const builder = screen.getByRole('region', { name: 'App builder' });
     expect(builder).toHaveAttribute('data-state', 'idle');
-    for (const name of ['Build', 'Result', 'Deploy and code'])
-      expect(within(builder).getByRole('group', { name })).toBeInTheDocument();
+    expect(builder).toHaveAttribute('data-phase', 'idle');
+    expect(within(builder).getByRole('toolbar', { name: 'Project' })).toHaveTextContent('New app');
+    for (const name of ['Chat', 'Preview']) expect(within(builder).getByRole('group', { name })).toBeInTheDocument();
     expect(within(builder).getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
-    for (const name of [
-      'Build progress',
-      'Project status',
-      'App preview',
-      'Deploy to Vercel',
-      'Code host',
-      'Repository',
-    ]) {
+    for (const name of ['Conversation', 'App preview'])
       expect(within(builder).getByRole('region', { name })).toBeInTheDocument();
-    }
-    expect(within(builder).queryByRole('region', { name: 'Plans' })).not.toBeInTheDocument();
-    await waitFor(() =>
-      expect(within(builder).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'),
-    );
+    // Nothing is built yet: no build log, no status pill, no "New project".
+    expect(within(builder).queryByRole('region', { name: 'Build progress' })).not.toBeInTheDocument();
+    expect(within(builder).queryByRole('button', { name: 'New project' })).not.toBeInTheDocument();
+    expect(within(builder).queryByRole('button', { name: 'Plans' })).not.toBeInTheDocument();
     expect(await violations(container)).toEqual([]);
+
+    // Deploy, code host and repository wait in one sheet.
+    await user.click(within(builder).getByRole('button', { name: 'Publish' }));
+    const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
+    for (const name of ['Deploy to Vercel', 'Code host', 'Repository'])
+      expect(within(sheet).getByRole('region', { name })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(sheet).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'),
+    );
   });
 
-  it('the whole flow: generate, preview, deploy with a new token, connect the code host, link and push', async () => {
-    const navigate = vi.fn<(url: string) => void>();
-    const { user, transport, container, generationPosts } = renderWithMock(
-      <AgentBuilder provider="netlify" codehost={{ navigate }} repositoriesPerPage={5} showPlans />,
-      {
-        provider: { externalUser: ada },
-      },
-    );
-    const builder = screen.getByRole('region', { name: 'App builder' });
-    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
-    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(builder).toHaveAttribute('data-state', 'completed'));
-    expect(generationPosts()).toHaveLength(1);
-    expect(within(builder).getByTitle('Preview of the generated app')).toBeInTheDocument();
-    await waitFor(() =>
-      expect(within(builder).getByRole('region', { name: 'Project status' })).toHaveAttribute('data-state', 'settled'),
-    );
+  it(
+    'the whole flow: generate, preview, conversation, deploy with a new token, connect the code host, link and push',
+    { timeout: 20_000 },
+    async () => {
+      const navigate = vi.fn<(url: string) => void>();
+      const { user, transport, container, generationPosts } = renderWithMock(
+        <AgentBuilder provider="netlify" codehost={{ navigate }} repositoriesPerPage={5} showPlans />,
+        {
+          provider: { externalUser: ada },
+        },
+      );
+      const builder = screen.getByRole('region', { name: 'App builder' });
+      await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+      await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+      await waitFor(() => expect(builder).toHaveAttribute('data-state', 'completed'));
+      expect(builder).toHaveAttribute('data-phase', 'ready');
+      expect(generationPosts()).toHaveLength(1);
+      expect(within(builder).getByTitle('Preview of the generated app')).toBeInTheDocument();
+      // The conversation keeps the prompt and its outcome; the toolbar names the project.
+      const conversation = within(builder).getByRole('region', { name: 'Conversation' });
+      expect(conversation).toHaveTextContent('A booking site for a yoga studio');
+      expect(conversation).toHaveTextContent(/Done: \d+ new files, \d+ steps\./);
+      const project = transport.api.admin.projects()[0]!;
+      await waitFor(() => expect(within(builder).getByRole('toolbar')).toHaveTextContent(project.name));
 
-    const deploy = within(builder).getByRole('region', { name: 'Deploy to Netlify' });
-    await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
-    await user.click(within(deploy).getByRole('button', { name: 'Deploy to Netlify' }));
-    const dialog = screen.getByRole('dialog', { name: 'Connect Netlify' });
-    await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
-    await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
-    await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
-    expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(
-      /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
-    );
-    expect(document.body.innerHTML).not.toContain('netlify-secret');
+      await user.click(within(builder).getByRole('button', { name: 'Publish' }));
+      const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
+      const deploy = within(sheet).getByRole('region', { name: 'Deploy to Netlify' });
+      await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
+      await user.click(within(deploy).getByRole('button', { name: 'Deploy to Netlify' }));
+      const dialog = screen.getByRole('dialog', { name: 'Connect Netlify' });
+      await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
+      await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
+      await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
+      expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(
+        /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
+      );
+      expect(document.body.innerHTML).not.toContain('netlify-secret');
 
-    const codehost = within(builder).getByRole('region', { name: 'Code host' });
-    const repositories = within(builder).getByRole('region', { name: 'Repository' });
-    await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'not_connected'));
-    await user.click(within(codehost).getByRole('button', { name: 'Connect GitHub' }));
-    await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
-    const installUrl = navigate.mock.calls[0]![0];
-    const callback = await transport.api.fetch(
-      new Request(
-        new URL(`/__mock/codehost/callback?state=${new URL(installUrl).searchParams.get('state')}`, installUrl),
-        { method: 'POST' },
-      ),
-    );
-    expect(callback.headers.get('location')).toBe(window.location.href);
-    act(() => {
-      window.dispatchEvent(new Event('focus'));
-    });
-    await waitFor(() => expect(codehost).toHaveAttribute('data-state', 'connected'));
-    await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'ready'));
+      const codehost = within(sheet).getByRole('region', { name: 'Code host' });
+      const repositories = within(sheet).getByRole('region', { name: 'Repository' });
+      await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'not_connected'));
+      await user.click(within(codehost).getByRole('button', { name: 'Connect GitHub' }));
+      await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
+      const installUrl = navigate.mock.calls[0]![0];
+      const callback = await transport.api.fetch(
+        new Request(
+          new URL(`/__mock/codehost/callback?state=${new URL(installUrl).searchParams.get('state')}`, installUrl),
+          { method: 'POST' },
+        ),
+      );
+      expect(callback.headers.get('location')).toBe(window.location.href);
+      act(() => {
+        window.dispatchEvent(new Event('focus'));
+      });
+      await waitFor(() => expect(codehost).toHaveAttribute('data-state', 'connected'));
+      await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'ready'));
 
-    await user.click(within(repositories).getAllByRole('option')[1]!);
-    await user.click(within(repositories).getByRole('button', { name: /^Link / }));
-    await waitFor(() => expect(repositories).toHaveAttribute('data-link', 'succeeded'));
-    await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
-    await user.click(within(repositories).getByRole('button', { name: 'Create and push' }));
-    await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
-    expect(repositories).toHaveTextContent('Repository created and code pushed.');
+      await user.click(within(repositories).getAllByRole('option')[1]!);
+      await user.click(within(repositories).getByRole('button', { name: /^Link / }));
+      await waitFor(() => expect(repositories).toHaveAttribute('data-link', 'succeeded'));
+      await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
+      await user.click(within(repositories).getByRole('button', { name: 'Create and push' }));
+      await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
+      expect(repositories).toHaveTextContent('Repository created and code pushed.');
+      expect(await violations(container)).toEqual([]);
 
-    const plans = within(builder).getByRole('region', { name: 'Plans' });
-    await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
-    expect(await violations(container)).toEqual([]);
-  });
+      await user.click(within(sheet).getByRole('button', { name: 'Close' }));
+      await user.click(within(builder).getByRole('button', { name: 'Plans' }));
+      const plans = within(screen.getByRole('dialog', { name: 'Plans' })).getByRole('region', { name: 'Plans' });
+      await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
+
+      // "New project" clears the stage; the old conversation stays with its project.
+      await user.click(screen.getByRole('button', { name: 'Close' }));
+      await user.click(within(builder).getByRole('button', { name: 'New project' }));
+      expect(builder).toHaveAttribute('data-phase', 'idle');
+      expect(within(builder).getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
+      expect(within(builder).getByRole('region', { name: 'Conversation' })).toHaveAttribute('data-state', 'empty');
+      expect(within(builder).queryByTitle('Preview of the generated app')).not.toBeInTheDocument();
+    },
+  );
 });

@@ -53,8 +53,10 @@ describe('credits exhausted', () => {
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
-    expect(outcome()).toHaveTextContent(creditsExhaustedMessage);
-    expect(within(buildLog()).getByText('3 files, 0 modified')).toBeInTheDocument();
+    // End-user words; the API's own message goes to the agency (onError).
+    expect(outcome()).toHaveTextContent('Your credits ran out.');
+    expect(outcome()).not.toHaveTextContent(creditsExhaustedMessage);
+    expect(within(buildLog()).getByText('3 new files')).toBeInTheDocument();
     const link = within(buildLog()).getByRole('link', { name: 'Buy credits' });
     expect(link).toHaveAttribute('href', 'https://agency.example.test/billing');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
@@ -95,10 +97,8 @@ describe('interrupted streams', () => {
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
-    expect(outcome()).toHaveTextContent('The connection was lost. Checking how the generation ended…');
-    expect(within(buildLog()).getByRole('log')).toHaveTextContent(
-      'Connection lost. Checking how the generation ended.',
-    );
+    expect(outcome()).toHaveTextContent('The connection dropped. Reconnecting to your build…');
+    expect(within(buildLog()).getByRole('log')).toHaveTextContent('Connection dropped. Reconnecting to your build.');
     expect(screen.getByRole('button', { name: 'Stop waiting' })).toBeInTheDocument();
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
     const project = transport.api.admin.projects()[0]!;
@@ -122,8 +122,8 @@ describe('interrupted streams', () => {
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
     await user.click(screen.getByRole('button', { name: 'Stop waiting' }));
     expect(buildLog()).toHaveAttribute('data-state', 'interrupted');
-    expect(outcome()).toHaveTextContent('The connection was lost and the outcome is unknown.');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    expect(outcome()).toHaveTextContent('The connection was lost and we could not find out how the build ended.');
     expect(statusGets()).toHaveLength(1);
   });
 
@@ -161,7 +161,7 @@ describe('interrupted streams', () => {
     expect(within(buildLog()).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project.appUrl);
     // The restored project is offered for a follow-up.
     expect(screen.getByRole('form', { name: 'Refine your app' })).toBeInTheDocument();
-    expect(screen.getByText(`Follow-up on project ${project.id}`)).toBeInTheDocument();
+    expect(screen.getByText(/^Changes go to /)).toBeInTheDocument();
     await waitFor(() =>
       expect(screen.getByRole('region', { name: 'Project status' })).toHaveAttribute('data-project-status', 'ready'),
     );

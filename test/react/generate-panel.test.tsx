@@ -17,7 +17,9 @@ describe('GeneratePanel validation', () => {
     const message = screen.getByText('The prompt must be at least 10 characters.');
     expect(prompt).toHaveAttribute('aria-invalid', 'true');
     expect(prompt.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
-    expect(prompt).toHaveAccessibleDescription('At least 10 characters. The prompt must be at least 10 characters.');
+    expect(prompt).toHaveAccessibleDescription(
+      'Say what it is for, the pages it needs and the look you want. The prompt must be at least 10 characters.',
+    );
     expect(prompt).toHaveFocus();
     expect(generationPosts()).toHaveLength(0);
     // Editing clears the client-side error.
@@ -103,7 +105,7 @@ describe('one POST per user action', () => {
       expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'provisioning'),
     );
     expect(generationPosts()).toHaveLength(1);
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Stop watching' }));
     await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1));
     expect(onComplete.mock.calls[0]![0].outcome).toBe('aborted');
     expect(generationPosts()).toHaveLength(1);
@@ -157,15 +159,17 @@ describe('cancel', () => {
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'provisioning'));
     expect(screen.getByRole('button', { name: 'Working…' })).toBeDisabled();
     expect(screen.getByLabelText('Describe the app you want')).toBeDisabled();
-    const cancel = screen.getByRole('button', { name: 'Cancel' });
+    const cancel = screen.getByRole('button', { name: 'Stop watching' });
     expect(cancel).toHaveFocus(); // the submit button was disabled under the keyboard
     await user.click(cancel);
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
-    expect(log.querySelector('[data-outcome="aborted"]')).toHaveTextContent('The generation was cancelled.');
-    expect(within(log).getByRole('log')).toHaveTextContent('The generation was cancelled.');
+    // The API has no cancel: the copy says the build may still finish, and the project is still watched.
+    expect(log.querySelector('[data-outcome="stopped"]')).toHaveTextContent('You stopped watching this build.');
+    expect(log.querySelector('[data-outcome="stopped"]')).toHaveTextContent('It may still finish on the server');
+    expect(within(log).getByRole('log')).toHaveTextContent('Stopped watching. The build may still finish.');
     expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'aborted');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
-    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Stop watching' })).not.toBeInTheDocument();
     expect(screen.getByLabelText('Describe the app you want')).toHaveFocus();
     expect(generationPosts()).toHaveLength(1);
   });

@@ -24,7 +24,7 @@ describe('the whole generation journey against the in-browser mock', () => {
     expect(form).toHaveAttribute('data-state', 'idle');
     expect(within(buildLog()).getByText('Nothing is being built yet.')).toBeInTheDocument();
     expect(screen.getByText('No project yet.')).toBeInTheDocument();
-    expect(screen.getByText('The preview appears here when the app is ready.')).toBeInTheDocument();
+    expect(screen.getByText('Your app will appear here.')).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Describe the app you want'), 'A portfolio site for a ceramic artist');
     await user.click(screen.getByRole('radio', { name: 'Design' }));
@@ -40,22 +40,22 @@ describe('the whole generation journey against the in-browser mock', () => {
     expect(result.projectId).toBe(project.id);
 
     const log = within(buildLog());
-    const progress = log.getByRole('progressbar', { name: 'Container setup' });
+    const progress = log.getByRole('progressbar', { name: 'Build progress' });
     expect(progress).toHaveAttribute('aria-valuenow', '100');
     expect(progress).toHaveAttribute('aria-valuetext', '100% done');
-    expect(log.getByText('Container ready.')).toBeInTheDocument();
+    expect(log.getByText('Finished.')).toBeInTheDocument();
     // Design mode: nine files, each listed once, in order.
     const files = within(log.getByRole('region', { name: 'Generated files' })).getAllByRole('listitem');
     expect(files.map((row) => row.querySelector('.ae-file-path')?.textContent)).toEqual(project.files);
     expect(files[0]).toHaveAttribute('aria-setsize', String(project.files.length));
-    expect(log.getByText(`${project.files.length} files, 0 modified`)).toBeInTheDocument();
+    expect(log.getByText(`${project.files.length} new files`)).toBeInTheDocument();
     // Repeated "running" reports of one tool are one step.
     const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
     expect(steps.map((step) => step.querySelector('.ae-tool-name')?.textContent)).toEqual([
-      'plan',
-      'write_files',
-      'install_dependencies',
-      'build',
+      'Planning',
+      'Writing files',
+      'Installing dependencies',
+      'Building',
     ]);
     const appLink = log.getByRole('link', { name: 'Open the app' });
     expect(appLink).toHaveAttribute('href', project.appUrl);
@@ -79,7 +79,7 @@ describe('the whole generation journey against the in-browser mock', () => {
 
     // The panel now offers a follow-up on the same project.
     expect(screen.getByRole('form', { name: 'Refine your app' })).toHaveAttribute('data-state', 'completed');
-    expect(screen.getByText(`Follow-up on project ${project.id}`)).toBeInTheDocument();
+    expect(screen.getByText(/^Changes go to /)).toBeInTheDocument();
     expect(screen.queryByRole('radiogroup')).not.toBeInTheDocument();
     expect(screen.getByLabelText('What should change?')).toHaveValue('');
     await user.type(screen.getByLabelText('What should change?'), 'Add a contact page with a form');
@@ -91,9 +91,9 @@ describe('the whole generation journey against the in-browser mock', () => {
       `/api/v1/agent/generate/${project.id}`,
     ]);
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
-    // A follow-up has no container stage; it modified two files and created one.
-    expect(within(buildLog()).queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(within(buildLog()).getByText('3 files, 2 modified')).toBeInTheDocument();
+    // A follow-up has no container stage; its one bar is full once it has ended. It modified two files and created one.
+    expect(within(buildLog()).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(within(buildLog()).getByText('1 new, 2 changed files')).toBeInTheDocument();
     expect(transport.api.admin.projects()[0]!.prompts).toEqual([
       'A portfolio site for a ceramic artist',
       'Add a contact page with a form',
@@ -121,7 +121,7 @@ describe('the whole generation journey against the in-browser mock', () => {
     await user.click(screen.getByRole('button', { name: 'Mobile' }));
     expect(screen.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');
     expect(desktop).toHaveAttribute('aria-pressed', 'false');
-    expect(screen.getByTitle('Preview of the generated app')).toHaveStyle({ width: '375px' });
+    expect(screen.getByTitle('Preview of the generated app')).toHaveStyle({ width: '390px' });
     expect(preview).toHaveAttribute('data-device', 'mobile');
     await user.click(screen.getByRole('button', { name: 'Reload' }));
     expect(screen.getByTitle('Preview of the generated app')).not.toBe(frame);

@@ -63,13 +63,16 @@ describe('AgentProvider', () => {
       </>,
       {
         provider: {
-          labels: { generatePanel: { submit: 'Bauen', promptLabel: 'Beschreibung' }, status: { idle: 'Bereit' } },
+          labels: {
+            generatePanel: { submit: 'Bauen', promptLabel: 'Beschreibung' },
+            liveBuildLog: { idle: 'Noch nichts' },
+          },
         },
       },
     );
     expect(screen.getByRole('button', { name: 'Bauen' })).toBeInTheDocument();
     expect(screen.getByLabelText('Beschreibung')).toBeInTheDocument();
-    expect(screen.getByText('Bereit')).toBeInTheDocument();
+    expect(screen.getByText('Noch nichts')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: defaultLabels.generatePanel.modeBuild })).toBeInTheDocument();
   });
 
@@ -190,7 +193,7 @@ describe('LiveBuildLog at thousands of files', () => {
     await store!.getState().generate({ prompt: 'A very large enterprise application' });
     const log = screen.getByRole('region', { name: 'Build progress' });
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'completed'));
-    expect(within(log).getByText('4,000 files, 0 modified')).toBeInTheDocument();
+    expect(within(log).getByText('4,000 new files')).toBeInTheDocument();
     const rows = container.querySelectorAll('.ae-file');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThanOrEqual(40);

@@ -15,6 +15,7 @@ import {
   type GenerationsSlice,
 } from './generations-slice.js';
 import { resolvePlatform, type PlatformOptions } from './platform.js';
+import { createConversationRecorder, createConversationSlice, type ConversationSlice } from './conversation-slice.js';
 import { createPlansSlice, type PlansSlice } from './plans-slice.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import type { SliceContext } from './slice-context.js';
@@ -32,7 +33,8 @@ export interface AgentLogEntry {
 }
 
 /** State and actions of the store, one slice per family. */
-export interface AgentState extends GenerationsSlice, DeploymentsSlice, CodehostSlice, PlansSlice, ProjectListSlice {}
+export interface AgentState
+  extends GenerationsSlice, DeploymentsSlice, CodehostSlice, PlansSlice, ProjectListSlice, ConversationSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -84,13 +86,26 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     requestPublish: (immediate) => batcher.request(immediate),
   });
 
+  const conversationOptions = {
+    client,
+    storage: platform.storage,
+    storageKey: options.storageKey ?? defaultStorageKey,
+  };
+  const conversation = createConversationRecorder(conversationOptions);
+
   const batcher = createFrameBatcher({
     scheduleFlush: platform.scheduleFlush,
     hasPending: generations.hasPending,
     publish() {
       if (destroyed || !generations.hasPending()) return;
       stats.flushes++;
-      store.setState(generations.takePatch(store.getState()));
+      const state = store.getState();
+      const patch = generations.takePatch(state);
+      const conversations =
+        patch.generations === undefined
+          ? undefined
+          : conversation.apply(state.generations, patch.generations, state.conversations);
+      store.setState(conversations === undefined ? patch : { ...patch, conversations });
     },
   });
 
@@ -109,6 +124,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       ...createCodehostSlice(context),
       ...createPlansSlice(context),
       ...createProjectListSlice(context, generations.open),
+      ...createConversationSlice(get, set, conversationOptions),
       ...generations.slice,
     };
   });
@@ -120,6 +136,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (destroyed) return;
       destroyed = true;
       lifetime.abort();
+      conversation.stop();
       batcher.stop();
       generations.destroy();
     },

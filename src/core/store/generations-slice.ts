@@ -43,6 +43,8 @@ export interface GenerationsSlice {
   watchProject(projectId: string): () => void;
   /** Restores the last project persisted in storage and, if its generation had not finished, recovers it. Idempotent. */
   resume(): void;
+  /** Empties the stage for a new project: nothing is current any more (nothing is cancelled or forgotten). */
+  newProject(): void;
   /** Forgets a generation (default: the current one), cancelling it first if it runs. */
   reset(key?: string): void;
 }
@@ -204,6 +206,10 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       });
       if (registry.currentKey === undefined) registry.setCurrent(generation.key);
       log('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
+      requestPublish(true);
+    },
+    newProject() {
+      registry.setCurrent(undefined);
       requestPublish(true);
     },
     reset(key = registry.currentKey) {

@@ -1,17 +1,38 @@
 /** Texts of `AgentBuilder`. */
 export interface AgentBuilderLabels {
   regionLabel: string;
+  toolbarLabel: string;
   buildLabel: string;
   resultLabel: string;
+  /** The toolbar button that opens deploy, code host and repository. */
   shipLabel: string;
+  shipTitle: string;
   plansLabel: string;
+  close: string;
+  newProject: string;
+  /** The toolbar's name before there is a project, and before its name is known. */
+  newApp: string;
+  untitled: string;
+  showDetails: string;
+  hideDetails: string;
+  /** The tabs of the narrow layout. */
+  tabs: { chat: string; preview: string; ship: string };
 }
 
 /** The default (English) texts of `AgentBuilder`. */
 export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   regionLabel: 'App builder',
-  buildLabel: 'Build',
-  resultLabel: 'Result',
-  shipLabel: 'Deploy and code',
+  toolbarLabel: 'Project',
+  buildLabel: 'Chat',
+  resultLabel: 'Preview',
+  shipLabel: 'Publish',
+  shipTitle: 'Publish your app',
   plansLabel: 'Plans',
+  close: 'Close',
+  newProject: 'New project',
+  newApp: 'New app',
+  untitled: 'Your app',
+  showDetails: 'Show build details',
+  hideDetails: 'Hide build details',
+  tabs: { chat: 'Chat', preview: 'Preview', ship: 'Publish' },
 };

@@ -1,15 +1,22 @@
 'use client';
-/** The one-line embed: every component composed into one responsive builder. */
+/**
+ * The one-line embed, preview first like the builders people know: the live app is the main stage, a side
+ * column holds the conversation, the prompt box and the build log, and deploy, code host, repositories and
+ * plans wait in a sheet opened from the toolbar. Narrower than 768 px it becomes three tabs.
+ */
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
-import { CodehostConnect, type CodehostConnectProps } from '../integrations/codehost-connect.js';
-import { DeployButton } from '../integrations/deploy-button.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
 import { LiveBuildLog } from '../generation/live-build-log.js';
+import { useProjectView } from '../generation/use-project-view.js';
+import { CodehostConnect, type CodehostConnectProps } from '../integrations/codehost-connect.js';
+import { DeployButton } from '../integrations/deploy-button.js';
 import { PlanList } from '../integrations/plan-list.js';
-import { ProjectStatus } from '../generation/project-status.js';
 import { RepoPicker } from '../integrations/repo-picker.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
-import { useGeneration } from '../generation/use-generation.js';
 import { cx } from '../shared/class-names.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
@@ -20,16 +27,43 @@ export interface AgentBuilderProps {
   codehost?: Pick<CodehostConnectProps, 'mode' | 'returnUrl' | 'navigate' | 'openWindow'>;
   /** Repositories per page in the picker (1 to 100). */
   repositoriesPerPage?: number;
-  /** Shows the subscription plans below the builder. */
+  /** Offers the subscription plans in the toolbar. */
   showPlans?: boolean;
   /** Called by the build log's "buy credits" button when credits run out. */
   onBuyCredits?: () => void;
+  /** A project switcher or anything else for the toolbar, before the actions. */
+  toolbarSlot?: ReactNode;
   className?: string;
 }
 
+/** The builder's layout: side by side, or tabs when it is narrower than `narrowWidth`. */
+type Layout = 'wide' | 'narrow';
+type Tab = 'chat' | 'preview' | 'ship';
+
+const narrowWidth = 768;
+const tabs: readonly Tab[] = ['chat', 'preview', 'ship'];
+
+/** Follows the builder's own width (it may sit in a narrow column of a wide page). */
+function useLayout(): [React.RefObject<HTMLDivElement | null>, Layout] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [layout, setLayout] = useState<Layout>('wide');
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const width = entry?.contentRect.width ?? element.clientWidth;
+      setLayout(width > 0 && width < narrowWidth ? 'narrow' : 'wide');
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, layout];
+}
+
 /**
- * Generate, watch, preview, deploy, connect the code host, pick a repository and push: the whole flow for
- * the provider's current project. `data-state` is the current generation's status.
+ * Generate, watch, preview, refine, deploy, connect the code host, pick a repository and push: the whole
+ * flow for the provider's current project. `data-state` is the generation's status, `data-phase` the
+ * project's phase (as every part shows it), `data-layout` `wide` or `narrow`.
  */
 export function AgentBuilder({
   provider = 'vercel',
@@ -37,30 +71,174 @@ export function AgentBuilder({
   repositoriesPerPage,
   showPlans = false,
   onBuyCredits,
+  toolbarSlot,
   className,
 }: AgentBuilderProps) {
-  const text = useAgentLabels().agentBuilder;
-  const { status } = useGeneration();
+  const labels = useAgentLabels();
+  const text = labels.agentBuilder;
+  const view = useProjectView(undefined, { watch: true });
+  const { store } = useAgentContext();
+  const [rootRef, layout] = useLayout();
+  const [tab, setTab] = useState<Tab>('chat');
+  const [logOpen, setLogOpen] = useState(true);
+  const [sheet, setSheet] = useState<'ship' | 'plans' | undefined>(undefined);
+  const [container, setContainer] = useState<HTMLElement | null>(null);
+  const id = useId();
+  const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+
+  useEffect(() => {
+    // The sheet renders inside the provider's root so that its styles and theme apply.
+    setContainer(rootRef.current?.closest<HTMLElement>('[data-agent-embed]') ?? null);
+  }, [rootRef]);
+
+  const ship = (
+    <div className="ae-builder-ship">
+      <DeployButton provider={provider} />
+      <CodehostConnect {...codehost} />
+      <RepoPicker {...(repositoriesPerPage === undefined ? {} : { perPage: repositoriesPerPage })} />
+    </div>
+  );
+  const logId = `${id}-log`;
+  const chat = (
+    <div className="ae-builder-chat">
+      <div className="ae-builder-thread">
+        <Conversation />
+        {view.generation !== undefined && (
+          <div className="ae-builder-log" data-open={logOpen}>
+            <button
+              type="button"
+              className="ae-button ae-button-quiet ae-builder-log-toggle"
+              aria-expanded={logOpen}
+              aria-controls={logId}
+              onClick={() => setLogOpen((open) => !open)}
+            >
+              {logOpen ? text.hideDetails : text.showDetails}
+            </button>
+            <div id={logId} hidden={!logOpen}>
+              <LiveBuildLog {...(onBuyCredits === undefined ? {} : { onBuyCredits })} />
+            </div>
+          </div>
+        )}
+      </div>
+      <GeneratePanel className="ae-builder-prompt" />
+    </div>
+  );
+  const preview = <AppPreview className="ae-builder-preview" />;
+
+  function onTabKey(event: KeyboardEvent<HTMLButtonElement>, current: Tab) {
+    const index = tabs.indexOf(current);
+    const next =
+      event.key === 'ArrowRight'
+        ? tabs[(index + 1) % tabs.length]
+        : event.key === 'ArrowLeft'
+          ? tabs[(index + tabs.length - 1) % tabs.length]
+          : event.key === 'Home'
+            ? tabs[0]
+            : event.key === 'End'
+              ? tabs[tabs.length - 1]
+              : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  }
+
   return (
-    <div className={cx('ae-builder', className)} data-state={status} role="region" aria-label={text.regionLabel}>
-      <div className="ae-builder-column" role="group" aria-label={text.buildLabel}>
-        <GeneratePanel />
-        <LiveBuildLog {...(onBuyCredits === undefined ? {} : { onBuyCredits })} />
+    <div
+      ref={rootRef}
+      className={cx('ae-builder', className)}
+      data-state={view.generation?.status ?? 'idle'}
+      data-phase={view.phase}
+      data-layout={layout}
+      role="region"
+      aria-label={text.regionLabel}
+    >
+      <div className="ae-builder-toolbar" role="toolbar" aria-label={text.toolbarLabel}>
+        <p className="ae-builder-project">
+          <span className="ae-builder-name">
+            {view.name ?? (view.projectId === undefined ? text.newApp : text.untitled)}
+          </span>
+          {view.phase !== 'idle' && (
+            <span className="ae-badge" data-state={view.phase}>
+              {labels.phase[view.phase]}
+            </span>
+          )}
+        </p>
+        {toolbarSlot}
+        {view.key !== undefined && !view.busy && (
+          <button type="button" className="ae-button ae-button-quiet" onClick={() => store.getState().newProject()}>
+            {text.newProject}
+          </button>
+        )}
+        {showPlans && (
+          <button type="button" className="ae-button" onClick={() => setSheet('plans')}>
+            {text.plansLabel}
+          </button>
+        )}
+        {layout === 'wide' && (
+          <button type="button" className="ae-button ae-button-primary" onClick={() => setSheet('ship')}>
+            {text.shipLabel}
+          </button>
+        )}
       </div>
-      <div className="ae-builder-column" role="group" aria-label={text.resultLabel}>
-        <ProjectStatus />
-        <AppPreview />
-      </div>
-      <div className="ae-builder-ship" role="group" aria-label={text.shipLabel}>
-        <DeployButton provider={provider} />
-        <CodehostConnect {...codehost} />
-        <RepoPicker {...(repositoriesPerPage === undefined ? {} : { perPage: repositoriesPerPage })} />
-      </div>
-      {showPlans && (
-        <div className="ae-builder-plans" role="group" aria-label={text.plansLabel}>
-          <PlanList />
+      {layout === 'wide' ? (
+        <div className="ae-builder-body">
+          <div className="ae-builder-side" role="group" aria-label={text.buildLabel}>
+            {chat}
+          </div>
+          <div className="ae-builder-stage" role="group" aria-label={text.resultLabel}>
+            {preview}
+          </div>
+        </div>
+      ) : (
+        <div className="ae-builder-tabs">
+          <div className="ae-tablist" role="tablist" aria-label={text.regionLabel}>
+            {tabs.map((value) => (
+              <button
+                key={value}
+                ref={(element) => {
+                  tabRefs.current[value] = element;
+                }}
+                type="button"
+                role="tab"
+                id={`${id}-tab-${value}`}
+                aria-controls={`${id}-panel-${value}`}
+                aria-selected={tab === value}
+                tabIndex={tab === value ? 0 : -1}
+                className="ae-tab"
+                onClick={() => setTab(value)}
+                onKeyDown={(event) => onTabKey(event, value)}
+              >
+                {text.tabs[value]}
+              </button>
+            ))}
+          </div>
+          {tabs.map((value) => (
+            <div
+              key={value}
+              role="tabpanel"
+              id={`${id}-panel-${value}`}
+              aria-labelledby={`${id}-tab-${value}`}
+              hidden={tab !== value}
+              className="ae-tabpanel"
+            >
+              {tab === value && (value === 'chat' ? chat : value === 'preview' ? preview : ship)}
+            </div>
+          ))}
         </div>
       )}
+      <Dialog.Root open={sheet !== undefined} onOpenChange={(open) => !open && setSheet(undefined)}>
+        <Dialog.Portal container={container}>
+          <Dialog.Overlay className="ae-dialog-overlay" />
+          <Dialog.Content className="ae-dialog ae-sheet" aria-describedby={undefined}>
+            <div className="ae-sheet-header">
+              <Dialog.Title className="ae-title">{sheet === 'plans' ? text.plansLabel : text.shipTitle}</Dialog.Title>
+              <Dialog.Close className="ae-button ae-button-quiet">{text.close}</Dialog.Close>
+            </div>
+            {sheet === 'plans' ? <PlanList /> : ship}
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
     </div>
   );
 }

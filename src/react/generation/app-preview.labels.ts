@@ -1,8 +1,12 @@
+import type { ProjectPhase } from '../../core/index.js';
+
 /** Texts of `AppPreview`. */
 export interface AppPreviewLabels {
   regionLabel: string;
   frameTitle: string;
   empty: string;
+  /** What the empty stage says while there is no app to show yet, by phase. */
+  waiting: Record<ProjectPhase, string>;
   unsafeUrl: string;
   reload: string;
   openInNewTab: string;
@@ -16,7 +20,19 @@ export interface AppPreviewLabels {
 export const defaultAppPreviewLabels: AppPreviewLabels = {
   regionLabel: 'App preview',
   frameTitle: 'Preview of the generated app',
-  empty: 'The preview appears here when the app is ready.',
+  empty: 'Your app will appear here.',
+  waiting: {
+    idle: '',
+    submitting: 'Your app will appear here when it is built.',
+    provisioning: 'Your app will appear here when it is built.',
+    generating: 'Your app will appear here when it is built.',
+    recovering: 'Reconnecting to your build…',
+    stopped: 'The build may still finish on the server; it will appear here when it does.',
+    ready: '',
+    failed: 'The build did not finish, so there is nothing to show.',
+    credits_exhausted: 'The build stopped when the credits ran out.',
+    interrupted: 'We could not find out how the build ended.',
+  },
   unsafeUrl: 'The app address is not a web address, so it cannot be previewed.',
   reload: 'Reload',
   openInNewTab: 'Open in a new tab',

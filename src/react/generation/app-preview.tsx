@@ -3,8 +3,7 @@
 import { useState } from 'react';
 import { safeHttpUrl } from '../shared/safe-url.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
-import { useGeneration } from './use-generation.js';
-import { useProject } from './use-project.js';
+import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 
 /** Props of `AppPreview`. */
@@ -19,7 +18,7 @@ export interface AppPreviewProps {
 /** Preview widths. */
 export type PreviewDevice = 'mobile' | 'tablet' | 'desktop';
 
-const deviceWidths: Record<PreviewDevice, string> = { mobile: '375px', tablet: '768px', desktop: '100%' };
+const deviceWidths: Record<PreviewDevice, string> = { mobile: '390px', tablet: '768px', desktop: '100%' };
 const devices: readonly PreviewDevice[] = ['mobile', 'tablet', 'desktop'];
 
 /**
@@ -37,19 +36,14 @@ export function previewSandbox(url: string, hostOrigin: string | undefined): str
 /** Shows the live app once it is ready (or any http/https `url`). */
 export function AppPreview({ projectId, url, className }: AppPreviewProps) {
   const text = useAgentLabels().appPreview;
-  const { generation } = useGeneration(projectId);
-  const id = projectId ?? generation?.projectId;
-  // Alone on the page (no generation in this provider) it asks the shared poller for the address.
-  const project = useProject(generation === undefined ? id : undefined)?.project;
+  const labels = useAgentLabels();
+  const view = useProjectView(projectId, { watch: 'alone' });
   const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [reloads, setReloads] = useState(0);
-  // The app is previewed once it is ready: after the generation completed, or when its status says so.
-  const rawUrl =
-    url ??
-    (generation?.status === 'completed' ? generation.appUrl : undefined) ??
-    (project?.project_status === 'ready' ? project.app_url : undefined);
-  const safeUrl = safeHttpUrl(rawUrl);
-  const state = rawUrl === undefined ? 'empty' : safeUrl === undefined ? 'unsafe' : 'ready';
+  // The app is previewed once the project is ready (or any given http(s) `url`).
+  const safeUrl = url !== undefined ? safeHttpUrl(url) : view.hasApp ? view.appUrl : undefined;
+  const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
+  const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
 
   return (
@@ -60,7 +54,13 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
       aria-label={text.regionLabel}
     >
       {safeUrl === undefined ? (
-        <p className="ae-muted">{state === 'unsafe' ? text.unsafeUrl : text.empty}</p>
+        <div className="ae-preview-empty" data-phase={view.phase}>
+          {view.building && <span className="ae-spinner" aria-hidden="true" />}
+          <p className="ae-preview-empty-title">
+            {state === 'unsafe' ? text.unsafeUrl : view.phase === 'idle' ? text.empty : labels.phase[view.phase]}
+          </p>
+          {state !== 'unsafe' && view.phase !== 'idle' && <p className="ae-muted">{text.waiting[view.phase]}</p>}
+        </div>
       ) : (
         <>
           <div className="ae-toolbar">

@@ -23,7 +23,10 @@ export interface GeneratePanelLabels {
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
   /** Which project a follow-up goes to. */
-  followUpTarget: (projectId: string) => string;
+  /** Names the project follow-ups go to. */
+  followUpTarget: (projectName: string) => string;
+  /** Stands for the project's name until the status poll has told it. */
+  unnamedProject: string;
 }
 
 /** The default (English) texts of `GeneratePanel`. */
@@ -34,7 +37,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   followUpPromptLabel: 'What should change?',
   promptPlaceholder: 'A booking site for a yoga studio with a class calendar and sign-up form',
   followUpPromptPlaceholder: 'Make the header sticky and add a contact page',
-  promptHint: 'At least 10 characters.',
+  promptHint: 'Say what it is for, the pages it needs and the look you want.',
   promptTooShort: 'The prompt must be at least 10 characters.',
   modeLegend: 'Mode',
   modeBuild: 'Build',
@@ -44,9 +47,10 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   submit: 'Generate',
   followUpSubmit: 'Send follow-up',
   submitting: 'Working…',
-  cancel: 'Cancel',
+  cancel: 'Stop watching',
   stopWaiting: 'Stop waiting',
   newProject: 'Start a new project',
   errorTitle: 'The request was not accepted',
-  followUpTarget: (projectId) => `Follow-up on project ${projectId}`,
+  followUpTarget: (projectName) => `Changes go to ${projectName}.`,
+  unnamedProject: 'your app',
 };

@@ -4,6 +4,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isGenerationRunning, type GenerationActionResult, type GenerationMode } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
+import { useProjectView } from './use-project-view.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { cx } from '../shared/class-names.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
@@ -27,6 +29,8 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
   const labels = useAgentLabels();
   const text = labels.generatePanel;
   const { generation, generate, followUp, cancel } = useGeneration(projectId);
+  const view = useProjectView(projectId);
+  const { store } = useAgentContext();
   const [startNew, setStartNew] = useState(false);
   const [prompt, setPrompt] = useState('');
   const [mode, setMode] = useState<GenerationMode>(defaultMode);
@@ -46,7 +50,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
   const followUpProject =
     projectId ??
-    (shown?.projectId !== undefined && (shown.kind === 'followUp' || status === 'completed')
+    (shown?.projectId !== undefined && (shown.kind === 'followUp' || status === 'completed' || view.phase === 'ready')
       ? shown.projectId
       : undefined);
   const refusal = shown?.refused === true ? shown.error : undefined;
@@ -76,6 +80,24 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
     if (!running && (active === null || active === document.body)) textareaRef.current?.focus();
   }, [running]);
 
+  /**
+   * The API has no cancel: this closes the stream only. The project is then watched by polling until it
+   * settles, so the build's real end shows up everywhere, while the form is free at once.
+   */
+  function stop() {
+    cancel();
+    const watched = view.projectId;
+    if (watched === undefined || status === 'recovering') return;
+    const unwatch = store.getState().watchProject(watched);
+    const unsubscribe = store.subscribe((state) => {
+      const snapshot = state.projects[watched];
+      if (snapshot?.status === 'settled' || snapshot?.status === 'stopped' || snapshot?.status === 'error') {
+        unwatch();
+        unsubscribe();
+      }
+    });
+  }
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (running) return;
@@ -94,9 +116,11 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
     // A double click gets the same promise back from the store: report its outcome once.
     if (pendingRef.current === promise) return;
     pendingRef.current = promise;
+    // Sent prompts live in the conversation; a refused one comes back to the box with the reason.
+    setPrompt('');
     void promise.then((result) => {
       if (pendingRef.current === promise) pendingRef.current = undefined;
-      if (result.outcome === 'completed') setPrompt('');
+      if (store.getState().generations[result.key]?.refused === true) setPrompt((current) => current || trimmed);
       callOnComplete(result);
     });
   }
@@ -119,7 +143,9 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
       <h2 id={headingId} className="ae-title">
         {followUpProject === undefined ? text.heading : text.followUpHeading}
       </h2>
-      {followUpProject !== undefined && <p className="ae-muted">{text.followUpTarget(followUpProject)}</p>}
+      {followUpProject !== undefined && (
+        <p className="ae-muted">{text.followUpTarget(view.name ?? text.unnamedProject)}</p>
+      )}
       <div className="ae-field">
         <label htmlFor={promptId} className="ae-label">
           {followUpProject === undefined ? text.promptLabel : text.followUpPromptLabel}
@@ -189,7 +215,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
           {submitLabel}
         </button>
         {running && (
-          <button ref={cancelRef} type="button" className="ae-button" onClick={cancel}>
+          <button ref={cancelRef} type="button" className="ae-button" onClick={stop}>
             {status === 'recovering' ? text.stopWaiting : text.cancel}
           </button>
         )}
@@ -201,6 +227,8 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
               setStartNew(true);
               setPrompt('');
               setClientError(undefined);
+              // The whole stage starts over; the old project stays in the store and its conversation.
+              if (projectId === undefined) store.getState().newProject();
             }}
           >
             {text.newProject}

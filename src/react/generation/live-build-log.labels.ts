@@ -1,4 +1,4 @@
-import type { GenerationStatus } from '../../core/index.js';
+import type { ProgressStage, ProjectPhase } from '../../core/index.js';
 
 /** Texts of `LiveBuildLog`. */
 export interface LiveBuildLogLabels {
@@ -8,10 +8,13 @@ export interface LiveBuildLogLabels {
   progressLabel: string;
   /** The progress bar's spoken value, from the locale-formatted percentage. */
   progressValue: (percentage: string) => string;
-  containerReady: string;
+  /** What the progress line says in each stage (the container's own message is shown while it is set up). */
+  stages: Record<ProgressStage, string>;
+  /** Tool ids as words; unknown ids are turned into words (`write_files` → "Write files"). */
+  toolNames: Record<string, string>;
   filesLabel: string;
-  /** The file count line, from locale-formatted counts and the raw count (for plurals). */
-  fileCount: (count: string, modified: string, total: number) => string;
+  /** The file count line, from locale-formatted created and modified counts and the raw total (for plurals). */
+  fileCount: (created: string, modified: string, total: number) => string;
   fileCreated: string;
   fileModified: string;
   toolsLabel: string;
@@ -28,9 +31,11 @@ export interface LiveBuildLogLabels {
   failed: string;
   recovering: string;
   interrupted: string;
-  aborted: string;
-  /** What the polite live region says when the generation reaches each status. */
-  announcements: Record<GenerationStatus, string>;
+  /** The person stopped watching; the build goes on on the server. */
+  stopped: string;
+  stoppedHint: string;
+  /** What the polite live region says when the project reaches each phase. */
+  announcements: Record<ProjectPhase, string>;
 }
 
 /** The default (English) texts of `LiveBuildLog`. */
@@ -38,11 +43,28 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   regionLabel: 'Build progress',
   heading: 'Build progress',
   idle: 'Nothing is being built yet.',
-  progressLabel: 'Container setup',
+  progressLabel: 'Build progress',
   progressValue: (percentage) => `${percentage} done`,
-  containerReady: 'Container ready.',
+  stages: {
+    none: '',
+    sending: 'Sending your request…',
+    container: 'Preparing a place for your app…',
+    generating: 'Writing your app…',
+    done: 'Finished.',
+  },
+  toolNames: {
+    plan: 'Planning',
+    write_files: 'Writing files',
+    install_dependencies: 'Installing dependencies',
+    run_build: 'Building',
+    run_tests: 'Testing',
+    build: 'Building',
+  },
   filesLabel: 'Generated files',
-  fileCount: (count, modified, total) => `${count} ${total === 1 ? 'file' : 'files'}, ${modified} modified`,
+  fileCount: (created, modified, total) =>
+    modified === '0'
+      ? `${created} new ${total === 1 ? 'file' : 'files'}`
+      : `${created} new, ${modified} changed ${total === 1 ? 'file' : 'files'}`,
   fileCreated: 'new',
   fileModified: 'modified',
   toolsLabel: 'Agent steps',
@@ -54,20 +76,21 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   creditsExhausted: 'Your credits ran out.',
   creditsExhaustedHint: 'Buy more credits to continue building.',
   buyCredits: 'Buy credits',
-  failed: 'The generation failed.',
-  recovering: 'The connection was lost. Checking how the generation ended…',
-  interrupted: 'The connection was lost and the outcome is unknown.',
-  aborted: 'The generation was cancelled.',
+  failed: 'The build failed.',
+  recovering: 'The connection dropped. Reconnecting to your build…',
+  interrupted: 'The connection was lost and we could not find out how the build ended.',
+  stopped: 'You stopped watching this build.',
+  stoppedHint: 'It may still finish on the server; the result will show up here when it does.',
   announcements: {
     idle: '',
     submitting: 'Sending your request.',
-    provisioning: 'Setting up the container.',
-    generating: 'Generating code.',
-    recovering: 'Connection lost. Checking how the generation ended.',
-    completed: 'Your app is ready.',
+    provisioning: 'Preparing a place for your app.',
+    generating: 'Writing your app.',
+    recovering: 'Connection dropped. Reconnecting to your build.',
+    stopped: 'Stopped watching. The build may still finish.',
+    ready: 'Your app is ready.',
     credits_exhausted: 'Your credits ran out.',
-    failed: 'The generation failed.',
+    failed: 'The build failed.',
     interrupted: 'The connection was lost.',
-    aborted: 'The generation was cancelled.',
   },
 };

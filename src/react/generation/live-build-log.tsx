@@ -1,14 +1,15 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
 import { useRef } from 'react';
-import { isGenerationRunning, type GeneratedFile, type GenerationState, type ToolStep } from '../../core/index.js';
+import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
-import { safeHttpUrl } from '../shared/safe-url.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { ExternalLink } from '../shared/external-link.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useRowWindow } from '../shared/use-row-window.js';
-import { useGeneration } from './use-generation.js';
+import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 
 /** Props of `LiveBuildLog`. */
@@ -58,6 +59,18 @@ function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: 
   );
 }
 
+/** A tool id as words: `write_files` → "Write files"; known tools get their own label. */
+export function toolWords(tool: string, names: Record<string, string>): string {
+  const known = names[tool];
+  if (known !== undefined) return known;
+  const words = tool
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words === '' ? tool : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function ToolSteps({
   tools,
   total,
@@ -76,7 +89,7 @@ function ToolSteps({
       <ol className="ae-tool-list" aria-label={labels.toolsLabel}>
         {tools.map((step) => (
           <li key={step.id} className="ae-tool" data-status={step.status}>
-            <span className="ae-tool-name">{step.tool}</span>
+            <span className="ae-tool-name">{toolWords(step.tool, labels.toolNames)}</span>
             {step.message !== '' && <span className="ae-tool-message">{step.message}</span>}
           </li>
         ))}
@@ -86,156 +99,146 @@ function ToolSteps({
 }
 
 function Outcome({
-  generation,
+  view,
   labels,
   onBuyCredits,
   buyCreditsUrl,
 }: {
-  generation: GenerationState;
+  view: ProjectView;
   labels: LiveBuildLogLabels;
   onBuyCredits: (() => void) | undefined;
   buyCreditsUrl: string | undefined;
 }) {
-  const { status, error } = generation;
-  switch (status) {
+  const { phase } = view;
+  switch (phase) {
     case 'idle':
     case 'submitting':
     case 'provisioning':
     case 'generating':
       return null;
-    case 'completed': {
-      const appUrl = safeHttpUrl(generation.appUrl);
+    case 'ready':
       return (
-        <div className="ae-outcome" data-outcome={status}>
+        <div className="ae-outcome" data-outcome={phase}>
           <p>{labels.completed}</p>
-          {appUrl !== undefined ? (
-            <a className="ae-button ae-button-primary" href={appUrl} target="_blank" rel="noopener noreferrer">
+          {view.appUrl !== undefined ? (
+            <ExternalLink className="ae-button ae-button-primary" href={view.appUrl}>
               {labels.openApp}
-            </a>
-          ) : generation.appUrl !== undefined ? (
+            </ExternalLink>
+          ) : view.unsafeAppUrl ? (
             <p className="ae-hint">{labels.unsafeUrl}</p>
           ) : null}
         </div>
       );
-    }
-    case 'credits_exhausted': {
-      const href = safeHttpUrl(buyCreditsUrl);
+    case 'credits_exhausted':
       return (
-        <div className="ae-outcome" data-outcome={status}>
+        <div className="ae-outcome" data-outcome={phase}>
           <p className="ae-outcome-title">{labels.creditsExhausted}</p>
-          {error !== undefined && error.message !== labels.creditsExhausted && <p>{error.message}</p>}
           <p className="ae-hint">{labels.creditsExhaustedHint}</p>
           {onBuyCredits !== undefined ? (
             <button type="button" className="ae-button ae-button-primary" onClick={onBuyCredits}>
               {labels.buyCredits}
             </button>
-          ) : href !== undefined ? (
-            <a className="ae-button ae-button-primary" href={href} target="_blank" rel="noopener noreferrer">
+          ) : (
+            <ExternalLink className="ae-button ae-button-primary" href={buyCreditsUrl}>
               {labels.buyCredits}
-            </a>
-          ) : null}
+            </ExternalLink>
+          )}
         </div>
       );
-    }
     case 'failed':
       return (
-        <div className="ae-outcome" data-outcome={status}>
-          <p className="ae-outcome-title">{labels.failed}</p>
-          {error !== undefined && <p>{error.message}</p>}
-        </div>
+        <ErrorAlert
+          error={view.error ?? new AgentApiError('upstream', labels.failed)}
+          title={labels.failed}
+          className="ae-outcome"
+        />
       );
     case 'recovering':
       return (
-        <div className="ae-outcome" data-outcome={status}>
+        <div className="ae-outcome" data-outcome={phase}>
           <span className="ae-spinner" aria-hidden="true" />
           <p>{labels.recovering}</p>
         </div>
       );
-    case 'interrupted':
+    case 'stopped':
       return (
-        <div className="ae-outcome" data-outcome={status}>
-          <p className="ae-outcome-title">{labels.interrupted}</p>
-          {error !== undefined && <p>{error.message}</p>}
+        <div className="ae-outcome" data-outcome={phase}>
+          <p className="ae-outcome-title">{labels.stopped}</p>
+          <p className="ae-hint">{labels.stoppedHint}</p>
         </div>
       );
-    case 'aborted':
+    case 'interrupted':
       return (
-        <div className="ae-outcome" data-outcome={status}>
-          <p>{labels.aborted}</p>
+        <div className="ae-outcome" data-outcome={phase}>
+          <p className="ae-outcome-title">{labels.interrupted}</p>
         </div>
       );
     default:
-      return status satisfies never;
+      return phase satisfies never;
   }
 }
 
-/** Shows a generation as it happens and how it ended. */
+/** Shows a generation as it happens and how it ended; every state comes from the project's one view. */
 export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className }: LiveBuildLogProps) {
   const labels = useAgentLabels();
   const text = labels.liveBuildLog;
   const format = useAgentFormat();
-  const { generation, status } = useGeneration(projectId);
-  const running = isGenerationRunning(status);
-  const container = generation?.container;
-  // Follow-ups have no container stage, and a resumed generation has no progress to show.
-  const showProgress =
-    generation?.kind === 'generate' &&
-    container !== undefined &&
-    (status === 'submitting' || status === 'provisioning' || container.percentage > 0 || container.ready);
+  const view = useProjectView(projectId);
+  const { generation, phase, progress } = view;
+  const files = generation?.files ?? [];
+  const showProgress = view.building || (generation !== undefined && progress.stage === 'done' && phase === 'ready');
 
   return (
     <section
       className={cx('ae-build-log', className)}
-      data-state={status}
+      data-state={generation?.status ?? 'idle'}
+      data-phase={phase}
       aria-label={text.regionLabel}
-      aria-busy={running}
+      aria-busy={view.busy}
     >
       <div className="ae-header">
         <h2 className="ae-title">{text.heading}</h2>
-        <span className="ae-badge" data-state={status}>
-          {labels.status[status]}
-        </span>
+        {phase !== 'idle' && (
+          <span className="ae-badge" data-state={phase}>
+            {labels.phase[phase]}
+          </span>
+        )}
       </div>
-      {/* Announces state changes only: its text changes with the status, not with every file. */}
+      {/* Announces state changes only: its text changes with the phase, not with every file. */}
       <div className="ae-visually-hidden" role="log" aria-live="polite">
-        {text.announcements[status]}
+        {text.announcements[phase]}
       </div>
-      {generation === undefined ? (
+      {generation === undefined || phase === 'idle' ? (
         <p className="ae-muted">{text.idle}</p>
       ) : (
         <>
-          {showProgress && container !== undefined && (
-            <div className="ae-progress">
+          {showProgress && (
+            <div className="ae-progress" data-stage={progress.stage}>
               <div
                 className="ae-progress-track"
                 role="progressbar"
                 aria-label={text.progressLabel}
                 aria-valuemin={0}
                 aria-valuemax={100}
-                aria-valuenow={container.percentage}
-                aria-valuetext={text.progressValue(format.percent(container.percentage))}
+                aria-valuenow={progress.value}
+                aria-valuetext={text.progressValue(format.percent(progress.value))}
               >
-                <div className="ae-progress-bar" style={{ width: `${container.percentage}%` }} />
+                <div className="ae-progress-bar" style={{ width: `${progress.value}%` }} />
               </div>
-              {/* Once ready, the last progress message is history: one line says where things stand. */}
-              {container.ready ? (
-                <p className="ae-ready">{text.containerReady}</p>
-              ) : (
-                container.message !== undefined && <p className="ae-hint">{container.message}</p>
-              )}
+              <p className="ae-hint">
+                {progress.stage === 'container' && progress.message !== undefined
+                  ? progress.message
+                  : text.stages[progress.stage]}
+              </p>
             </div>
           )}
-          <Outcome generation={generation} labels={text} onBuyCredits={onBuyCredits} buyCreditsUrl={buyCreditsUrl} />
-          {generation.files.length > 0 && (
+          <Outcome view={view} labels={text} onBuyCredits={onBuyCredits} buyCreditsUrl={buyCreditsUrl} />
+          {files.length > 0 && (
             <div className="ae-files">
               <p className="ae-label">
-                {text.fileCount(
-                  format.number(generation.files.length),
-                  format.number(generation.modifiedCount),
-                  generation.files.length,
-                )}
+                {text.fileCount(format.number(view.filesCreated), format.number(view.filesModified), files.length)}
               </p>
-              <FileList files={generation.files} labels={text} />
+              <FileList files={files} labels={text} />
             </div>
           )}
           {generation.tools.length > 0 && (

@@ -1,10 +1,9 @@
 'use client';
 /** A project's name, status, app address and last update, kept fresh by the shared poller. */
-import { safeHttpUrl } from '../shared/safe-url.js';
+import { ExternalLink } from '../shared/external-link.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
-import { useGeneration } from './use-generation.js';
-import { useProject } from './use-project.js';
+import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 
 /** Props of `ProjectStatus`. */
@@ -19,53 +18,48 @@ export interface ProjectStatusProps {
  * `polling`, `paused`, `settled`, `error` or `stopped`); `data-project-status` is the project's own status.
  */
 export function ProjectStatus({ projectId, className }: ProjectStatusProps) {
-  const text = useAgentLabels().projectStatus;
+  const labels = useAgentLabels();
+  const text = labels.projectStatus;
   const format = useAgentFormat();
-  const { generation } = useGeneration(projectId);
-  const id = projectId ?? generation?.projectId;
-  const snapshot = useProject(id);
-  const project = snapshot?.project;
-  const appUrl = safeHttpUrl(project?.app_url);
-  const projectStatus = project?.project_status;
+  const view = useProjectView(projectId, { watch: true });
+  const { snapshot, phase } = view;
+  const id = view.projectId;
 
   return (
     <section
       className={cx('ae-project-status', className)}
       data-state={id === undefined ? 'idle' : (snapshot?.status ?? 'loading')}
-      data-project-status={projectStatus}
+      data-phase={phase}
+      data-project-status={snapshot?.project?.project_status}
       aria-label={text.regionLabel}
     >
       <h2 className="ae-title">{text.heading}</h2>
       {id === undefined ? (
         <p className="ae-muted">{text.noProject}</p>
-      ) : project === undefined ? (
-        snapshot?.error === undefined && <p className="ae-muted">{text.loading}</p>
       ) : (
         <dl className="ae-details">
           <div>
             <dt>{text.nameLabel}</dt>
-            <dd>{project.name}</dd>
+            <dd>{view.name ?? <span className="ae-muted">{text.loading}</span>}</dd>
           </div>
           <div>
             <dt>{text.statusLabel}</dt>
             <dd>
-              <span className="ae-badge" data-state={projectStatus}>
-                {projectStatus === undefined ? '' : (text.projectStatuses[projectStatus] ?? projectStatus)}
+              <span className="ae-badge" data-state={phase}>
+                {labels.phase[phase]}
               </span>
             </dd>
           </div>
-          <div>
-            <dt>{text.appLabel}</dt>
-            <dd>
-              {appUrl !== undefined ? (
-                <a href={appUrl} target="_blank" rel="noopener noreferrer">
+          {(view.hasApp || view.unsafeAppUrl) && (
+            <div>
+              <dt>{text.appLabel}</dt>
+              <dd>
+                <ExternalLink href={view.appUrl} fallback={<span className="ae-muted">{text.unsafeUrl}</span>}>
                   {text.openApp}
-                </a>
-              ) : (
-                <span className="ae-muted">{text.unsafeUrl}</span>
-              )}
-            </dd>
-          </div>
+                </ExternalLink>
+              </dd>
+            </div>
+          )}
           <div>
             <dt>{text.updatedLabel}</dt>
             <dd>

@@ -1,5 +1,6 @@
 /** Every visible string and aria text of the components, overridable per component through `labels`. */
-import type { GenerationStatus } from '../../core/index.js';
+import type { GenerationStatus, ProjectPhase } from '../../core/index.js';
+import { defaultConversationLabels, type ConversationLabels } from '../conversation/conversation.labels.js';
 import { defaultAgentBuilderLabels, type AgentBuilderLabels } from '../builder/agent-builder.labels.js';
 import { defaultAppPreviewLabels, type AppPreviewLabels } from '../generation/app-preview.labels.js';
 import { defaultGeneratePanelLabels, type GeneratePanelLabels } from '../generation/generate-panel.labels.js';
@@ -12,8 +13,11 @@ import { defaultRepoPickerLabels, type RepoPickerLabels } from '../integrations/
 
 /** All component texts. */
 export interface AgentLabels {
-  /** Display names of generation statuses (badges). */
+  /** Display names of generation statuses. */
   status: Record<GenerationStatus, string>;
+  /** Display names of project phases (the badges every component shows). */
+  phase: Record<ProjectPhase, string>;
+  conversation: ConversationLabels;
   generatePanel: GeneratePanelLabels;
   liveBuildLog: LiveBuildLogLabels;
   projectStatus: ProjectStatusLabels;
@@ -51,6 +55,19 @@ export const defaultLabels: AgentLabels = {
     interrupted: 'Interrupted',
     aborted: 'Cancelled',
   },
+  phase: {
+    idle: 'Not started',
+    submitting: 'Sending',
+    provisioning: 'Setting up',
+    generating: 'Building',
+    recovering: 'Reconnecting',
+    stopped: 'Stopped watching',
+    ready: 'Ready',
+    failed: 'Failed',
+    credits_exhausted: 'Out of credits',
+    interrupted: 'Connection lost',
+  },
+  conversation: defaultConversationLabels,
   generatePanel: defaultGeneratePanelLabels,
   liveBuildLog: defaultLiveBuildLogLabels,
   projectStatus: defaultProjectStatusLabels,

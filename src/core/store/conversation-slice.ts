@@ -1,0 +1,251 @@
+/**
+ * The conversation of each project: every prompt the end user sent and a one-line outcome. Recorded from the
+ * store's own generations as they are published, kept in storage for a reload, and replaced by the proxy's
+ * record (`GET {basePath}/projects/{id}/conversation`) when the proxy offers one.
+ */
+import type { AgentClient } from '../wire/client.js';
+import type { ConversationTurn } from '../wire/proxy-resources.js';
+import type { GenerationMode } from '../wire/resources.js';
+import type { GenerationKind } from '../wire/generation-reducer.js';
+import type { GenerationState } from './generation.js';
+import type { AgentStorage } from './persistence.js';
+
+/** How a turn ended. `stopped`: the person stopped watching; the build may have gone on. */
+export type TurnOutcomeStatus = 'completed' | 'credits_exhausted' | 'failed' | 'interrupted' | 'stopped';
+
+/** The one-line outcome of a turn. */
+export interface TurnOutcome {
+  status: TurnOutcomeStatus;
+  filesCreated: number;
+  filesModified: number;
+  steps: number;
+  /** The API's message when it did not complete (for the agency; the components show end-user words). */
+  message?: string;
+}
+
+/** One prompt and what came of it. */
+export interface ConversationEntry {
+  /** Stable within a project. */
+  id: string;
+  kind: GenerationKind;
+  prompt: string;
+  mode: GenerationMode | undefined;
+  /** When the prompt was sent (ms since the epoch). */
+  at: number;
+  /** Undefined while the generation runs. */
+  outcome: TurnOutcome | undefined;
+}
+
+/** Where the conversation of a project came from. */
+export type ConversationSource = 'browser' | 'proxy';
+
+/** The conversation state and its one action. */
+export interface ConversationSlice {
+  /** Turns by project id (or by the pending key before the project exists), oldest first. */
+  conversations: Record<string, readonly ConversationEntry[]>;
+  /**
+   * Loads a project's conversation from the proxy; without the proxy route (404, or a transport straight to
+   * the API) it keeps what this browser recorded. Resolves when done; never rejects.
+   */
+  loadConversation(projectId: string): Promise<void>;
+}
+
+const maxProjects = 30;
+const maxTurns = 100;
+
+function outcomeOf(generation: GenerationState): TurnOutcome | undefined {
+  const counts = {
+    filesCreated: generation.files.length - generation.modifiedCount,
+    filesModified: generation.modifiedCount,
+    steps: generation.toolCount,
+  };
+  const message = generation.error?.message;
+  switch (generation.status) {
+    case 'completed':
+      return { status: 'completed', ...counts };
+    case 'credits_exhausted':
+    case 'failed':
+    case 'interrupted':
+      return { status: generation.status, ...counts, ...(message === undefined ? {} : { message }) };
+    case 'aborted':
+      return { status: 'stopped', ...counts };
+    default:
+      return undefined;
+  }
+}
+
+function fromProxyTurn(turn: ConversationTurn, index: number): ConversationEntry {
+  const at = Date.parse(turn.at);
+  const outcome = turn.outcome;
+  return {
+    id: `proxy:${index}:${turn.at}`,
+    kind: turn.kind,
+    prompt: turn.prompt,
+    mode: turn.mode ?? undefined,
+    at: Number.isFinite(at) ? at : 0,
+    outcome:
+      outcome === null
+        ? undefined
+        : {
+            status: outcome.status,
+            filesCreated: outcome.files_created,
+            filesModified: outcome.files_modified,
+            steps: outcome.steps,
+            ...(outcome.message === undefined ? {} : { message: outcome.message }),
+          },
+  };
+}
+
+function isEntry(value: unknown): value is ConversationEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<ConversationEntry>;
+  return (
+    typeof entry.id === 'string' &&
+    typeof entry.prompt === 'string' &&
+    typeof entry.at === 'number' &&
+    (entry.kind === 'generate' || entry.kind === 'followUp')
+  );
+}
+
+/** Options of `attachConversation`. */
+export interface ConversationOptions {
+  client: AgentClient;
+  storage: AgentStorage | null;
+  storageKey: string;
+}
+
+/** The slice's initial state and action, to spread into the store's state creator. */
+export function createConversationSlice(
+  get: () => ConversationSlice,
+  set: (patch: Partial<ConversationSlice>) => void,
+  options: ConversationOptions,
+): ConversationSlice {
+  const loaded = new Set<string>();
+  return {
+    conversations: readSaved(options),
+    async loadConversation(projectId) {
+      if (loaded.has(projectId)) return;
+      loaded.add(projectId);
+      let turns: ConversationTurn[];
+      try {
+        turns = await options.client.projects.conversation(projectId);
+      } catch {
+        // No proxy route, or a failure: what this browser saw stays.
+        return;
+      }
+      const fromProxy = turns.map(fromProxyTurn);
+      const lastAt = fromProxy.length === 0 ? Number.NEGATIVE_INFINITY : fromProxy[fromProxy.length - 1]!.at;
+      // A turn the proxy has not recorded yet (still running here, or sent a moment ago) stays.
+      const local = (get().conversations[projectId] ?? []).filter((entry) => entry.at > lastAt + 1000);
+      set({ conversations: { ...get().conversations, [projectId]: [...fromProxy, ...local].slice(-maxTurns) } });
+    },
+  };
+}
+
+function savedKey(options: ConversationOptions): string {
+  return `${options.storageKey}:conversations`;
+}
+
+function readSaved(options: ConversationOptions): Record<string, readonly ConversationEntry[]> {
+  if (options.storage === null) return {};
+  try {
+    const text = options.storage.getItem(savedKey(options));
+    const value: unknown = text === null ? undefined : JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return {};
+    const result: Record<string, readonly ConversationEntry[]> = {};
+    for (const [projectId, turns] of Object.entries(value)) {
+      if (Array.isArray(turns)) result[projectId] = turns.filter(isEntry);
+    }
+    return result;
+  } catch {
+    return {};
+  }
+}
+
+/** Turns the store's generations into conversation turns; `apply` runs inside the store's own publish. */
+export interface ConversationRecorder {
+  /** The conversations after `next` replaced `previous` (undefined when nothing changed). */
+  apply(
+    previous: Record<string, GenerationState>,
+    next: Record<string, GenerationState>,
+    conversations: Record<string, readonly ConversationEntry[]>,
+  ): Record<string, readonly ConversationEntry[]> | undefined;
+  stop(): void;
+}
+
+/**
+ * Records the store's generations as conversation turns: a turn when a prompt is sent, its outcome when the
+ * generation ends, moved to the project id once the project exists. Refused requests are not turns: the
+ * prompt stays in the box with the reason. Runs in the same publish as the generations, so a turn costs no
+ * extra store notification.
+ */
+export function createConversationRecorder(options: ConversationOptions): ConversationRecorder {
+  // Which project each turn is under, by its generation's start time and kind (a re-keyed generation keeps both).
+  const placed = new Map<string, string>();
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function save(conversations: Record<string, readonly ConversationEntry[]>): void {
+    if (options.storage === null) return;
+    const storage = options.storage;
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      const kept = Object.fromEntries(Object.entries(conversations).slice(-maxProjects));
+      try {
+        storage.setItem(savedKey(options), JSON.stringify(kept));
+      } catch {
+        // Storage full or disabled: the conversation still lives in memory.
+      }
+    }, 0);
+  }
+
+  function apply(
+    previous: Record<string, GenerationState>,
+    generations: Record<string, GenerationState>,
+    initial: Record<string, readonly ConversationEntry[]>,
+  ): Record<string, readonly ConversationEntry[]> | undefined {
+    let conversations: Record<string, readonly ConversationEntry[]> | undefined;
+    for (const generation of Object.values(generations)) {
+      if (previous[generation.key] === generation) continue;
+      // A generation resumed after a reload has no prompt: its turn is already recorded.
+      if (generation.prompt === '') continue;
+      const id = `${generation.kind}:${generation.startedAt}`;
+      const owner = generation.projectId ?? generation.key;
+      const current = conversations ?? initial;
+      const oldOwner = placed.get(id);
+      const moved = oldOwner !== undefined && oldOwner !== owner;
+      const turns = [...(current[owner] ?? [])];
+      const index = turns.findIndex((entry) => entry.id === id);
+      const existing =
+        index === -1 ? (moved ? current[oldOwner]?.find((entry) => entry.id === id) : undefined) : turns[index];
+      if (existing !== undefined && !moved && existing.outcome === undefined && outcomeOf(generation) === undefined)
+        continue;
+      if (generation.refused) {
+        if (existing === undefined) continue;
+        conversations = { ...current, [owner]: turns.filter((entry) => entry.id !== id) };
+        placed.delete(id);
+        continue;
+      }
+      const entry: ConversationEntry = {
+        id,
+        kind: generation.kind,
+        prompt: generation.prompt,
+        mode: generation.mode,
+        at: existing?.at ?? generation.startedAt,
+        outcome: outcomeOf(generation),
+      };
+      if (index === -1) turns.push(entry);
+      else turns[index] = entry;
+      conversations = { ...current, [owner]: turns.slice(-maxTurns) };
+      if (moved) {
+        const rest = (current[oldOwner] ?? []).filter((turn) => turn.id !== id);
+        if (rest.length === 0) delete conversations[oldOwner];
+        else conversations[oldOwner] = rest;
+      }
+      placed.set(id, owner);
+    }
+    if (conversations !== undefined) save(conversations);
+    return conversations;
+  }
+
+  return { apply, stop: () => clearTimeout(saveTimer) };
+}

@@ -1,0 +1,205 @@
+/**
+ * One view of a project, derived once from the live generation (its stream) and the status poll, so that
+ * every part of the screen tells the same story. Pure: it reads published state and nothing else.
+ */
+import type { AgentApiError } from '../wire/errors.js';
+import type { GenerationMode } from '../wire/resources.js';
+import type { GenerationKind } from '../wire/generation-reducer.js';
+import type { GenerationState } from './generation.js';
+import type { ProjectSnapshot } from './project-poller.js';
+
+/**
+ * Where a project stands, for people. `stopped`: the person stopped watching the stream, the build may still
+ * finish on the server (it is watched by polling until it does). `interrupted`: the connection was lost and the
+ * outcome could not be found out.
+ */
+export type ProjectPhase =
+  | 'idle'
+  | 'submitting'
+  | 'provisioning'
+  | 'generating'
+  | 'recovering'
+  | 'stopped'
+  | 'ready'
+  | 'failed'
+  | 'credits_exhausted'
+  | 'interrupted';
+
+/** Which stage the build's one progress value is in. */
+export type ProgressStage = 'none' | 'sending' | 'container' | 'generating' | 'done';
+
+/** The build's progress over its whole length: 100 only once the build has ended. */
+export interface ProjectProgress {
+  /** 0 to 100. */
+  value: number;
+  stage: ProgressStage;
+  /** The container's own setup message while it is being set up. */
+  message: string | undefined;
+}
+
+/** What every component shows of a project. */
+export interface ProjectView {
+  /** The generation's key in `generations` (a project id, or `pending:N` before the project exists). */
+  key: string | undefined;
+  projectId: string | undefined;
+  phase: ProjectPhase;
+  /** A stream or a recovery is in flight: a second generation for this project would be de-duplicated. */
+  busy: boolean;
+  /** The build is still going somewhere (streaming, recovering, or stopped but still building on the server). */
+  building: boolean;
+  progress: ProjectProgress;
+  name: string | undefined;
+  /** The app's address, only when it is http(s); `unsafeAppUrl` tells when one was given but refused. */
+  appUrl: string | undefined;
+  unsafeAppUrl: boolean;
+  /** The app can be previewed, deployed and pushed: the project is ready. */
+  hasApp: boolean;
+  kind: GenerationKind | undefined;
+  mode: GenerationMode | undefined;
+  /** The prompt of the latest generation (empty for a generation resumed after a reload). */
+  lastPrompt: string | undefined;
+  filesCreated: number;
+  filesModified: number;
+  steps: number;
+  /** Why the build ended badly (not for refusals, see `refusal`). */
+  error: AgentApiError | undefined;
+  /** The latest request was refused before it started (validation, credits, rate limit...). */
+  refusal: AgentApiError | undefined;
+  generation: GenerationState | undefined;
+  snapshot: ProjectSnapshot | undefined;
+}
+
+/** The parts of the store state the view reads. */
+export interface ProjectViewSource {
+  generations: Record<string, GenerationState>;
+  currentKey: string | undefined;
+  projects: Record<string, ProjectSnapshot>;
+}
+
+function safeHttp(value: string | null | undefined): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function phaseOfProjectStatus(status: string | undefined): ProjectPhase | undefined {
+  switch (status) {
+    case 'ready':
+      return 'ready';
+    case 'failed':
+      return 'failed';
+    case 'credits_exhausted':
+      return 'credits_exhausted';
+    case 'provisioning':
+      return 'provisioning';
+    case 'generating':
+      return 'generating';
+    default:
+      return undefined;
+  }
+}
+
+function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase | undefined): ProjectPhase {
+  if (generation === undefined) return polled ?? 'idle';
+  switch (generation.status) {
+    case 'idle':
+      return polled ?? 'idle';
+    case 'submitting':
+    case 'provisioning':
+    case 'generating':
+    case 'recovering':
+      return generation.status;
+    case 'completed':
+      return 'ready';
+    case 'credits_exhausted':
+      return 'credits_exhausted';
+    case 'failed':
+      // A refused follow-up leaves the project as it was; a refused new project never existed.
+      return generation.refused ? (polled ?? 'idle') : 'failed';
+    case 'aborted':
+      // The stream was closed, not the build: the poll says how it goes on.
+      if (polled === 'ready' || polled === 'failed' || polled === 'credits_exhausted') return polled;
+      return 'stopped';
+    case 'interrupted':
+      return polled === 'ready' || polled === 'failed' || polled === 'credits_exhausted' ? polled : 'interrupted';
+    default:
+      return generation.status satisfies never;
+  }
+}
+
+const ended: ReadonlySet<ProjectPhase> = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
+
+/** Activity (files and steps) moves the bar towards, never onto, the end: it fills only when the build ends. */
+function activityShare(activity: number): number {
+  return 1 - Math.exp(-activity / 30);
+}
+
+function progressOf(phase: ProjectPhase, generation: GenerationState | undefined): ProjectProgress {
+  if (ended.has(phase)) return { value: 100, stage: 'done', message: undefined };
+  if (generation === undefined || phase === 'idle') return { value: 0, stage: 'none', message: undefined };
+  if (phase === 'submitting') return { value: 2, stage: 'sending', message: undefined };
+  const activity = generation.files.length + generation.toolCount;
+  const isNewProject = generation.kind === 'generate';
+  // A new project spends the first 35% setting up its container; a follow-up starts generating at once.
+  const generationStart = isNewProject ? 35 : 5;
+  const { container } = generation;
+  if (isNewProject && !container.ready && activity === 0 && phase !== 'stopped' && phase !== 'recovering') {
+    return {
+      value: Math.max(3, Math.round((container.percentage / 100) * generationStart)),
+      stage: 'container',
+      message: container.message,
+    };
+  }
+  const value = generationStart + Math.floor((99 - generationStart) * activityShare(activity));
+  return { value: Math.min(99, value), stage: 'generating', message: undefined };
+}
+
+/** The view of the generation under `key` (default: the current one), merged with its project's status poll. */
+export function selectProjectView(state: ProjectViewSource, key: string | undefined = state.currentKey): ProjectView {
+  const generation = key === undefined ? undefined : state.generations[key];
+  const projectId = generation?.projectId ?? (generation === undefined ? key : undefined);
+  const snapshot = projectId === undefined ? undefined : state.projects[projectId];
+  const project = snapshot?.project;
+  const polled = phaseOfProjectStatus(project?.project_status);
+  const phase = phaseOf(generation, polled);
+  // The status endpoint is fresher than the stream once the stream is over.
+  const rawAppUrl = (generation?.status === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
+  const appUrl = safeHttp(rawAppUrl ?? project?.app_url);
+  const refusal = generation?.refused === true ? generation.error : undefined;
+  const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
+  const busy =
+    generation !== undefined &&
+    (generation.status === 'submitting' ||
+      generation.status === 'provisioning' ||
+      generation.status === 'generating' ||
+      generation.status === 'recovering');
+  return {
+    key,
+    projectId,
+    phase,
+    busy,
+    building:
+      busy ||
+      phase === 'stopped' ||
+      (generation === undefined && (polled === 'provisioning' || polled === 'generating')),
+    progress: progressOf(phase, generation),
+    name: typeof project?.name === 'string' && project.name.trim() !== '' ? project.name : undefined,
+    appUrl,
+    unsafeAppUrl: appUrl === undefined && typeof (rawAppUrl ?? project?.app_url) === 'string',
+    hasApp: phase === 'ready' && appUrl !== undefined,
+    kind: generation?.kind,
+    mode: generation?.mode,
+    lastPrompt: generation === undefined || generation.prompt === '' ? undefined : generation.prompt,
+    filesCreated: generation === undefined ? 0 : generation.files.length - generation.modifiedCount,
+    filesModified: generation?.modifiedCount ?? 0,
+    steps: generation?.toolCount ?? 0,
+    error: endedBadly && refusal === undefined ? (generation?.error ?? snapshot?.error) : undefined,
+    refusal,
+    generation,
+    snapshot,
+  };
+}

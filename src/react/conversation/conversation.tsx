@@ -1,0 +1,72 @@
+'use client';
+/** The conversation of a project: each prompt the end user sent, when, and what came of it. */
+import type { ConversationEntry } from '../../core/index.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { cx } from '../shared/class-names.js';
+import type { ConversationLabels } from './conversation.labels.js';
+import { useConversation } from './use-conversation.js';
+import type { AgentFormat } from '../provider/agent-format.js';
+
+/** Props of `Conversation`. */
+export interface ConversationProps {
+  /** The project whose conversation to show; the provider's current one by default. */
+  projectId?: string;
+  className?: string;
+}
+
+function Turn({ turn, text, format }: { turn: ConversationEntry; text: ConversationLabels; format: AgentFormat }) {
+  const { outcome } = turn;
+  return (
+    <li className="ae-turn" data-outcome={outcome?.status ?? 'running'}>
+      <div className="ae-turn-prompt">
+        <span className="ae-visually-hidden">{text.you}: </span>
+        <p>{turn.prompt}</p>
+      </div>
+      <p className="ae-turn-meta">
+        <span>{turn.kind === 'generate' ? text.generate : text.followUp}</span>
+        {turn.kind === 'generate' && turn.mode !== undefined && (
+          <span>{turn.mode === 'design' ? text.modeDesign : text.modeBuild}</span>
+        )}
+        <time dateTime={new Date(turn.at).toISOString()}>{format.time(turn.at)}</time>
+      </p>
+      <p className="ae-turn-outcome">
+        {outcome === undefined ? (
+          <>
+            <span className="ae-spinner" aria-hidden="true" /> {text.running}
+          </>
+        ) : (
+          text.outcome(outcome, {
+            created: format.number(outcome.filesCreated),
+            modified: format.number(outcome.filesModified),
+            steps: format.number(outcome.steps),
+          })
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Lists the prompts of a project and their outcomes, oldest first. `data-state` is `empty` or `ready`. */
+export function Conversation({ projectId, className }: ConversationProps) {
+  const text = useAgentLabels().conversation;
+  const format = useAgentFormat();
+  const turns = useConversation(projectId);
+  return (
+    <section
+      className={cx('ae-conversation', className)}
+      aria-label={text.regionLabel}
+      data-state={turns.length === 0 ? 'empty' : 'ready'}
+    >
+      {turns.length === 0 ? (
+        <p className="ae-muted">{text.empty}</p>
+      ) : (
+        <ol className="ae-turns">
+          {turns.map((turn) => (
+            <Turn key={turn.id} turn={turn} text={text} format={format} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
