@@ -235,7 +235,14 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
       return run({
         key: `load:${record}`,
         record,
-        call: (signal) => client.codehost.getConnection(externalUserId, { signal }),
+        call: async (signal) => {
+          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
+          // browser. The detailed view (installation status) is asked for only once the connection is known to exist.
+          const listed = await client.codehost.listConnections({ signal });
+          if (!listed.some((connection) => connection.external_user_id === externalUserId))
+            throw new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
+          return client.codehost.getConnection(externalUserId, { signal });
+        },
         start: () => patchConnection(externalUserId, { status: 'loading' }),
         succeed: (connection) =>
           patchConnection(externalUserId, {

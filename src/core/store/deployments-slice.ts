@@ -173,7 +173,14 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
       return run({
         key: `load:${record}`,
         record,
-        call: (signal) => client.deployments.getConnection(provider, externalUserId, { signal }),
+        call: async (signal) => {
+          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every browser.
+          const listed = await client.deployments.listConnections(provider, { signal });
+          const own = listed.find((connection) => connection.external_user_id === externalUserId);
+          if (own === undefined)
+            throw new AgentApiError('not_found', agentApiMessages.deploymentConnectionNotFound, { status: 404 });
+          return own;
+        },
         start: () => patchConnection(provider, externalUserId, { status: 'loading' }),
         succeed: (connection) => patchConnection(provider, externalUserId, connected(connection)),
         fail: (error) => {

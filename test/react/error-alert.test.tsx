@@ -1,0 +1,132 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentProvider, ErrorAlert, defaultErrorLabels, errorCopy, type AgentLabelsOverride } from 'agent-embed';
+import { AgentApiError, agentApiMessages, type AgentErrorKind } from 'agent-embed/core';
+import { createMockTransport } from 'agent-embed/mock';
+
+const transports: ReturnType<typeof createMockTransport>[] = [];
+afterEach(() => {
+  cleanup();
+  for (const transport of transports.splice(0)) transport.api.dispose();
+  vi.useRealTimers();
+});
+
+function inProvider(ui: ReactNode, labels?: AgentLabelsOverride) {
+  const transport = createMockTransport({ speed: 'instant' });
+  transports.push(transport);
+  return render(
+    <AgentProvider transport={transport} {...(labels === undefined ? {} : { labels })}>
+      {ui}
+    </AgentProvider>,
+  );
+}
+
+const operatorWords = /API token|team|external user|Unauthorized\.|Too Many Attempts\.|Server Error/;
+
+const kinds: [AgentErrorKind, string][] = [
+  ['unauthorized', agentApiMessages.unauthorized],
+  ['token_expired', agentApiMessages.tokenExpired],
+  ['suspended', agentApiMessages.suspended],
+  ['insufficient_credits', agentApiMessages.insufficientCredits],
+  ['forbidden', agentApiMessages.projectForbidden],
+  ['not_found', agentApiMessages.codehostConnectionNotFound],
+  ['validation', 'The given data was invalid.'],
+  ['rate_limited', agentApiMessages.tooManyAttempts],
+  ['conflict', agentApiMessages.providerAccountTaken],
+  ['upstream', 'Server Error'],
+  ['network', 'The Agent API could not be reached.'],
+  ['protocol', 'The Agent API answered with HTTP 418.'],
+  ['aborted', 'The request was cancelled.'],
+];
+
+describe('error copy', () => {
+  it.each(kinds)('%s reads as end-user words with no operator text', (kind, message) => {
+    const copy = errorCopy(new AgentApiError(kind, message), defaultErrorLabels, 'deploymentConnection');
+    expect(copy).not.toMatch(operatorWords);
+    expect(copy).not.toBe(message);
+    expect(copy.length).toBeGreaterThan(5);
+  });
+
+  it('names the next step: buy credits, ask the owner, wait', () => {
+    const copy = (kind: AgentErrorKind) => errorCopy(new AgentApiError(kind, 'x'), defaultErrorLabels);
+    expect(copy('insufficient_credits')).toMatch(/buy more credits/i);
+    expect(copy('token_expired')).toMatch(/owner/);
+    expect(copy('suspended')).toMatch(/owner/);
+    expect(copy('network')).toMatch(/try again/i);
+  });
+
+  it('reads a not_found by its context', () => {
+    const error = new AgentApiError('not_found', 'Project not found.', { status: 404 });
+    expect(errorCopy(error, defaultErrorLabels, 'project')).toMatch(/project could not be found/);
+    expect(errorCopy(error, defaultErrorLabels, 'codehostConnection')).toMatch(/code host is not connected/);
+    expect(errorCopy(error, defaultErrorLabels)).toBe(defaultErrorLabels.kinds.not_found);
+  });
+});
+
+describe('ErrorAlert', () => {
+  it('shows the end-user words once and keeps the API message in a closed Details disclosure', () => {
+    const error = new AgentApiError('token_expired', agentApiMessages.tokenExpired, { status: 401 });
+    inProvider(<ErrorAlert error={error} title="Could not start the build" />);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Could not start the build');
+    expect(alert).toHaveTextContent(defaultErrorLabels.kinds.token_expired);
+    const details = alert.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details).toHaveTextContent(`401 · ${agentApiMessages.tokenExpired}`);
+    expect(alert.textContent!.split(defaultErrorLabels.kinds.token_expired)).toHaveLength(2);
+  });
+
+  it('uses labels.errors overrides', () => {
+    const error = new AgentApiError('suspended', agentApiMessages.suspended, { status: 403 });
+    inProvider(<ErrorAlert error={error} title="Paused" />, {
+      errors: { kinds: { suspended: 'Service en pause.' }, details: 'Détails' },
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Service en pause.');
+    expect(screen.getByText('Détails')).toBeInTheDocument();
+    // The other kinds keep their defaults.
+    expect(defaultErrorLabels.kinds.network).toMatch(/connection/);
+  });
+
+  it('lists field errors instead of the generic validation sentence, without a Details copy of them', () => {
+    const error = new AgentApiError('validation', agentApiMessages.promptTooShort, {
+      status: 422,
+      fieldErrors: { prompt: [agentApiMessages.promptTooShort] },
+    });
+    inProvider(<ErrorAlert error={error} title="Check the prompt" />);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent!.split(agentApiMessages.promptTooShort)).toHaveLength(2);
+    expect(alert).not.toHaveTextContent(defaultErrorLabels.kinds.validation);
+  });
+
+  it('counts a rate limit down from retryAfterMs and enables the retry at zero', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    const onRetry = vi.fn();
+    const error = new AgentApiError('rate_limited', agentApiMessages.tooManyAttempts, {
+      status: 429,
+      retryAfterMs: 3000,
+    });
+    inProvider(<ErrorAlert error={error} title="Too fast" onRetry={onRetry} />);
+    const button = () => screen.getByRole('button', { name: /try again/i });
+    expect(screen.getByRole('alert')).toHaveTextContent('You can try again in 3 s.');
+    expect(button()).toBeDisabled();
+    expect(button()).toHaveTextContent('Try again in 3 s');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByRole('alert')).toHaveTextContent('You can try again in 2 s.');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(button()).toHaveTextContent('Try again in 1 s');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByRole('alert')).toHaveTextContent('You can try again now.');
+    expect(button()).toBeEnabled();
+    expect(button()).toHaveTextContent(/^Try again$/);
+    vi.useRealTimers();
+    await userEvent.setup().click(button());
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders nothing without an error', () => {
+    const { container } = inProvider(<ErrorAlert error={undefined} title="Nothing" />);
+    expect(container.querySelector('[role="alert"]')).toBeNull();
+  });
+});
