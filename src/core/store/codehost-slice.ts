@@ -142,13 +142,7 @@ export function isPrivateRepository(repository: Pick<Repository, 'private'>): bo
 }
 
 function isHttpUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const protocol = new URL(value).protocol;
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
+  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
 function statusOf(connection: CodehostConnection, now: number): CodehostConnectionStatus {
@@ -180,12 +174,8 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
   }
 
   function patchStart(externalUserId: string, patch: Partial<CodehostStartState>): void {
-    const previous = get().codehostStarts[externalUserId] ?? {
-      status: 'idle',
-      redirectUrl: undefined,
-      state: undefined,
-      error: undefined,
-    };
+    const idle = { status: 'idle', redirectUrl: undefined, state: undefined, error: undefined } as const;
+    const previous = get().codehostStarts[externalUserId] ?? idle;
     set({ codehostStarts: { ...get().codehostStarts, [externalUserId]: { ...previous, ...patch } } });
   }
 
@@ -194,23 +184,15 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
     set({ repositoryLists: { ...get().repositoryLists, [externalUserId]: { ...previous, ...patch } } });
   }
 
+  const idleAction = { status: 'idle', repository: undefined, result: undefined, error: undefined } as const;
+
   function patchLink(projectId: string, patch: Partial<RepositoryLinkState>): void {
-    const previous = get().repositoryLinks[projectId] ?? {
-      status: 'idle',
-      repository: undefined,
-      result: undefined,
-      error: undefined,
-    };
+    const previous = get().repositoryLinks[projectId] ?? idleAction;
     set({ repositoryLinks: { ...get().repositoryLinks, [projectId]: { ...previous, ...patch } } });
   }
 
   function patchPush(projectId: string, patch: Partial<RepositoryPushState>): void {
-    const previous = get().repositoryPushes[projectId] ?? {
-      status: 'idle',
-      repository: undefined,
-      result: undefined,
-      error: undefined,
-    };
+    const previous = get().repositoryPushes[projectId] ?? idleAction;
     set({ repositoryPushes: { ...get().repositoryPushes, [projectId]: { ...previous, ...patch } } });
   }
 
@@ -342,6 +324,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
         },
         fail: (error) => {
           const list = get().repositoryLists[externalUserId];
+          // The loaded pages stay: a failing next page is retried inline, never a reason to lose what is shown.
           if (list === undefined || (list.page === page && list.perPage === perPage))
             patchList(externalUserId, { status: 'error', error });
           noteMissing(externalUserId, error);

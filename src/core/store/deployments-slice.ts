@@ -174,12 +174,12 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
         key: `load:${record}`,
         record,
         call: async (signal) => {
-          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every browser.
+          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
+          // browser. The detailed view (its expiry) is asked for only once the connection is known to exist.
           const listed = await client.deployments.listConnections(provider, { signal });
-          const own = listed.find((connection) => connection.external_user_id === externalUserId);
-          if (own === undefined)
+          if (!listed.some((connection) => connection.external_user_id === externalUserId))
             throw new AgentApiError('not_found', agentApiMessages.deploymentConnectionNotFound, { status: 404 });
-          return own;
+          return client.deployments.getConnection(provider, externalUserId, { signal });
         },
         start: () => patchConnection(provider, externalUserId, { status: 'loading' }),
         succeed: (connection) => patchConnection(provider, externalUserId, connected(connection)),

@@ -1,5 +1,8 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
-import type { AgentApiError, AgentErrorKind } from '../../core/index.js';
+import { agentApiMessages, type AgentApiError, type AgentErrorKind } from '../../core/index.js';
+
+/** A message of the spec's tables, by its name in `agentApiMessages`. */
+export type SpecMessage = keyof typeof agentApiMessages;
 
 /** What the failed call was about: the same kind reads differently for a project, a connection or a list. */
 export type ErrorContext =
@@ -20,6 +23,8 @@ export interface ErrorLabels {
   rateLimitedFor: (seconds: number) => string;
   /** A rate limit whose wait is over. */
   rateLimitOver: string;
+  /** Spec messages that say more than their kind (a missing project is not a missing connection); checked first. */
+  messages: Partial<Record<SpecMessage, string>>;
   /** `not_found` by context (falls back to `kinds.not_found`). */
   notFound: Partial<Record<ErrorContext, string>>;
   /** `conflict` by context (falls back to `kinds.conflict`). */
@@ -51,6 +56,15 @@ export const defaultErrorLabels: ErrorLabels = {
   },
   rateLimitedFor: (seconds) => `Too many requests in a short time. You can try again in ${seconds} s.`,
   rateLimitOver: 'You can try again now.',
+  messages: {
+    projectNotFound: 'This project could not be found. It may have been removed; start a new one.',
+    projectForbidden: 'This project is not available to you. Start a new one.',
+    providerNotFound: 'Deploying to this provider is not available.',
+    deploymentConnectionNotFound: 'Your hosting account is not connected yet. Connect it to deploy.',
+    codehostConnectionNotFound: 'Your code host is not connected yet. Connect it to continue.',
+    providerAccountTaken:
+      'This hosting account is already connected to someone else here. Use a token from a different account.',
+  },
   notFound: {
     project: 'This project could not be found. It may have been removed; start a new one.',
     generation: 'This project could not be found. It may have been removed; start a new one.',
@@ -76,6 +90,11 @@ export function errorCopy(
   context?: ErrorContext,
   secondsLeft?: number,
 ): string {
+  const specMessage = (Object.keys(agentApiMessages) as SpecMessage[]).find(
+    (name) => agentApiMessages[name] === error.message,
+  );
+  const forMessage = specMessage === undefined ? undefined : labels.messages[specMessage];
+  if (forMessage !== undefined) return forMessage;
   switch (error.kind) {
     case 'not_found':
       return (context && labels.notFound[context]) ?? labels.kinds.not_found;
