@@ -58,10 +58,13 @@ describe('error copy', () => {
   });
 
   it('reads a not_found by its context', () => {
-    const error = new AgentApiError('not_found', 'Project not found.', { status: 404 });
+    const error = new AgentApiError('not_found', 'Not found.', { status: 404 });
     expect(errorCopy(error, defaultErrorLabels, 'project')).toMatch(/project could not be found/);
     expect(errorCopy(error, defaultErrorLabels, 'codehostConnection')).toMatch(/code host is not connected/);
     expect(errorCopy(error, defaultErrorLabels)).toBe(defaultErrorLabels.kinds.not_found);
+    // A spec message says more than its context: a missing project met while linking is still a missing project.
+    const project = new AgentApiError('not_found', agentApiMessages.projectNotFound, { status: 404 });
+    expect(errorCopy(project, defaultErrorLabels, 'repository')).toMatch(/project could not be found/);
   });
 });
 
@@ -128,5 +131,26 @@ describe('ErrorAlert', () => {
   it('renders nothing without an error', () => {
     const { container } = inProvider(<ErrorAlert error={undefined} title="Nothing" />);
     expect(container.querySelector('[role="alert"]')).toBeNull();
+  });
+});
+
+describe('onError gets the API message of integration failures', () => {
+  it('a failing plans call reaches onError once with the spec message, while the screen shows end-user words', async () => {
+    const { createMockAgentApi } = await import('agent-embed/mock');
+    const { PlanList } = await import('agent-embed');
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    api.admin.suspendTeam();
+    const transport = createMockTransport({ api });
+    transports.push(transport);
+    const onError = vi.fn();
+    render(
+      <AgentProvider transport={transport} onError={onError} externalUser={{ id: 'ada' }}>
+        <PlanList />
+      </AgentProvider>,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(defaultErrorLabels.kinds.suspended);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ kind: 'suspended', message: agentApiMessages.suspended });
   });
 });
