@@ -86,7 +86,7 @@ async function generate(page: Page) {
 try {
   playground.mock!.api.admin.reset();
   console.log('first load, signed out by default');
-  await shoot(await openPage({ colorScheme: 'light', width: 1280, user: null }), 'first-load');
+  await shoot(await openPage({ colorScheme: 'light', width: 1280 }), 'first-load');
 
   console.log('empty, light / dark / 390 px');
   await shoot(await openPage({ colorScheme: 'light', width: 1280 }), 'empty-light', true);

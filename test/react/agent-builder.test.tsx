@@ -61,12 +61,13 @@ describe('AgentBuilder, the one-line embed', () => {
 
     const deploy = within(builder).getByRole('region', { name: 'Deploy to Netlify' });
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
-    await user.click(within(deploy).getByRole('button', { name: 'Deploy to Netlify' }));
+    await user.click(within(deploy).getByRole('button', { name: 'Connect Netlify' }));
     const dialog = screen.getByRole('dialog', { name: 'Connect Netlify' });
     await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
     await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
+    await user.click(await within(deploy).findByRole('button', { name: 'Deploy to Netlify' }));
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
-    expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(
+    expect(within(deploy).getByRole('link', { name: /^Open the deployment/ }).getAttribute('href')).toMatch(
       /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
     );
     expect(document.body.innerHTML).not.toContain('netlify-secret');
@@ -96,7 +97,7 @@ describe('AgentBuilder, the one-line embed', () => {
     await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
     await user.click(within(repositories).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
-    expect(repositories).toHaveTextContent('Repository created and code pushed.');
+    expect(repositories).toHaveTextContent('Created ada-lovelace/yoga-studio-site and pushed the code');
 
     const plans = within(builder).getByRole('region', { name: 'Plans' });
     await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));

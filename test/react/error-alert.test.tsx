@@ -154,3 +154,41 @@ describe('onError gets the API message of integration failures', () => {
     expect(onError.mock.calls[0]![0]).toMatchObject({ kind: 'suspended', message: agentApiMessages.suspended });
   });
 });
+
+describe('one error, shown once', () => {
+  it('the same error in two alerts is shown in full once; the other only names what failed', () => {
+    const error = new AgentApiError('upstream', 'Server Error', { status: 500 });
+    inProvider(
+      <>
+        <ErrorAlert error={error} title="Could not check your code host" />
+        <ErrorAlert error={error} title="Could not load your repositories" />
+      </>,
+    );
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(document.body.textContent!.split(defaultErrorLabels.kinds.upstream)).toHaveLength(2);
+    expect(document.body).toHaveTextContent('Could not load your repositories');
+  });
+
+  it('an account-wide failure met by several calls reads once; other failures keep their own alerts', () => {
+    const expired = () => new AgentApiError('token_expired', agentApiMessages.tokenExpired, { status: 401 });
+    const { rerender } = inProvider(
+      <>
+        <ErrorAlert error={expired()} title="Could not check your connection" />
+        <ErrorAlert error={expired()} title="Could not load the plans" />
+        <ErrorAlert error={new AgentApiError('network', 'offline')} title="Could not deploy" />
+      </>,
+    );
+    expect(screen.getAllByRole('alert')).toHaveLength(2);
+    expect(document.body.textContent!.split(defaultErrorLabels.kinds.token_expired)).toHaveLength(2);
+    // When the alert that showed it goes away, the next one takes over.
+    const transport = transports[0]!;
+    rerender(
+      <AgentProvider transport={transport}>
+        <ErrorAlert error={undefined} title="Could not check your connection" />
+        <ErrorAlert error={expired()} title="Could not load the plans" />
+      </AgentProvider>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load the plans');
+    expect(screen.getByRole('alert')).toHaveTextContent(defaultErrorLabels.kinds.token_expired);
+  });
+});

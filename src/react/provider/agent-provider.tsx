@@ -15,6 +15,7 @@ import { AgentContext, type AgentContextValue, type ExternalUser } from './agent
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabelsOverride } from './labels.js';
 import { createAgentFormat } from './agent-format.js';
+import { ErrorSlotsProvider } from '../shared/error-slots.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Where the provider's requests go: exactly one of these. */
@@ -152,7 +153,7 @@ export function AgentProvider(props: AgentProviderProps) {
         style={style}
         {...(locale === undefined ? {} : { lang: locale })}
       >
-        {children}
+        <ErrorSlotsProvider>{children}</ErrorSlotsProvider>
       </div>
     </AgentContext.Provider>
   );

@@ -5,6 +5,7 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from './class-names.js';
 import { errorCopy, type ErrorContext } from './error-copy.js';
 import { Icon } from './icons.js';
+import { useErrorSlot } from './error-slots.js';
 import { useRetryCountdown } from './use-retry-countdown.js';
 
 /** Props of `ErrorAlert`. */
@@ -27,7 +28,8 @@ export interface ErrorAlertProps {
 /**
  * The one error box of the components: a focusable `role="alert"` with a title, end-user words with the
  * next step (`labels.errors`), field errors, a live countdown for a rate limit, and the API's own message
- * inside a closed "Details" disclosure for the agency's support. `data-kind` carries the error kind.
+ * inside a closed "Details" disclosure for the agency's support. `data-kind` carries the error kind. An
+ * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
   { error, title, context, onRetry, retryLabel, action, className },
@@ -35,7 +37,16 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
 ) {
   const labels = useAgentLabels().errors;
   const secondsLeft = useRetryCountdown(error);
+  const shownHere = useErrorSlot(error);
   if (error === undefined) return null;
+  // Shown in full by another alert already: here it only names what failed, so the failure reads once.
+  if (!shownHere)
+    return (
+      <div ref={ref} className={cx('ae-alert-elsewhere', className)} data-kind={error.kind} tabIndex={-1}>
+        <Icon name="alert" />
+        {title}
+      </div>
+    );
   const fieldErrors = error.fieldErrors === undefined ? [] : [...new Set(Object.values(error.fieldErrors).flat())];
   // Field errors already say what to fix; the generic "check what you entered" would say it twice.
   const copy =
