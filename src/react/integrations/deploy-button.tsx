@@ -141,6 +141,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
       aria-labelledby={headingId}
     >
       <h2 id={headingId} className="ae-title">
+        <Icon name="rocket" />
         {text.heading(providerName)}
       </h2>
       {!signedIn ? (

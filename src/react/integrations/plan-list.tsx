@@ -64,7 +64,9 @@ function PlanPrice({ price, amount }: { price: string; amount: string | undefine
   if (amount === undefined || at === -1)
     return (
       <p className="ae-plan-price">
-        <span className="ae-plan-amount">{price}</span>
+        <span className="ae-plan-amount" data-text="">
+          {price}
+        </span>
       </p>
     );
   return (

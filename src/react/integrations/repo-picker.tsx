@@ -254,14 +254,6 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
         <div className="ae-pager">
           {knownTotal ? (
             <>
-              <button
-                type="button"
-                className="ae-button ae-button-small"
-                disabled={page <= 1 || listStatus === 'loading'}
-                onClick={() => void goToPage(page - 1)}
-              >
-                {text.previousPage}
-              </button>
               <span className="ae-hint" aria-live="polite">
                 {text.pageStatus(
                   format.number(page),
@@ -269,14 +261,24 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
                   format.number(list.totalCount ?? 0),
                 )}
               </span>
-              <button
-                type="button"
-                className="ae-button ae-button-small"
-                disabled={page >= (pageCount ?? 1) || listStatus === 'loading'}
-                onClick={() => void goToPage(page + 1)}
-              >
-                {text.nextPage}
-              </button>
+              <span className="ae-actions">
+                <button
+                  type="button"
+                  className="ae-button ae-button-small"
+                  disabled={page <= 1 || listStatus === 'loading'}
+                  onClick={() => void goToPage(page - 1)}
+                >
+                  {text.previousPage}
+                </button>
+                <button
+                  type="button"
+                  className="ae-button ae-button-small"
+                  disabled={page >= (pageCount ?? 1) || listStatus === 'loading'}
+                  onClick={() => void goToPage(page + 1)}
+                >
+                  {text.nextPage}
+                </button>
+              </span>
             </>
           ) : (
             <>
