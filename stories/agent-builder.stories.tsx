@@ -26,7 +26,7 @@ export const Start: Story = {
     await expect(element).toHaveAttribute('data-state', 'idle');
     await expect(view.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
-    await expect(part('Deploy to Vercel')).toHaveTextContent('Generate an app first, then deploy it.');
+    await expect(part('Deploy to Vercel')).toHaveTextContent('Connect your Vercel account to deploy your app.');
     await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'missing'));
   },
 };

@@ -9,6 +9,7 @@ import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { safeHttpUrl } from '../shared/safe-url.js';
+import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useDeployment } from './use-deployment.js';
@@ -109,10 +110,13 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
 
   const connectionStatus = connection?.status;
   const deploying = deployment?.status === 'deploying';
+  // A 429 holds the deploy button until its countdown (shown in the alert) reaches zero.
+  const waitSeconds = useRetryCountdown(deployment?.status === 'failed' ? deployment.error : undefined);
   const canDeploy =
     signedIn &&
     targetProject !== undefined &&
     !deploying &&
+    !(waitSeconds !== undefined && waitSeconds > 0) &&
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
     connectionStatus !== undefined;
