@@ -225,7 +225,11 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
             throw new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
           return client.codehost.getConnection(externalUserId, { signal });
         },
-        start: () => patchConnection(externalUserId, { status: 'loading' }),
+        // A known answer stays on screen while it is checked again (a focus, a return from the install page).
+        start: () => {
+          if (get().codehostConnections[externalUserId]?.checkedAt === undefined)
+            patchConnection(externalUserId, { status: 'loading' });
+        },
         succeed: (connection) =>
           patchConnection(externalUserId, {
             status: statusOf(connection, now()),
