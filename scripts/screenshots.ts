@@ -85,7 +85,7 @@ async function generate(page: Page) {
 
 try {
   playground.mock!.api.admin.reset();
-  console.log('first load, signed out by default');
+  console.log('first load (no cookie: the first fake user)');
   await shoot(await openPage({ colorScheme: 'light', width: 1280 }), 'first-load');
 
   console.log('empty, light / dark / 390 px');
@@ -106,6 +106,7 @@ try {
   await dialog.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: /^Deploy to Vercel$/i }).click();
   await page.locator('section.ae-deploy[data-state="deployed"]').waitFor();
+  await shoot(page, 'deployed', true);
   await page.getByRole('button', { name: 'Connect GitHub' }).click();
   await page.getByRole('button', { name: 'Install' }).click();
   await page.waitForURL((url) => url.origin === new URL(playground.url).origin);

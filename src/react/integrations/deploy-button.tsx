@@ -257,7 +257,9 @@ function ConnectionSummary({
           <span className="ae-connection-text">
             <span className="ae-truncate">{text.connectedAs(name)}</span>
             {email !== undefined && email !== '' && email !== name && (
-              <span className="ae-muted ae-truncate">{email}</span>
+              <span className="ae-muted ae-truncate" title={email}>
+                {email}
+              </span>
             )}
           </span>
         </p>
