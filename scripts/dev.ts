@@ -4,21 +4,11 @@
  * are set. `--port N` and `--host H` (or PORT and HOST; defaults 5173 and localhost) pick where the page
  * listens; MOCK_PORT (default: a free port) picks the mock's port.
  */
-import { parseArgs } from 'node:util';
+import { devListenOptions } from '../playground/dev-options.ts';
 import { startPlayground } from '../playground/server.ts';
 import { playgroundUsers } from '../playground/users.ts';
 
-const { values: flags } = parseArgs({
-  options: { port: { type: 'string' }, host: { type: 'string' } },
-  allowPositionals: true,
-});
-
-function portOf(name: string, raw: string | undefined, fallback: number): number {
-  const port = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`${name} must be a port number, not ${raw}.`);
-  return port;
-}
+const listen = devListenOptions(process.argv.slice(2), process.env);
 
 const realBaseUrl = process.env.AGENT_API_BASE_URL || undefined;
 const realToken = process.env.AGENT_API_TOKEN || undefined;
@@ -26,12 +16,12 @@ if (realBaseUrl && !realToken)
   throw new Error('AGENT_API_BASE_URL is set but AGENT_API_TOKEN is not: set both to use a real Agent API.');
 
 const playground = await startPlayground({
-  port: portOf('--port', flags.port ?? process.env.PORT, 5173),
-  host: flags.host ?? process.env.HOST ?? 'localhost',
+  port: listen.port,
+  host: listen.host,
   speed: 'realistic',
   ...(realBaseUrl && realToken
     ? { apiBaseUrl: realBaseUrl, apiToken: realToken }
-    : { mock: { port: portOf('MOCK_PORT', process.env.MOCK_PORT, 0) } }),
+    : { mock: { port: listen.mockPort } }),
 });
 playground.printUrls();
 console.log(
