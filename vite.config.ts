@@ -131,7 +131,6 @@ export default defineConfig({
         },
         test: {
           name: 'storybook',
-          setupFiles: ['.storybook/vitest.setup.ts'],
           browser: {
             enabled: true,
             headless: true,
