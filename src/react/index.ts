@@ -19,7 +19,7 @@ export { safeHttpUrl } from './shared/safe-url.js';
 export { ErrorAlert } from './shared/error-alert.js';
 export type { ErrorAlertProps } from './shared/error-alert.js';
 export { defaultErrorLabels, errorCopy } from './shared/error-copy.js';
-export type { ErrorContext, ErrorLabels, SpecMessage } from './shared/error-copy.js';
+export type { ErrorContext, ErrorLabels, SpecificErrorCode } from './shared/error-copy.js';
 export { useRetryCountdown } from './shared/use-retry-countdown.js';
 export { useAgentClient, useAgentStore, useAgentStoreApi, useExternalUser } from './provider/use-agent-store.js';
 export { useGeneration } from './generation/use-generation.js';

@@ -60,7 +60,11 @@ describe('error copy', () => {
   it('reads a not_found by its context', () => {
     const error = new AgentApiError('not_found', 'Not found.', { status: 404 });
     expect(errorCopy(error, defaultErrorLabels, 'project')).toMatch(/project could not be found/);
-    expect(errorCopy(error, defaultErrorLabels, 'codehostConnection')).toMatch(/code host is not connected/);
+    expect(errorCopy(error, defaultErrorLabels, 'repository')).toMatch(/repository could not be found/);
+    // A missing connection reads in the words of the component that needs it.
+    const missing = new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
+    expect(errorCopy(missing, defaultErrorLabels, 'repository')).toMatch(/code host is not connected/);
+    expect(errorCopy(missing, defaultErrorLabels)).toBe(defaultErrorLabels.codes.connection_not_found);
     expect(errorCopy(error, defaultErrorLabels)).toBe(defaultErrorLabels.kinds.not_found);
     // A spec message says more than its context: a missing project met while linking is still a missing project.
     const project = new AgentApiError('not_found', agentApiMessages.projectNotFound, { status: 404 });

@@ -1,8 +1,9 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
 import { agentApiMessages, type AgentApiError, type AgentErrorKind } from '../../core/index.js';
 
-/** A message of the spec's tables, by its name in `agentApiMessages`. */
-export type SpecMessage = keyof typeof agentApiMessages;
+/** Codes (core's `AgentApiError.code`) whose words say more than their kind. */
+export type SpecificErrorCode =
+  'project_not_found' | 'project_forbidden' | 'provider_not_found' | 'account_taken' | 'connection_not_found';
 
 /** What the failed call was about: the same kind reads differently for a project, a connection or a list. */
 export type ErrorContext =
@@ -23,8 +24,10 @@ export interface ErrorLabels {
   rateLimitedFor: (seconds: number) => string;
   /** A rate limit whose wait is over. */
   rateLimitOver: string;
-  /** Spec messages that say more than their kind (a missing project is not a missing connection); checked first. */
-  messages: Partial<Record<SpecMessage, string>>;
+  /** Errors whose code says more than their kind (a missing project is not a missing repository); checked first. */
+  codes: Partial<Record<SpecificErrorCode, string>>;
+  /** A missing connection (`connection_not_found`) by context (falls back to `codes.connection_not_found`). */
+  connectionMissing: Partial<Record<ErrorContext, string>>;
   /** `not_found` by context (falls back to `kinds.not_found`). */
   notFound: Partial<Record<ErrorContext, string>>;
   /** `conflict` by context (falls back to `kinds.conflict`). */
@@ -56,24 +59,27 @@ export const defaultErrorLabels: ErrorLabels = {
   },
   rateLimitedFor: (seconds) => `Too many requests in a short time. You can try again in ${seconds} s.`,
   rateLimitOver: 'You can try again now.',
-  messages: {
-    projectNotFound: 'This project could not be found. It may have been removed; start a new one.',
-    projectForbidden: 'This project is not available to you. Start a new one.',
-    providerNotFound: 'Deploying to this provider is not available.',
-    deploymentConnectionNotFound: 'Your hosting account is not connected yet. Connect it to deploy.',
-    codehostConnectionNotFound: 'Your code host is not connected yet. Connect it to continue.',
-    providerAccountTaken:
+  codes: {
+    project_not_found: 'This project could not be found. It may have been removed; start a new one.',
+    project_forbidden: 'This project is not available to you. Start a new one.',
+    provider_not_found: 'Deploying to this provider is not available.',
+    account_taken:
       'This hosting account is already connected to someone else here. Use a token from a different account.',
+    connection_not_found: 'Your account is not connected yet. Connect it to continue.',
+  },
+  connectionMissing: {
+    deployment: 'Your hosting account is not connected yet. Connect it to deploy.',
+    deploymentConnection: 'Your hosting account is not connected yet. Connect it to deploy.',
+    codehostConnection: 'Your code host is not connected yet. Connect it to continue.',
+    repositories: 'Your code host is not connected yet. Connect it to see your repositories.',
+    repository: 'Your code host is not connected yet. Connect it to link or push.',
   },
   notFound: {
     project: 'This project could not be found. It may have been removed; start a new one.',
     generation: 'This project could not be found. It may have been removed; start a new one.',
-    deploymentConnection: 'Your hosting account is not connected yet.',
-    codehostConnection: 'Your code host is not connected yet. Connect it to continue.',
-    repositories: 'Your code host is not connected yet. Connect it to see your repositories.',
     repository: 'That repository could not be found. Check its name, or connect your code host again.',
-    deployment: 'Deploying to this provider is not available.',
   },
+
   conflict: {
     deploymentConnection:
       'This hosting account is already connected to someone else here. Use a token from a different account.',
@@ -90,11 +96,12 @@ export function errorCopy(
   context?: ErrorContext,
   secondsLeft?: number,
 ): string {
-  const specMessage = (Object.keys(agentApiMessages) as SpecMessage[]).find(
-    (name) => agentApiMessages[name] === error.message,
-  );
-  const forMessage = specMessage === undefined ? undefined : labels.messages[specMessage];
-  if (forMessage !== undefined) return forMessage;
+  const code = errorCode(error);
+  // A missing connection reads best in the words of the component that needs it.
+  const forContext =
+    code === 'connection_not_found' && context !== undefined ? labels.connectionMissing[context] : undefined;
+  const forCode = code === undefined ? undefined : (forContext ?? labels.codes[code]);
+  if (forCode !== undefined) return forCode;
   switch (error.kind) {
     case 'not_found':
       return (context && labels.notFound[context]) ?? labels.kinds.not_found;
@@ -106,4 +113,23 @@ export function errorCopy(
     default:
       return labels.kinds[error.kind];
   }
+}
+
+const codeByMessage = new Map<string, SpecificErrorCode>([
+  [agentApiMessages.projectNotFound, 'project_not_found'],
+  [agentApiMessages.projectForbidden, 'project_forbidden'],
+  [agentApiMessages.providerNotFound, 'provider_not_found'],
+  [agentApiMessages.providerAccountTaken, 'account_taken'],
+  [agentApiMessages.deploymentConnectionNotFound, 'connection_not_found'],
+  [agentApiMessages.codehostConnectionNotFound, 'connection_not_found'],
+]);
+
+/**
+ * The error's stable `code` when core sets one; until every error carries it, the spec's message maps to the
+ * same code (one table, here, instead of text checks in components).
+ */
+function errorCode(error: AgentApiError): SpecificErrorCode | undefined {
+  const code = (error as { code?: string }).code;
+  if (code !== undefined) return code in defaultErrorLabels.codes ? (code as SpecificErrorCode) : undefined;
+  return codeByMessage.get(error.message);
 }
