@@ -67,9 +67,11 @@ describe('AgentBuilder, the one-line embed', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
     await user.click(await within(deploy).findByRole('button', { name: 'Deploy to Netlify' }));
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
-    expect(within(deploy).getByRole('link', { name: /^Open the deployment/ }).getAttribute('href')).toMatch(
-      /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
-    );
+    expect(
+      within(deploy)
+        .getByRole('link', { name: /^Open the deployment/ })
+        .getAttribute('href'),
+    ).toMatch(/^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/);
     expect(document.body.innerHTML).not.toContain('netlify-secret');
 
     const codehost = within(builder).getByRole('region', { name: 'Code host' });

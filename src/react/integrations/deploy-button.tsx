@@ -67,13 +67,10 @@ function viewState(
   }
 }
 
-function ErrorList({ error, skip }: { error: AgentApiError; skip?: string }) {
-  const messages = Object.entries(error.fieldErrors ?? {})
-    .filter(([field]) => field !== skip)
-    .flatMap(([, list]) => list)
-    .filter((message) => message !== error.message);
-  if (messages.length === 0) return null;
-  return (
+/** Field errors other than the token's (shown under the field itself). */
+function OtherFieldErrors({ error }: { error: AgentApiError }) {
+  const messages = Object.entries(error.fieldErrors ?? {}).flatMap(([field, list]) => (field === 'token' ? [] : list));
+  return messages.length === 0 ? null : (
     <ul>
       {messages.map((message) => (
         <li key={message}>{message}</li>
@@ -384,7 +381,7 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
               title={text.connectErrorTitle}
               context="deploymentConnection"
             />
-            {error !== undefined && tokenErrors !== undefined && <ErrorList error={error} skip="token" />}
+            {error !== undefined && tokenErrors !== undefined && <OtherFieldErrors error={error} />}
             <div className="ae-actions">
               <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
                 {submitting ? text.submitting : text.submit}
