@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import packageJson from './package.json' with { type: 'json' };
@@ -155,6 +157,37 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 30_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // Every story as a test in real Chromium (Debian's, never a downloaded one) with the a11y addon's axe check.
+        extends: true,
+        plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
+        // Required in this project too: without it the first story reloads the page mid-run to optimise React.
+        optimizeDeps: {
+          include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
+        },
+        test: {
+          name: 'storybook',
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+                args: [
+                  '--no-sandbox',
+                  '--disable-gpu',
+                  '--disable-quic',
+                  '--no-first-run',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--disable-sync',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
         },
       },
     ],

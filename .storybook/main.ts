@@ -4,7 +4,8 @@ import { entryAliases } from '../vite.config.ts';
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
   stories: ['../stories/**/*.stories.tsx'],
-  addons: ['@storybook/addon-a11y'],
+  // Docs pages for every component (props, labels, states); the stories run as tests in Chromium (addon-vitest).
+  addons: ['@storybook/addon-a11y', '@storybook/addon-docs', '@storybook/addon-vitest'],
   // The stand-in page of generated apps (app_url of the stories' mock).
   staticDirs: ['./public'],
   core: { disableTelemetry: true },

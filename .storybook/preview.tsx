@@ -10,6 +10,8 @@ import {
 } from '../stories/story-agent.js';
 
 const preview = {
+  // A docs page per component: its props table, description and every story as a state.
+  tags: ['autodocs'],
   loaders: [agentLoader],
   beforeEach: agentBeforeEach,
   decorators: [withAgent],

@@ -1,18 +1,23 @@
 /** The playground page: a fake agency product embedding agent-embed, plus a panel to trigger the mock's states. */
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentBuilder, AgentProvider } from 'agent-embed';
 import 'agent-embed/styles.css';
 import './playground.css';
-import { playgroundUsers, sessionCookie, userFromCookie } from './users.ts';
+import { playgroundUsers, sessionCookie, signedOutValue, userFromCookie } from './users.ts';
 
 declare const __PLAYGROUND_BACKEND__: 'mock' | 'real';
 
 function signIn(externalUserId: string | null) {
-  document.cookie = externalUserId
-    ? `${sessionCookie}=${externalUserId}; path=/; SameSite=Lax`
-    : `${sessionCookie}=; path=/; max-age=0; SameSite=Lax`;
+  document.cookie = `${sessionCookie}=${externalUserId ?? signedOutValue}; path=/; SameSite=Lax`;
   window.location.reload();
+}
+
+/** The whole page follows the Theme select, not only the embed: the host page's colours live in playground.css. */
+function usePageTheme(colorScheme: 'light' | 'dark' | 'auto') {
+  useEffect(() => {
+    document.documentElement.dataset.theme = colorScheme;
+  }, [colorScheme]);
 }
 
 interface Scenario {
@@ -88,6 +93,7 @@ function ScenarioPanel({ externalUserId }: { externalUserId: string | undefined 
 function App() {
   const user = userFromCookie(document.cookie);
   const [colorScheme, setColorScheme] = useState<'light' | 'dark' | 'auto'>('auto');
+  usePageTheme(colorScheme);
   return (
     <div className="playground">
       <header className="playground-header">

@@ -67,7 +67,6 @@ const prebundled = [
   'react/jsx-dev-runtime',
   'zustand',
   'zustand/vanilla',
-  '@tanstack/react-virtual',
   '@microsoft/fetch-event-source',
   '@radix-ui/react-dialog',
 ];

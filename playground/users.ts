@@ -14,11 +14,18 @@ export const playgroundUsers: readonly PlaygroundUser[] = [
 /** Name of the cookie that holds the signed-in user's id. */
 export const sessionCookie = 'playground_user';
 
-/** The signed-in user of a Cookie header, or null. */
+/** The cookie value of a visitor who chose to be signed out. */
+export const signedOutValue = 'nobody';
+
+/**
+ * The signed-in user of a Cookie header: the first fake user on a first visit (no cookie), so the
+ * playground opens on the product; null only after choosing "nobody".
+ */
 export function userFromCookie(cookieHeader: string | null | undefined): PlaygroundUser | null {
   const id = cookieHeader
     ?.split(';')
     .map((part) => part.trim().split('='))
     .find(([name]) => name === sessionCookie)?.[1];
+  if (id === undefined || id === '') return playgroundUsers[0] ?? null;
   return playgroundUsers.find((user) => user.externalUserId === id) ?? null;
 }

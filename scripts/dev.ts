@@ -1,18 +1,14 @@
 /**
  * `npm run dev`: the playground (see playground/server.ts). The agency proxy is mounted at /api/agent in front
  * of the built-in mock Agent API, or in front of a real Agent API when AGENT_API_BASE_URL and AGENT_API_TOKEN
- * are set. PORT (default 5173), HOST (default localhost) and MOCK_PORT (default: a free port) pick the ports.
+ * are set. `--port N` and `--host H` (or PORT and HOST; defaults 5173 and localhost) pick where the page
+ * listens; MOCK_PORT (default: a free port) picks the mock's port.
  */
+import { devListenOptions } from '../playground/dev-options.ts';
 import { startPlayground } from '../playground/server.ts';
 import { playgroundUsers } from '../playground/users.ts';
 
-function portOf(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const port = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`${name} must be a port number, not ${raw}.`);
-  return port;
-}
+const listen = devListenOptions(process.argv.slice(2), process.env);
 
 const realBaseUrl = process.env.AGENT_API_BASE_URL || undefined;
 const realToken = process.env.AGENT_API_TOKEN || undefined;
@@ -20,12 +16,12 @@ if (realBaseUrl && !realToken)
   throw new Error('AGENT_API_BASE_URL is set but AGENT_API_TOKEN is not: set both to use a real Agent API.');
 
 const playground = await startPlayground({
-  port: portOf('PORT', 5173),
-  host: process.env.HOST ?? 'localhost',
+  port: listen.port,
+  host: listen.host,
   speed: 'realistic',
   ...(realBaseUrl && realToken
     ? { apiBaseUrl: realBaseUrl, apiToken: realToken }
-    : { mock: { port: portOf('MOCK_PORT', 0) } }),
+    : { mock: { port: listen.mockPort } }),
 });
 playground.printUrls();
 console.log(

@@ -30,7 +30,7 @@ export const Start: Story = {
     await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
     await userEvent.click(view.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
-    await expect(part('Deploy to Vercel')).toHaveTextContent('Generate an app first, then deploy it.');
+    await expect(part('Deploy to Vercel')).toHaveTextContent('Connect your Vercel account to deploy your app.');
     await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'missing'));
   },
 };

@@ -25,7 +25,7 @@ export const NotConnected: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
-    await expect(view.getByText('No code host is connected yet.')).toBeInTheDocument();
+    await expect(view.getByText('Connect GitHub to keep your app’s code in a repository.')).toBeInTheDocument();
     await expect(view.getByRole('button', { name: 'Connect GitHub' })).toBeEnabled();
   },
 };
@@ -65,7 +65,9 @@ export const Connected: Story = {
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
     await expect(view.getByText('Connected as ada-lovelace')).toBeInTheDocument();
     await expect(view.getByText('Active')).toBeInTheDocument();
-    await expect(element.querySelectorAll('time')).toHaveLength(2);
+    // The account once, its installation status and connection date beside it.
+    await expect(element.querySelectorAll('time')).toHaveLength(1);
+    await expect(element.textContent?.split('ada-lovelace')).toHaveLength(2);
     await expect(view.queryByRole('button', { name: 'Connect GitHub' })).not.toBeInTheDocument();
   },
 };

@@ -39,7 +39,7 @@ async function connectStoryUser(agent: StoryAgent, token = acceptedToken): Promi
 }
 
 /** Opens the dialog from the region and submits a token, as a person would. */
-async function submitToken(canvasElement: HTMLElement, token: string, button = 'Deploy to Vercel') {
+async function submitToken(canvasElement: HTMLElement, token: string, button = 'Connect Vercel') {
   const { element, view } = region(canvasElement);
   await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
   await userEvent.click(view.getByRole('button', { name: button }));
@@ -54,8 +54,9 @@ export const NoConnection: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
-    await expect(view.getByText('Not connected to Vercel yet.')).toBeInTheDocument();
-    await expect(view.getByRole('button', { name: 'Deploy to Vercel' })).toBeEnabled();
+    await expect(view.getByText('Connect your Vercel account to deploy your app.')).toBeInTheDocument();
+    // One primary action: the connect that unlocks deploying, no disabled deploy above it.
+    await expect(view.queryByRole('button', { name: 'Deploy to Vercel' })).not.toBeInTheDocument();
     await expect(view.getByRole('button', { name: 'Connect Vercel' })).toBeEnabled();
   },
 };
@@ -82,7 +83,8 @@ export const Connected: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
-    await expect(view.getByText('Connected as studio-ada (Vercel)')).toBeInTheDocument();
+    await expect(view.getByText('Connected as studio-ada')).toBeInTheDocument();
+    await expect(element.textContent).not.toContain('(Vercel)');
     await expect(view.getByRole('button', { name: 'Use another account' })).toBeInTheDocument();
   },
 };
@@ -103,7 +105,8 @@ export const Expired: Story = {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'expired'));
     await expect(view.getByText('Your Vercel connection has expired. Connect again to deploy.')).toBeInTheDocument();
-    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
+    await expect(view.queryByRole('button', { name: 'Deploy to Vercel' })).not.toBeInTheDocument();
+    await userEvent.click(view.getByRole('button', { name: 'Connect Vercel' }));
     await expect(await screen.findByRole('dialog', { name: 'Connect Vercel' })).toBeInTheDocument();
   },
 };
@@ -135,7 +138,9 @@ export const AlreadyConnectedElsewhere: Story = {
   play: async ({ canvasElement }) => {
     const { dialog } = await submitToken(canvasElement, 'shared-studio:second');
     const alert = await within(dialog).findByRole('alert');
-    await expect(alert).toHaveTextContent(agentApiMessages.providerAccountTaken);
+    await expect(alert).toHaveTextContent('already connected to someone else here');
+    // The API's words stay for support, inside the closed Details disclosure.
+    await expect(alert.querySelector('details')).toHaveTextContent(agentApiMessages.providerAccountTaken);
   },
 };
 
@@ -147,8 +152,9 @@ export const DeployOk: Story = {
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
     await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'deployed'));
-    await expect(view.getByText('Deployed.')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the deployment' })).toHaveAttribute(
+    await expect(view.getByText('Deployed')).toBeInTheDocument();
+    await expect(view.getByText('Live')).toBeInTheDocument();
+    await expect(view.getByRole('link', { name: /^Open the deployment/ })).toHaveAttribute(
       'href',
       expect.stringMatching(/^https:\/\/.+\.vercel\.mock\.agent-embed\.test\/$/),
     );
@@ -161,9 +167,11 @@ export const DeployOkAfterConnecting: Story = {
   play: async ({ canvasElement }) => {
     await submitToken(canvasElement, acceptedToken);
     const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
+    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'deployed'));
-    await expect(view.getByText('Connected as studio-ada (Vercel)')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the deployment' })).toBeInTheDocument();
+    await expect(view.getByText('Connected as studio-ada')).toBeInTheDocument();
+    await expect(view.getByRole('link', { name: /^Open the deployment/ })).toBeInTheDocument();
   },
 };
 
@@ -180,7 +188,31 @@ export const DeployFailed: Story = {
     await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'failed'));
     await expect(view.getByRole('alert')).toHaveTextContent('The deployment failed');
+    await expect(view.getByRole('alert')).toHaveTextContent('Something went wrong on our side. Try again in a moment.');
     await expect(view.queryByRole('link')).not.toBeInTheDocument();
+  },
+};
+
+export const DeployRateLimited: Story = {
+  name: 'Deploy refused for a while (429, live countdown)',
+  parameters: agentParameters(
+    withProject(async (agent) => {
+      await connectStoryUser(agent);
+      agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 20, route: 'deploy' });
+    }),
+  ),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
+    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'failed'));
+    await expect(view.getByRole('alert')).toHaveTextContent(/You can try again in \d+ s\./);
+    // The API's words only inside the closed Details disclosure.
+    const details = view.getByRole('alert').querySelector('details')!;
+    await expect(details.open).toBe(false);
+    await expect(details).toHaveTextContent('Too Many Attempts.');
+    // The deploy button waits out the countdown with it.
+    await expect(view.getByRole('button', { name: 'Deploy to Vercel' })).toBeDisabled();
   },
 };
 
@@ -189,7 +221,7 @@ export const UnknownProvider: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'unknown_provider'));
-    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.providerNotFound);
+    await expect(element).toHaveTextContent('Deploying to this provider is not available.');
     await expect(view.queryByRole('button')).not.toBeInTheDocument();
   },
 };

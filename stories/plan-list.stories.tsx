@@ -42,7 +42,8 @@ export const GermanLocale: Story = {
   parameters: agentParameters({ provider: { locale: 'de-DE' } }),
   play: async ({ canvasElement }) => {
     const { element } = await loaded(canvasElement);
-    const expected = `${new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(49)} / month`;
+    const amount = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+    const expected = `${amount.format(49)} per month`;
     await expect([...element.querySelectorAll('.ae-plan-price')].map((price) => price.textContent)).toContain(expected);
   },
 };

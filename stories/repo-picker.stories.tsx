@@ -3,7 +3,7 @@ import { RepoPicker } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import type { MockScenario } from 'agent-embed/mock';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, installCodehost, type AgentStoryParameters } from './story-agent.js';
+import { agentParameters, installCodehost, storyAgent, type AgentStoryParameters } from './story-agent.js';
 import { reach } from './story-states.js';
 
 const meta = {
@@ -47,8 +47,10 @@ export const NotConnected: Story = {
     const { element, view } = picker(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'not_connected'));
     await expect(view.queryByRole('alert')).not.toBeInTheDocument();
-    await expect(element).toHaveTextContent('Connect a code host to choose a repository.');
-    await expect(element).toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
+    await expect(element).toHaveTextContent('Connect GitHub to choose a repository and push your code.');
+    await expect(element).not.toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
+    // Nothing that cannot work yet is offered.
+    await expect(within(element).queryByRole('button')).not.toBeInTheDocument();
   },
 };
 
@@ -58,7 +60,7 @@ export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = picker(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'empty'));
-    await expect(view.getByText('No repositories yet.')).toBeInTheDocument();
+    await expect(view.getByText('No repositories yet. Create one below by pushing your code.')).toBeInTheDocument();
   },
 };
 
@@ -112,7 +114,7 @@ export const KeyboardSelection: Story = {
     await expect(listbox).toHaveAttribute('aria-activedescendant', chosen.id);
     await expect(chosen).toHaveAttribute('aria-selected', 'true');
     await expect(
-      view.getByText(`Selected: ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}`),
+      view.getByRole('button', { name: `Link ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}` }),
     ).toBeInTheDocument();
   },
 };
@@ -125,11 +127,13 @@ export const LinkOk: Story = {
     await userEvent.click(options()[0]!);
     await userEvent.click(view.getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
-    await expect(view.getByText('Linked repository')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+    await expect(view.getByText(/^Linked to ada-lovelace\//)).toBeInTheDocument();
+    await expect(view.getByRole('link', { name: /^codehost\.agent-embed\.test\/ada-lovelace\// })).toHaveAttribute(
       'href',
       expect.stringMatching(/^https:\/\/codehost\.agent-embed\.test\/ada-lovelace\//),
     );
+    // Linked: the next step is the push, named after the repository.
+    await expect(view.getByRole('button', { name: /^Push to ada-lovelace\// })).toBeInTheDocument();
     await expect(args.onLinked).toHaveBeenCalledTimes(1);
   },
 };
@@ -143,7 +147,8 @@ export const LinkProjectNotFound: Story = {
     await userEvent.click(options()[0]!);
     await userEvent.click(view.getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(element).toHaveAttribute('data-link', 'failed'));
-    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.projectNotFound);
+    await expect(view.getByRole('alert')).toHaveTextContent('This project could not be found.');
+    await expect(view.getByRole('alert').querySelector('details')).toHaveTextContent(agentApiMessages.projectNotFound);
   },
 };
 
@@ -155,11 +160,10 @@ export const PushToNew: Story = {
     await userEvent.type(view.getByLabelText('New repository name'), 'yoga-studio-site');
     await userEvent.click(view.getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
-    await expect(view.getByText('Repository created and code pushed.')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
-      'href',
-      'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site',
-    );
+    await expect(view.getByText('Created ada-lovelace/yoga-studio-site and pushed the code')).toBeInTheDocument();
+    await expect(
+      view.getByRole('link', { name: 'codehost.agent-embed.test/ada-lovelace/yoga-studio-site' }),
+    ).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site');
     await expect(args.onPushed).toHaveBeenCalledWith(expect.objectContaining({ repo_created: true, branch: 'main' }));
   },
 };
@@ -172,19 +176,49 @@ export const PushToExisting: Story = {
     await userEvent.click(options()[1]!);
     await userEvent.click(view.getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
-    await userEvent.click(view.getByRole('button', { name: 'Push to the linked repository' }));
+    await userEvent.click(view.getByRole('button', { name: /^Push to / }));
     await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
-    await expect(view.getByText('Code pushed to the existing repository.')).toBeInTheDocument();
+    await expect(view.getByText(/^Pushed the code to ada-lovelace\//)).toBeInTheDocument();
   },
 };
 
-export const PushWithoutLink: Story = {
-  name: 'Push with no linked repository',
+export const NothingLinkedYet: Story = {
+  name: 'Nothing linked yet: no push to a linked repository is offered',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { view } = await ready(canvasElement);
+    await expect(view.queryByRole('button', { name: /^Push to / })).not.toBeInTheDocument();
+    await expect(view.getByText('Choose a repository to link this app to.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Create and push' })).toBeEnabled();
+  },
+};
+
+export const NextPageFails: Story = {
+  name: 'A failing next page keeps the loaded one (inline retry)',
+  args: { perPage: 10 },
+  parameters: agentParameters(connected()),
+  play: async (context) => {
+    const { element, view, options } = await ready(context.canvasElement);
+    const firstPage = options().map((option) => option.textContent);
+    storyAgent(context).api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
+    await userEvent.click(view.getByRole('button', { name: 'Next page' }));
+    const alert = await view.findByRole('alert');
+    await expect(alert).toHaveTextContent('Could not load more repositories');
+    await expect(element).toHaveAttribute('data-state', 'ready');
+    await expect(options().map((option) => option.textContent)).toEqual(firstPage);
+    await expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled();
+  },
+};
+
+export const SearchLoadedPages: Story = {
+  name: 'Search says it covers the loaded pages and loads more',
+  args: { perPage: 20 },
   parameters: agentParameters(connected()),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await userEvent.click(view.getByRole('button', { name: 'Push to the linked repository' }));
-    await waitFor(() => expect(element).toHaveAttribute('data-push', 'failed'));
-    await expect(view.getByRole('alert')).toHaveTextContent('No repository is linked to this project.');
+    await userEvent.type(view.getByLabelText('Search repositories'), 'a');
+    await expect(element).toHaveTextContent('Searching the 20 of 47 repositories loaded so far.');
+    await userEvent.click(view.getByRole('button', { name: 'Load more to search' }));
+    await waitFor(() => expect(element).toHaveTextContent('Searching the 40 of 47 repositories loaded so far.'));
   },
 };

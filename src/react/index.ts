@@ -16,6 +16,11 @@ export type { DeployButtonLabels } from './integrations/deploy-button.labels.js'
 export type { PlanListLabels } from './integrations/plan-list.labels.js';
 export type { RepoPickerLabels } from './integrations/repo-picker.labels.js';
 export { safeHttpUrl } from './shared/safe-url.js';
+export { ErrorAlert } from './shared/error-alert.js';
+export type { ErrorAlertProps } from './shared/error-alert.js';
+export { defaultErrorLabels, errorCopy } from './shared/error-copy.js';
+export type { ErrorContext, ErrorLabels, SpecificErrorCode } from './shared/error-copy.js';
+export { useRetryCountdown } from './shared/use-retry-countdown.js';
 export { useAgentClient, useAgentStore, useAgentStoreApi, useExternalUser } from './provider/use-agent-store.js';
 export { useGeneration } from './generation/use-generation.js';
 export type { UseGenerationResult } from './generation/use-generation.js';

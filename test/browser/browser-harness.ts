@@ -4,7 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { MockAgentServer } from 'agent-embed/mock';
 import { startPlayground, type Playground } from '../../playground/server.ts';
-import { sessionCookie } from '../../playground/users.ts';
+import { sessionCookie, signedOutValue } from '../../playground/users.ts';
 
 /** Chromium's flags on this machine (TOOLCHAIN.md): headless, and no background traffic on the closed network. */
 export const chromiumArgs = [
@@ -129,7 +129,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     browser,
     async openPage({ user = 'ada', colorScheme = 'light' } = {}) {
       const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
-      if (user !== null) await context.addCookies([{ name: sessionCookie, value: user, url: playground.url }]);
+      // No cookie opens the playground as its first user: "nobody" is an explicit choice.
+      await context.addCookies([{ name: sessionCookie, value: user ?? signedOutValue, url: playground.url }]);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const opened: PlaygroundPage = { page, context, generationPosts: [], pageErrors: [] };

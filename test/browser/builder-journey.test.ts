@@ -48,8 +48,8 @@ describe('AgentBuilder in Chromium', () => {
     expect(await page.content()).not.toContain(token);
 
     await page.getByRole('button', { name: /^Deploy to Vercel$/i }).click();
-    await page.getByText('Deployed.').waitFor();
-    const deployment = page.getByRole('link', { name: 'Open the deployment' });
+    await page.locator('section.ae-deploy[data-state="deployed"]').waitFor();
+    const deployment = page.getByRole('link', { name: /^Open the deployment/ });
     expect(await deployment.getAttribute('href')).toMatch(/^https?:\/\//);
     expect(
       Object.keys(

@@ -72,14 +72,17 @@ describe('AgentBuilder, the one-line embed', () => {
       const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
       const deploy = within(sheet).getByRole('region', { name: 'Deploy to Netlify' });
       await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
-      await user.click(within(deploy).getByRole('button', { name: 'Deploy to Netlify' }));
+      await user.click(within(deploy).getByRole('button', { name: 'Connect Netlify' }));
       const dialog = screen.getByRole('dialog', { name: 'Connect Netlify' });
       await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
       await user.click(within(dialog).getByRole('button', { name: 'Connect' }));
+      await user.click(await within(deploy).findByRole('button', { name: 'Deploy to Netlify' }));
       await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'deployed'));
-      expect(within(deploy).getByRole('link', { name: 'Open the deployment' }).getAttribute('href')).toMatch(
-        /^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/,
-      );
+      expect(
+        within(deploy)
+          .getByRole('link', { name: /^Open the deployment/ })
+          .getAttribute('href'),
+      ).toMatch(/^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/);
       expect(document.body.innerHTML).not.toContain('netlify-secret');
 
       const codehost = within(sheet).getByRole('region', { name: 'Code host' });
@@ -107,7 +110,7 @@ describe('AgentBuilder, the one-line embed', () => {
       await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
       await user.click(within(repositories).getByRole('button', { name: 'Create and push' }));
       await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
-      expect(repositories).toHaveTextContent('Repository created and code pushed.');
+      expect(repositories).toHaveTextContent('Created ada-lovelace/yoga-studio-site and pushed the code');
       expect(await violations(container)).toEqual([]);
 
       await user.click(within(sheet).getByRole('button', { name: 'Close' }));

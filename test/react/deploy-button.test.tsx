@@ -61,9 +61,11 @@ describe('DeployButton journeys', () => {
   it('no connection → the dialog → a rejected token inline → an accepted one → deployed, with the token nowhere', async () => {
     const { user, region, store, deployPosts, container } = await renderDeploy();
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
-    expect(region()).toHaveTextContent('Not connected to Vercel yet.');
+    expect(region()).toHaveTextContent('Connect your Vercel account to deploy your app.');
+    // One primary action: the connect that unlocks deploying, not a disabled deploy above it.
+    expect(within(region()).queryByRole('button', { name: 'Deploy to Vercel' })).not.toBeInTheDocument();
 
-    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
     const rejectedToken = 'bad_rejected_token_5521';
     const first = await submitToken(user, rejectedToken);
     expect(first.input.value).toBe('');
@@ -77,12 +79,18 @@ describe('DeployButton journeys', () => {
     const second = await submitToken(user, goodToken);
     expect(second.input.value).toBe('');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'connected'));
+    expect(deployPosts()).toHaveLength(0);
+    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
-    expect(region()).toHaveTextContent('Connected as studio-ada (Vercel)');
-    expect(region()).toHaveTextContent('Deployed.');
-    expect(region()).toHaveTextContent('Status: ready');
-    const link = within(region()).getByRole('link', { name: 'Open the deployment' });
+    expect(region()).toHaveTextContent('Connected as studio-ada');
+    expect(region()).not.toHaveTextContent('(Vercel)');
+    expect(region()).toHaveTextContent('Deployed');
+    expect(region()).toHaveTextContent('Live');
+    const link = within(region()).getByRole('link', { name: /^Open the deployment/ });
     expect(link.getAttribute('href')).toMatch(/^https:\/\/[a-z0-9-]+\.vercel\.mock\.agent-embed\.test\/$/);
+    // The address is on screen as text, not only behind the link.
+    expect(link).toHaveTextContent(link.getAttribute('href')!.replace('https://', '').replace(/\/$/, ''));
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     expect(deployPosts()).toHaveLength(1);
 
@@ -109,10 +117,8 @@ describe('DeployButton journeys', () => {
     const { dialog, input } = await submitToken(user, 'shared-account:two');
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('The token was not accepted');
-    expect(alert).toHaveTextContent(agentApiMessages.providerAccountTaken);
-    expect(alert).toHaveTextContent(
-      'This deployment provider account is already connected to another external user for this agency.',
-    );
+    expect(alert).toHaveTextContent('already connected to someone else here');
+    expect(alert.querySelector('details')).toHaveTextContent(agentApiMessages.providerAccountTaken);
     await waitFor(() => expect(alert).toHaveFocus());
     expect(input.value).toBe('');
     expect(input).not.toHaveAttribute('aria-invalid');
@@ -170,7 +176,9 @@ describe('DeployButton journeys', () => {
       await rendered.store!.getState().loadDeploymentConnection('netlify', 'ada');
     });
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'connected'));
-    expect(region).toHaveTextContent('Connected as netlify-ada (Netlify) (netlify-ada@netlify.mock.agent-embed.test)');
+    expect(region).toHaveTextContent('Connected as netlify-ada');
+    expect(region).toHaveTextContent('netlify-ada@netlify.mock.agent-embed.test');
+    expect(region.textContent).not.toMatch(/[()]/);
     const button = within(region).getByRole('button', { name: 'Deploy to Netlify' });
     await rendered.user.dblClick(button);
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'deploying'));
@@ -183,10 +191,10 @@ describe('DeployButton journeys', () => {
     expect(onDeployed.mock.calls[0]?.[0]).toMatchObject({ status: 'ready' });
   });
 
-  it('unknown provider: the spec message, no deploy and no connect', async () => {
+  it('unknown provider: says it is not available, no deploy and no connect', async () => {
     const { region, container } = await renderDeploy({ deployTo: 'heroku' });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'unknown_provider'));
-    expect(within(region()).getByRole('alert')).toHaveTextContent('Deployment provider not found.');
+    expect(region()).toHaveTextContent('Deploying to this provider is not available.');
     expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
     expect(await violations(container)).toEqual([]);
   });
@@ -202,26 +210,30 @@ describe('DeployButton journeys', () => {
         stream: inner.stream,
       }),
     });
-    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(await within(region()).findByRole('button', { name: 'Connect Vercel' }));
     const { dialog } = await submitToken(user, 'ada-account:token');
     await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
     const alert = within(region()).getByRole('alert');
     expect(alert).toHaveTextContent('The deployment failed');
-    expect(alert).toHaveTextContent('Deployment provider connection not found for the provided external user.');
+    expect(alert).toHaveTextContent('Your hosting account is not connected yet. Connect it to deploy.');
+    expect(alert.querySelector('details')).toHaveTextContent(agentApiMessages.deploymentConnectionNotFound);
     expect(region()).toHaveAttribute('data-connection', 'missing');
     expect(within(region()).getByRole('button', { name: 'Connect Vercel' })).toBeInTheDocument();
   });
 
   it('a failing deploy (HTTP 500) shows its message; the next click deploys', async () => {
     const { user, region, transport } = await renderDeploy();
-    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(await within(region()).findByRole('button', { name: 'Connect Vercel' }));
     await submitToken(user, 'ada-account:token');
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
     transport.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
     await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
     expect(within(region()).getByRole('alert')).toHaveTextContent('The deployment failed');
+    expect(within(region()).getByRole('alert')).toHaveTextContent('Something went wrong on our side.');
     expect(within(region()).queryByRole('link')).not.toBeInTheDocument();
     await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
@@ -247,9 +259,11 @@ describe('DeployButton journeys', () => {
     });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'expired'));
     expect(region()).toHaveTextContent('Your Vercel connection has expired. Connect again to deploy.');
-    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    expect(within(region()).queryByRole('button', { name: 'Deploy to Vercel' })).not.toBeInTheDocument();
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
     expect(deployPosts()).toHaveLength(0);
     await submitToken(user, 'ada-account:second');
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
     expect(deployPosts()).toHaveLength(1);
   });
@@ -277,8 +291,9 @@ describe('DeployButton never links a non-http(s) deployment address', () => {
       }),
     });
     await clientOf(transport).deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:token' });
-    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(await within(region()).findByRole('button', { name: 'Connect Vercel' }));
     await submitToken(user, 'ada-account:token');
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
     expect(region()).toHaveTextContent('The deployment address is not a web address, so it is not shown as a link.');
     expect(screen.queryAllByRole('link')).toHaveLength(0);
@@ -291,11 +306,12 @@ describe('DeployButton accessibility (axe, color-contrast off in jsdom)', () => 
     const { user, region, container } = await renderDeploy();
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
     expect(await violations(container)).toEqual([]);
-    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
     const { dialog } = await submitToken(user, 'bad_token_value');
     await within(dialog).findByText(/rejected by Vercel/);
     expect(await violations(document.body)).toEqual([]);
     await submitToken(user, 'ada-account:token');
+    await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
     expect(await violations(container)).toEqual([]);
   });

@@ -23,13 +23,14 @@ describe('PlanList', () => {
       'Agency',
       'Enterprise',
     ]);
-    const euroFormat = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' });
+    const euroFormat = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
     expect(items[0]).toHaveTextContent('Free');
     const price = (item: HTMLElement) => item.querySelector('.ae-plan-price')?.textContent;
-    expect(price(items[1]!)).toBe(`${euroFormat.format(49)} / month`);
-    expect(price(items[2]!)).toBe(`${euroFormat.format(199)} / month`);
+    expect(price(items[1]!)).toBe(`${euroFormat.format(49)} per month`);
+    expect(price(items[2]!)).toBe(`${euroFormat.format(199)} per month`);
+    expect(items[1]!.querySelector('.ae-plan-amount')?.textContent).toBe(euroFormat.format(49));
     expect(items[3]).toHaveTextContent('Custom pricing');
-    expect(euroFormat.format(49)).toContain('49,00');
+    expect(euroFormat.format(49)).toMatch(/^49\s\$$/);
     expect(items[1]).toHaveTextContent('1,000 credits a month');
     expect(items[0]).toHaveTextContent('Try the agent on a few projects.');
     expect(container.innerHTML).not.toMatch(/stripe|price_mock|prod_mock/);
@@ -41,7 +42,7 @@ describe('PlanList', () => {
     const onSelect = vi.fn();
     const { user } = renderWithMock(<PlanList onSelect={onSelect} />, { provider: { locale: 'en-US' } });
     await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
-    expect(plans()).toHaveTextContent('$49.00 / month');
+    expect(plans()).toHaveTextContent('$49 per month');
     await user.click(within(plans()).getByRole('button', { name: 'Choose Pro' }));
     expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ name: 'Pro', slug: 'pro' }));
   });
@@ -51,7 +52,9 @@ describe('PlanList', () => {
     api.admin.suspendTeam();
     const failing = renderWithMock(<PlanList />, { mock: { api } });
     await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'error'));
-    expect(within(plans()).getByRole('alert')).toHaveTextContent('This team is currently suspended.');
+    const alert = within(plans()).getByRole('alert');
+    expect(alert).toHaveTextContent('This feature is paused for now. Please contact the site’s owner.');
+    expect(alert.querySelector('details')).toHaveTextContent('This team is currently suspended.');
     api.admin.suspendTeam(undefined, false);
     await failing.user.click(within(plans()).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
@@ -62,14 +65,14 @@ describe('formatPlanPrice', () => {
   const text = defaultLabels.planList;
   it('reads numbers and numeric strings, falls back on a bad currency or locale, and says nothing without a price', () => {
     expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 12, currency: 'eur' }, 'fr-FR', text)).toBe(
-      `${new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(12)} / month`,
+      `${new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(12)} per month`,
     );
-    expect(formatPlanPrice({ id: 1, name: 'A', price: '9.5', currency: 'USD' }, 'en-US', text)).toBe('$9.50 / month');
+    expect(formatPlanPrice({ id: 1, name: 'A', price: '9.5', currency: 'USD' }, 'en-US', text)).toBe('$9.50 per month');
     expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'not-a-code' }, 'en-US', text)).toBe(
-      '5 / month',
+      '5 per month',
     );
     expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: 5, currency: 'USD' }, 'not a locale!!', text)).toMatch(
-      /5\.00 \/ month$/,
+      /5 per month$/,
     );
     expect(formatPlanPrice({ id: 1, name: 'A' }, 'en-US', text)).toBeUndefined();
     expect(formatPlanPrice({ id: 1, name: 'A', price_monthly: null }, 'en-US', text)).toBe('Custom pricing');

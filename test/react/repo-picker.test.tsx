@@ -165,12 +165,14 @@ describe('RepoPicker pages', () => {
     expect(matches.every((name) => name.includes(word))).toBe(true);
     expect(matches.some((name) => pageOne.includes(name))).toBe(true);
     expect(matches.some((name) => pageTwo.includes(name))).toBe(true);
-    expect(
-      within(region()).getByText(new RegExp(`^${matches.length} of 40 loaded repositories match\\.$`)),
-    ).toBeInTheDocument();
+    // It says what it searched, and offers the page it has not loaded yet.
+    expect(region()).toHaveTextContent(
+      `${matches.length} of 40 loaded repositories match. Searching the 40 of 47 repositories loaded so far.`,
+    );
+    expect(within(region()).getByRole('button', { name: 'Load more to search' })).toBeEnabled();
     await user.clear(within(region()).getByLabelText('Search repositories'));
     await user.type(within(region()).getByLabelText('Search repositories'), 'zzz-nothing');
-    expect(within(region()).getByText('No loaded repository matches “zzz-nothing”.')).toBeInTheDocument();
+    expect(region()).toHaveTextContent('No loaded repository matches “zzz-nothing”.');
     expect(within(region()).queryByRole('listbox')).not.toBeInTheDocument();
   });
 
@@ -186,11 +188,11 @@ describe('RepoPicker pages', () => {
       expect(option).toHaveTextContent(
         repository.private === true || repository.private === 'true' ? 'Private' : 'Public',
       );
-      expect(option).toHaveTextContent(`default branch ${repository.default_branch}`);
+      expect(option).toHaveTextContent(repository.default_branch);
     });
     expect(options().some((option) => option.textContent?.includes('Private'))).toBe(true);
     expect(options().some((option) => option.textContent?.includes('Public'))).toBe(true);
-    expect(options().some((option) => option.textContent?.includes('default branch master'))).toBe(true);
+    expect(options().some((option) => option.textContent?.endsWith('master'))).toBe(true);
   });
 });
 
@@ -233,7 +235,7 @@ describe('RepoPicker keyboard listbox', () => {
     expect(all[expected]).toHaveAttribute('aria-selected', 'false');
     await user.keyboard('{Enter}');
     expect(options()[expected]).toHaveAttribute('aria-selected', 'true');
-    expect(region()).toHaveTextContent(`Selected: ${names(all)[expected]}`);
+    expect(within(region()).getByRole('button', { name: `Link ${names(all)[expected]}` })).toBeInTheDocument();
     expect(options().filter((option) => option.getAttribute('aria-selected') === 'true')).toHaveLength(1);
   });
 });
@@ -255,11 +257,11 @@ describe('RepoPicker link and push', () => {
     const fullName = await pick(rendered, 2);
     await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    const linked = within(region()).getByText('Linked repository').closest('.ae-outcome') as HTMLElement;
-    expect(linked).toHaveTextContent(fullName);
-    expect(linked).toHaveTextContent(/Branch(main|master)/);
-    expect(linked).toHaveTextContent('Accountada-lovelace');
-    expect(within(linked).getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
+    const linked = within(region()).getByText(`Linked to ${fullName}`).closest('.ae-outcome') as HTMLElement;
+    expect(linked).toHaveTextContent(/Branch (main|master)/);
+    // Linked: the one next step is the push, and the link button has done its job.
+    expect(within(region()).queryByRole('button', { name: `Link ${fullName}` })).not.toBeInTheDocument();
+    expect(within(linked).getByRole('link', { name: `codehost.agent-embed.test/${fullName}` })).toHaveAttribute(
       'href',
       `https://codehost.agent-embed.test/${fullName}`,
     );
@@ -267,28 +269,29 @@ describe('RepoPicker link and push', () => {
       expect.objectContaining({ project_id: projectId, codehost_login: 'ada-lovelace' }),
     );
 
-    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await user.click(within(region()).getByRole('button', { name: `Push to ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
-    expect(region()).toHaveTextContent('Code pushed to the existing repository.');
+    expect(region()).toHaveTextContent(`Pushed the code to ${fullName}`);
+    // The push is the latest news: the link result is not repeated under it.
+    expect(within(region()).queryByText(`Linked to ${fullName}`)).not.toBeInTheDocument();
 
     await user.type(within(region()).getByLabelText('New repository name'), fullName.split('/')[1]!);
     await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(2));
-    expect(region()).toHaveTextContent('Code pushed to the existing repository.');
+    expect(region()).toHaveTextContent(`Pushed the code to ${fullName}`);
 
     await user.clear(within(region()).getByLabelText('New repository name'));
     await user.type(within(region()).getByLabelText('New repository name'), 'fresh-launch-site');
     await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(3));
     const pushed = within(region())
-      .getByText('Repository created and code pushed.')
+      .getByText('Created ada-lovelace/fresh-launch-site and pushed the code')
       .closest('.ae-outcome') as HTMLElement;
     expect(pushed).toHaveAttribute('data-created', 'true');
-    expect(pushed).toHaveTextContent('Branchmain');
-    expect(within(pushed).getByRole('link', { name: 'Open the repository' })).toHaveAttribute(
-      'href',
-      'https://codehost.agent-embed.test/ada-lovelace/fresh-launch-site',
-    );
+    expect(pushed).toHaveTextContent('Branch main');
+    expect(
+      within(pushed).getByRole('link', { name: 'codehost.agent-embed.test/ada-lovelace/fresh-launch-site' }),
+    ).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/fresh-launch-site');
     expect(onPushed.mock.calls[2]?.[0]).toMatchObject({ repo_created: true });
     // The list starts over and now holds the new repository.
     await waitFor(() => expect(region()).toHaveTextContent('48 repositories'));
@@ -335,18 +338,20 @@ describe('RepoPicker link and push', () => {
     );
     const { user, region } = rendered;
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
-    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'failed'));
-    expect(within(region()).getByText('The code was not pushed').closest('[role="alert"]')).toHaveTextContent(
-      'No repository is linked to this project. Provide repo_owner and repo_name to push to a repository.',
-    );
+    // Nothing linked yet: a push to "the linked repository" cannot succeed, so it is not offered.
+    expect(within(region()).queryByRole('button', { name: /^Push to / })).not.toBeInTheDocument();
+    expect(region()).toHaveTextContent('Choose a repository to link this app to.');
 
     const fullName = await pick(rendered, 0);
     await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    const other = await pick(rendered, 1);
+    await user.click(within(region()).getByRole('button', { name: `Link ${other}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'failed'));
-    expect(within(region()).getByText('The repository was not linked').closest('[role="alert"]')).toHaveTextContent(
+    const notLinked = within(region()).getByText('The repository was not linked').closest('[role="alert"]')!;
+    expect(notLinked).toHaveTextContent('That repository could not be found.');
+    // The API's own words stay for support, inside the closed Details disclosure.
+    expect(notLinked.querySelector('details')).toHaveTextContent(
       'Repository not found among the repositories the code-host connection can access.',
     );
     cleanupRendered();
@@ -355,14 +360,20 @@ describe('RepoPicker link and push', () => {
     const chosen = await pick(missingProject, 0);
     await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Link ${chosen}` }));
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'failed'));
-    expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(agentApiMessages.projectNotFound);
-    await missingProject.user.click(
-      within(missingProject.region()).getByRole('button', { name: 'Push to the linked repository' }),
+    expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(
+      'This project could not be found. It may have been removed; start a new one.',
     );
+    expect(within(missingProject.region()).getByRole('alert').querySelector('details')).toHaveTextContent(
+      agentApiMessages.projectNotFound,
+    );
+    await missingProject.user.type(within(missingProject.region()).getByLabelText('New repository name'), 'new-one');
+    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Create and push' }));
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'failed'));
+    // One error in one place: the push's replaces the link's.
+    expect(within(missingProject.region()).getAllByRole('alert')).toHaveLength(1);
     expect(
       within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]'),
-    ).toHaveTextContent('Project not found.');
+    ).toHaveTextContent('This project could not be found.');
   });
 
   it('a repository page that fails: an alert with the reason, and "Try again" loads it', async () => {
@@ -371,11 +382,37 @@ describe('RepoPicker link and push', () => {
     const { user, region } = renderPicker({ projectId: projectId!, perPage: 10 }, { mock: { api } });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'error'));
     const alert = within(region()).getByRole('alert');
-    expect(alert).toHaveTextContent('Could not load the repositories');
+    expect(alert).toHaveTextContent('Could not load your repositories');
+    expect(alert).toHaveTextContent('Something went wrong on our side. Try again in a moment.');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
     expect(within(region()).getAllByRole('option')).toHaveLength(10);
     cleanupRendered();
+  });
+
+  it('a failing next page keeps the loaded page in place, with an inline retry that loads it', async () => {
+    const { api, projectId } = await connectedMock();
+    const { user, region, options, listQueries } = renderPicker(
+      { projectId: projectId!, perPage: 20 },
+      { mock: { api } },
+    );
+    await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
+    const firstPage = names(options());
+    api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
+    await user.click(within(region()).getByRole('button', { name: 'Next page' }));
+    const alert = await within(region()).findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load more repositories');
+    expect(region()).toHaveAttribute('data-state', 'ready');
+    expect(names(options())).toEqual(firstPage);
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(region()).toHaveTextContent('Page 2 of 3'));
+    await waitFor(() => expect(names(options())).not.toEqual(firstPage));
+    expect(within(region()).queryByRole('alert')).not.toBeInTheDocument();
+    expect(listQueries()).toEqual([
+      { page: 1, per_page: 20 },
+      { page: 2, per_page: 20 },
+      { page: 2, per_page: 20 },
+    ]);
   });
 
   it('without a code-host connection: a note with the spec message, then the list loads once the user has connected', async () => {
@@ -391,8 +428,11 @@ describe('RepoPicker link and push', () => {
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'not_connected'));
     // Where every new user starts: a note with the API's words, not an alert.
     expect(within(region()).queryByRole('alert')).not.toBeInTheDocument();
-    expect(region()).toHaveTextContent('Connect a code host to choose a repository.');
-    expect(region()).toHaveTextContent('code-host connection not found for the provided external user');
+    expect(region()).toHaveTextContent('Connect GitHub to choose a repository and push your code.');
+    expect(region()).not.toHaveTextContent('external user');
+    // Nothing that cannot work yet is offered: no search, no link, no push.
+    expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(region()).queryByRole('searchbox')).not.toBeInTheDocument();
     // Known to be unconnected: no repository request is spent on it.
     expect(api.admin.requests.filter((request) => request.path.endsWith('/repositories'))).toHaveLength(0);
 
@@ -436,9 +476,11 @@ describe('RepoPicker never links a non-http(s) repository address', () => {
     await user.click(rendered.options()[0]!);
     await user.click(within(region()).getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    await user.click(within(region()).getByRole('button', { name: /^Push to / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
-    expect(within(region()).getAllByText('Not a web address')).toHaveLength(2);
+    expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
     expect(container.innerHTML).not.toContain('javascript:');
   });
@@ -460,7 +502,7 @@ describe('RepoPicker accessibility (axe, color-contrast off in jsdom)', () => {
     expect(await violations(container)).toEqual([]);
     await user.click(within(region()).getByRole('button', { name: /^Link / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    await user.click(within(region()).getByRole('button', { name: 'Push to the linked repository' }));
+    await user.click(within(region()).getByRole('button', { name: /^Push to / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
     expect(await violations(container)).toEqual([]);
   });

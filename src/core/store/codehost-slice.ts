@@ -2,7 +2,7 @@
  * The code-host slice of the store: an end user's connection (with the installation status), starting
  * the install flow, the paginated repositories, and linking and pushing a project.
  */
-import { AgentApiError } from '../wire/errors.js';
+import { AgentApiError, agentApiMessages } from '../wire/errors.js';
 import type {
   CodehostConnection,
   LinkResult,
@@ -142,13 +142,7 @@ export function isPrivateRepository(repository: Pick<Repository, 'private'>): bo
 }
 
 function isHttpUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    const protocol = new URL(value).protocol;
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
+  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
 function statusOf(connection: CodehostConnection, now: number): CodehostConnectionStatus {
@@ -180,12 +174,8 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
   }
 
   function patchStart(externalUserId: string, patch: Partial<CodehostStartState>): void {
-    const previous = get().codehostStarts[externalUserId] ?? {
-      status: 'idle',
-      redirectUrl: undefined,
-      state: undefined,
-      error: undefined,
-    };
+    const idle = { status: 'idle', redirectUrl: undefined, state: undefined, error: undefined } as const;
+    const previous = get().codehostStarts[externalUserId] ?? idle;
     set({ codehostStarts: { ...get().codehostStarts, [externalUserId]: { ...previous, ...patch } } });
   }
 
@@ -194,23 +184,15 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
     set({ repositoryLists: { ...get().repositoryLists, [externalUserId]: { ...previous, ...patch } } });
   }
 
+  const idleAction = { status: 'idle', repository: undefined, result: undefined, error: undefined } as const;
+
   function patchLink(projectId: string, patch: Partial<RepositoryLinkState>): void {
-    const previous = get().repositoryLinks[projectId] ?? {
-      status: 'idle',
-      repository: undefined,
-      result: undefined,
-      error: undefined,
-    };
+    const previous = get().repositoryLinks[projectId] ?? idleAction;
     set({ repositoryLinks: { ...get().repositoryLinks, [projectId]: { ...previous, ...patch } } });
   }
 
   function patchPush(projectId: string, patch: Partial<RepositoryPushState>): void {
-    const previous = get().repositoryPushes[projectId] ?? {
-      status: 'idle',
-      repository: undefined,
-      result: undefined,
-      error: undefined,
-    };
+    const previous = get().repositoryPushes[projectId] ?? idleAction;
     set({ repositoryPushes: { ...get().repositoryPushes, [projectId]: { ...previous, ...patch } } });
   }
 
@@ -235,8 +217,19 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
       return run({
         key: `load:${record}`,
         record,
-        call: (signal) => client.codehost.getConnection(externalUserId, { signal }),
-        start: () => patchConnection(externalUserId, { status: 'loading' }),
+        call: async (signal) => {
+          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
+          // browser. The detailed view (installation status) is asked for only once the connection is known to exist.
+          const listed = await client.codehost.listConnections({ signal });
+          if (!listed.some((connection) => connection.external_user_id === externalUserId))
+            throw new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
+          return client.codehost.getConnection(externalUserId, { signal });
+        },
+        // A known answer stays on screen while it is checked again (a focus, a return from the install page).
+        start: () => {
+          if (get().codehostConnections[externalUserId]?.checkedAt === undefined)
+            patchConnection(externalUserId, { status: 'loading' });
+        },
         succeed: (connection) =>
           patchConnection(externalUserId, {
             status: statusOf(connection, now()),
@@ -335,6 +328,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
         },
         fail: (error) => {
           const list = get().repositoryLists[externalUserId];
+          // The loaded pages stay: a failing next page is retried inline, never a reason to lose what is shown.
           if (list === undefined || (list.page === page && list.perPage === perPage))
             patchList(externalUserId, { status: 'error', error });
           noteMissing(externalUserId, error);

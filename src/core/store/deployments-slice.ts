@@ -3,7 +3,7 @@
  * connections, connecting with a provider token, and deploying a project. The token is passed to the
  * client and nowhere else: it never enters the state, the log or an error kept in the state.
  */
-import { AgentApiError } from '../wire/errors.js';
+import { AgentApiError, agentApiMessages } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
 import {
   createSliceRunner,
@@ -178,7 +178,14 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
       return run({
         key: `load:${record}`,
         record,
-        call: (signal) => client.deployments.getConnection(provider, externalUserId, { signal }),
+        call: async (signal) => {
+          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
+          // browser. The detailed view (its expiry) is asked for only once the connection is known to exist.
+          const listed = await client.deployments.listConnections(provider, { signal });
+          if (!listed.some((connection) => connection.external_user_id === externalUserId))
+            throw new AgentApiError('not_found', agentApiMessages.deploymentConnectionNotFound, { status: 404 });
+          return client.deployments.getConnection(provider, externalUserId, { signal });
+        },
         start: () => patchConnection(provider, externalUserId, { status: 'loading' }),
         succeed: (connection) => patchConnection(provider, externalUserId, connected(connection)),
         fail: (error) => {

@@ -23,6 +23,8 @@ export interface CodehostConnectLabels {
   /** Shown when the detailed view has no installation status. */
   installationUnknown: string;
   errorTitle: string;
+  /** The connection could not be checked. */
+  loadErrorTitle: string;
 }
 
 /** The default (English) texts of `CodehostConnect`. */
@@ -31,7 +33,7 @@ export const defaultCodehostConnectLabels: CodehostConnectLabels = {
   heading: 'Code host',
   signedOut: 'Sign in to connect a code host.',
   loading: 'Checking the code-host connection…',
-  disconnected: 'No code host is connected yet.',
+  disconnected: 'Connect GitHub to keep your app’s code in a repository.',
   connect: 'Connect GitHub',
   reconnect: 'Connect again',
   refresh: 'Refresh',
@@ -48,4 +50,5 @@ export const defaultCodehostConnectLabels: CodehostConnectLabels = {
   installationStatuses: { active: 'Active', suspended: 'Suspended', deleted: 'Removed' },
   installationUnknown: 'Unknown',
   errorTitle: 'Could not connect the code host',
+  loadErrorTitle: 'Could not check your code host',
 };

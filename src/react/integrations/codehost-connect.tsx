@@ -12,6 +12,9 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
 import { cx } from '../shared/class-names.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { Icon } from '../shared/icons.js';
+import { Skeleton } from '../shared/skeleton.js';
 
 /** Props of `CodehostConnect`. */
 export interface CodehostConnectProps {
@@ -161,7 +164,7 @@ export function CodehostConnect({
     const url = safeHttpUrl(result.data.redirect_url);
     if (url === undefined) return;
     if (mode === 'popup') {
-      let popup: Window | null = null;
+      let popup: Window | null;
       try {
         popup = openWindow(url, codehostPopupName);
       } catch {
@@ -181,94 +184,67 @@ export function CodehostConnect({
   const busy = state === 'starting' || state === 'redirecting';
   const installation = details?.installation_status;
   const startError = start?.status === 'failed' ? start.error : undefined;
-  const startFieldErrors =
-    startError?.fieldErrors === undefined
-      ? []
-      : Object.values(startError.fieldErrors)
-          .flat()
-          .filter((message) => message !== startError.message);
 
   return (
     <section className={cx('ae-codehost', className)} data-state={state} aria-labelledby={headingId} aria-busy={busy}>
       <h2 id={headingId} className="ae-title">
+        <Icon name="branch" />
         {text.heading}
       </h2>
       {!signedIn && <p className="ae-muted">{text.signedOut}</p>}
-      {state === 'loading' && <p className="ae-muted">{text.loading}</p>}
+      {state === 'loading' && <Skeleton rows={1} label={text.loading} />}
       {state === 'missing' && <p className="ae-muted">{text.disconnected}</p>}
       {state === 'expired' && <p className="ae-warning">{text.expired}</p>}
       {state === 'inactive' && <p className="ae-warning">{text.inactive}</p>}
-      {state === 'error' && connection?.error !== undefined && (
-        <div className="ae-alert" role="alert" data-kind={connection.error.kind}>
-          <p className="ae-alert-title">{text.errorTitle}</p>
-          <p>{connection.error.message}</p>
-        </div>
+      {state === 'error' && (
+        <ErrorAlert
+          error={connection?.error}
+          title={text.loadErrorTitle}
+          context="codehostConnection"
+          onRetry={() => void refresh()}
+        />
       )}
       {details !== undefined && (state === 'connected' || state === 'expired' || state === 'inactive') && (
-        <>
-          <p className="ae-connection">{text.connectedAs(details.codehost_login)}</p>
-          <dl className="ae-details">
-            <div>
-              <dt>{text.loginLabel}</dt>
-              <dd>{details.codehost_login}</dd>
-            </div>
-            <div>
-              <dt>{text.installationLabel}</dt>
-              <dd>
-                <span className="ae-badge" data-state={installation ?? 'unknown'}>
-                  {installation === undefined
-                    ? text.installationUnknown
-                    : (text.installationStatuses[installation] ?? installation)}
-                </span>
-              </dd>
-            </div>
-            <div>
-              <dt>{text.connectedLabel}</dt>
-              <dd>
-                <Time value={details.connected_at} format={format} />
-              </dd>
-            </div>
-            <div>
-              <dt>{text.updatedLabel}</dt>
-              <dd>
-                <Time value={details.updated_at} format={format} />
-              </dd>
-            </div>
-          </dl>
-        </>
+        <div className="ae-connection">
+          {state === 'connected' && <Icon name="check" className="ae-success-icon" />}
+          <span className="ae-connection-text">
+            <span className="ae-truncate">{text.connectedAs(details.codehost_login)}</span>
+            <span className="ae-meta">
+              <span className="ae-badge" data-state={installation ?? 'unknown'}>
+                <span className="ae-visually-hidden">{text.installationLabel}: </span>
+                {installation === undefined
+                  ? text.installationUnknown
+                  : (text.installationStatuses[installation] ?? installation)}
+              </span>
+              <span className="ae-hint">
+                {text.connectedLabel} <Time value={details.connected_at} format={format} />
+              </span>
+            </span>
+          </span>
+        </div>
       )}
       <div role="status" className="ae-codehost-progress">
         {state === 'starting' && text.starting}
         {state === 'redirecting' && text.redirecting}
         {state === 'popup' && text.popupOpened}
       </div>
-      {startError !== undefined && (
-        <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={startError.kind}>
-          <p className="ae-alert-title">{text.errorTitle}</p>
-          <p>{startError.message}</p>
-          {startFieldErrors.length > 0 && (
-            <ul>
-              {startFieldErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
-      {signedIn && state !== 'loading' && (
+      <ErrorAlert ref={alertRef} error={startError} title={text.errorTitle} context="codehostConnection" />
+      {signedIn && state !== 'loading' && state !== 'error' && (
         <div className="ae-actions">
-          {state !== 'connected' ? (
+          {state !== 'connected' && (
             <button
               type="button"
               className="ae-button ae-button-primary"
               disabled={busy}
               onClick={() => void connect()}
             >
+              <Icon name="plug" />
               {state === 'expired' || state === 'inactive' ? text.reconnect : text.connect}
             </button>
-          ) : null}
-          {(state === 'connected' || state === 'error' || state === 'popup') && (
-            <button type="button" className="ae-button" onClick={() => void refresh()}>
+          )}
+          {(state === 'connected' || state === 'popup') && (
+            <button type="button" className="ae-button ae-button-quiet" onClick={() => void refresh()}>
+              <Icon name="refresh" />
               {text.refresh}
             </button>
           )}

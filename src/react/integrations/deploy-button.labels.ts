@@ -17,7 +17,10 @@ export interface DeployButtonLabels {
   deploy: (provider: string) => string;
   deploying: (provider: string) => string;
   deployed: string;
-  deploymentStatus: (status: string) => string;
+  /** Display names of deployment statuses; others are shown capitalised. */
+  deploymentStatuses: Record<string, string>;
+  /** The reason beside a connect button when no app exists yet. */
+  connectFirst: (provider: string) => string;
   openDeployment: string;
   /** Shown instead of a link when the deployment address is not http(s). */
   unsafeUrl: string;
@@ -45,13 +48,14 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   notConnected: (provider) => `Not connected to ${provider} yet.`,
   expired: (provider) => `Your ${provider} connection has expired. Connect again to deploy.`,
   unknownProviderHint: 'Deploying to this provider is not available.',
-  loadErrorTitle: 'Could not check the connection',
+  loadErrorTitle: 'Could not check your connection',
   retry: 'Try again',
   noProject: 'Generate an app first, then deploy it.',
   deploy: (provider) => `Deploy to ${provider}`,
   deploying: (provider) => `Deploying to ${provider}…`,
-  deployed: 'Deployed.',
-  deploymentStatus: (status) => `Status: ${status}`,
+  deployed: 'Deployed',
+  deploymentStatuses: { ready: 'Live', building: 'Building', queued: 'Queued', error: 'Failed', canceled: 'Cancelled' },
+  connectFirst: (provider) => `Connect your ${provider} account to deploy your app.`,
   openDeployment: 'Open the deployment',
   unsafeUrl: 'The deployment address is not a web address, so it is not shown as a link.',
   failedTitle: 'The deployment failed',

@@ -5,13 +5,11 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import {
-  agentApiMessages,
-  type AgentApiError,
-  type DeploymentConnectionState,
-  type DeploymentState,
-} from '../../core/index.js';
+import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { Icon } from '../shared/icons.js';
 import { safeHttpUrl } from '../shared/safe-url.js';
+import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useDeployment } from './use-deployment.js';
@@ -69,19 +67,20 @@ function viewState(
   }
 }
 
-function ErrorList({ error, skip }: { error: AgentApiError; skip?: string }) {
-  const messages = Object.entries(error.fieldErrors ?? {})
-    .filter(([field]) => field !== skip)
-    .flatMap(([, list]) => list)
-    .filter((message) => message !== error.message);
-  if (messages.length === 0) return null;
-  return (
+/** Field errors other than the token's (shown under the field itself). */
+function OtherFieldErrors({ error }: { error: AgentApiError }) {
+  const messages = Object.entries(error.fieldErrors ?? {}).flatMap(([field, list]) => (field === 'token' ? [] : list));
+  return messages.length === 0 ? null : (
     <ul>
       {messages.map((message) => (
         <li key={message}>{message}</li>
       ))}
     </ul>
   );
+}
+
+function statusName(status: string, names: Record<string, string>): string {
+  return names[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
 }
 
 /** A deploy button with the provider connection it needs. */
@@ -107,12 +106,14 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   }, []);
 
   const connectionStatus = connection?.status;
-  const connected = connectionStatus === 'connected';
   const deploying = deployment?.status === 'deploying';
+  // A 429 holds the deploy button until its countdown (shown in the alert) reaches zero.
+  const waitSeconds = useRetryCountdown(deployment?.status === 'failed' ? deployment.error : undefined);
   const canDeploy =
     signedIn &&
     targetProject !== undefined &&
     !deploying &&
+    !(waitSeconds !== undefined && waitSeconds > 0) &&
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
     connectionStatus !== undefined;
@@ -132,11 +133,6 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
     setDialogOpen(true);
   }
 
-  function onDeployClick() {
-    if (connected) startDeploy();
-    else openDialog('deploy');
-  }
-
   return (
     <section
       ref={rootRef}
@@ -146,6 +142,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
       aria-labelledby={headingId}
     >
       <h2 id={headingId} className="ae-title">
+        <Icon name="rocket" />
         {text.heading(providerName)}
       </h2>
       {!signedIn ? (
@@ -153,26 +150,28 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
       ) : (
         <>
           <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void reload()} />
-          {targetProject === undefined && connectionStatus !== 'unknown_provider' && (
+          {connectionStatus === 'connected' && targetProject === undefined && (
             <p className="ae-hint">{text.noProject}</p>
           )}
-          <div className="ae-actions">
-            {connectionStatus !== 'unknown_provider' && (
-              <button
-                type="button"
-                className="ae-button ae-button-primary"
-                disabled={!canDeploy}
-                onClick={onDeployClick}
-              >
+          {(connectionStatus === 'missing' || connectionStatus === 'expired') && (
+            <div className="ae-actions">
+              <button type="button" className="ae-button ae-button-primary" onClick={() => openDialog('connect')}>
+                <Icon name="plug" />
+                {text.connect(providerName)}
+              </button>
+            </div>
+          )}
+          {connectionStatus === 'connected' && (
+            <div className="ae-actions">
+              <button type="button" className="ae-button ae-button-primary" disabled={!canDeploy} onClick={startDeploy}>
+                <Icon name="rocket" />
                 {text.deploy(providerName)}
               </button>
-            )}
-            {(connectionStatus === 'connected' || connectionStatus === 'missing' || connectionStatus === 'expired') && (
-              <button type="button" className="ae-button" onClick={() => openDialog('connect')}>
-                {connected ? text.reconnect : text.connect(providerName)}
+              <button type="button" className="ae-button ae-button-quiet" onClick={() => openDialog('connect')}>
+                {text.reconnect}
               </button>
-            )}
-          </div>
+            </div>
+          )}
         </>
       )}
       <div role="status" className="ae-deploy-progress">
@@ -183,29 +182,31 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
           </span>
         )}
         {deployment?.status === 'deployed' && deployment.deployment !== undefined && (
-          <span className="ae-outcome" data-outcome="completed">
-            <span className="ae-outcome-title">{text.deployed}</span>
-            {typeof deployment.deployment.status === 'string' && (
-              <span>{text.deploymentStatus(deployment.deployment.status)}</span>
-            )}
+          <div className="ae-outcome" data-outcome="completed">
+            <p className="ae-outcome-title">
+              <Icon name="check" />
+              <span>{text.deployed}</span>
+              {typeof deployment.deployment.status === 'string' && (
+                <span className="ae-badge" data-status={deployment.deployment.status}>
+                  {statusName(deployment.deployment.status, text.deploymentStatuses)}
+                </span>
+              )}
+            </p>
             {deploymentUrl !== undefined ? (
-              <a href={deploymentUrl} target="_blank" rel="noopener noreferrer">
-                {text.openDeployment}
+              <a className="ae-inline ae-truncate" href={deploymentUrl} target="_blank" rel="noopener noreferrer">
+                <span className="ae-visually-hidden">{text.openDeployment}: </span>
+                {deploymentUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                <Icon name="external" />
               </a>
             ) : (
               deployment.deployment.url !== null &&
-              deployment.deployment.url !== undefined && <span className="ae-muted">{text.unsafeUrl}</span>
+              deployment.deployment.url !== undefined && <p className="ae-muted">{text.unsafeUrl}</p>
             )}
-          </span>
+          </div>
         )}
       </div>
-      {deployError !== undefined && (
-        <div className="ae-alert" role="alert" data-kind={deployError.kind}>
-          <p className="ae-alert-title">{text.failedTitle}</p>
-          <p>{deployError.message}</p>
-          <ErrorList error={deployError} />
-        </div>
-      )}
+      {/* The deploy button stays beside it: the alert needs no retry of its own. */}
+      <ErrorAlert error={deployError} title={text.failedTitle} context="deployment" />
       {signedIn && (
         <TokenDialog
           open={dialogOpen}
@@ -242,35 +243,39 @@ function ConnectionSummary({
     case 'idle':
     case 'loading':
       return <p className="ae-muted">{text.loading(providerName)}</p>;
-    case 'connected':
+    case 'connected': {
+      const account = connection?.connection;
+      // The heading names the provider already; an account name that repeats it in brackets says it twice.
+      const name = (account?.provider_account_name ?? '').replace(` (${providerName})`, '');
+      const email = account?.provider_account_email;
       return (
         <p className="ae-connection">
-          <span>{text.connectedAs(connection?.connection?.provider_account_name ?? '')}</span>
-          {connection?.connection?.provider_account_email !== undefined && (
-            <span className="ae-muted"> ({connection.connection.provider_account_email})</span>
-          )}
+          <Icon name="check" className="ae-success-icon" />
+          <span className="ae-connection-text">
+            <span className="ae-truncate">{text.connectedAs(name)}</span>
+            {email !== undefined && email !== '' && email !== name && (
+              <span className="ae-muted ae-truncate" title={email}>
+                {email}
+              </span>
+            )}
+          </span>
         </p>
       );
+    }
     case 'expired':
       return <p className="ae-warning">{text.expired(providerName)}</p>;
     case 'missing':
-      return <p className="ae-muted">{text.notConnected(providerName)}</p>;
+      return <p className="ae-muted">{text.connectFirst(providerName)}</p>;
     case 'unknown_provider':
-      return (
-        <div className="ae-alert" role="alert" data-kind="not_found">
-          <p>{connection?.error?.message ?? agentApiMessages.providerNotFound}</p>
-          <p className="ae-hint">{text.unknownProviderHint}</p>
-        </div>
-      );
+      return <p className="ae-note">{text.unknownProviderHint}</p>;
     case 'error':
       return (
-        <div className="ae-alert" role="alert" data-kind={connection?.error?.kind}>
-          <p className="ae-alert-title">{text.loadErrorTitle}</p>
-          <p>{connection?.error?.message}</p>
-          <button type="button" className="ae-button" onClick={onRetry}>
-            {text.retry}
-          </button>
-        </div>
+        <ErrorAlert
+          error={connection?.error}
+          title={text.loadErrorTitle}
+          context="deploymentConnection"
+          onRetry={onRetry}
+        />
       );
     default:
       return status satisfies never;
@@ -301,12 +306,12 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
   const fieldMessage = emptyError ? text.tokenRequired : tokenErrors?.join(' ');
   const generalError = error !== undefined && tokenErrors === undefined ? error : undefined;
 
-  useEffect(() => {
-    if (!open) {
-      setAttempted(false);
-      setEmptyError(false);
-    }
-  }, [open]);
+  // Each opening starts clean: errors of an earlier attempt are not this one's business.
+  function changeOpen(next: boolean) {
+    setAttempted(false);
+    setEmptyError(false);
+    onOpenChange(next);
+  }
 
   const shownError = useRef<AgentApiError | undefined>(undefined);
   useEffect(() => {
@@ -336,7 +341,7 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
   const inputId = `${id}-token`;
   const errorId = `${id}-token-error`;
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root open={open} onOpenChange={changeOpen}>
       <Dialog.Portal container={container}>
         <Dialog.Overlay className="ae-dialog-overlay" />
         <Dialog.Content className="ae-dialog" data-connect={connection?.connectStatus ?? 'idle'}>
@@ -370,14 +375,13 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
                 </p>
               )}
             </div>
-            {generalError !== undefined && (
-              <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={generalError.kind}>
-                <p className="ae-alert-title">{text.connectErrorTitle}</p>
-                <p>{generalError.message}</p>
-                <ErrorList error={generalError} />
-              </div>
-            )}
-            {error !== undefined && tokenErrors !== undefined && <ErrorList error={error} skip="token" />}
+            <ErrorAlert
+              ref={alertRef}
+              error={generalError}
+              title={text.connectErrorTitle}
+              context="deploymentConnection"
+            />
+            {error !== undefined && tokenErrors !== undefined && <OtherFieldErrors error={error} />}
             <div className="ae-actions">
               <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
                 {submitting ? text.submitting : text.submit}

@@ -22,6 +22,6 @@ export const defaultPlanListLabels: PlanListLabels = {
   retry: 'Try again',
   free: 'Free',
   customPrice: 'Custom pricing',
-  perMonth: (price) => `${price} / month`,
+  perMonth: (price) => `${price} per month`,
   choose: (plan) => `Choose ${plan}`,
 };

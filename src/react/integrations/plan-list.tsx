@@ -7,6 +7,8 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { usePlans } from './use-plans.js';
 import { cx } from '../shared/class-names.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { Skeleton } from '../shared/skeleton.js';
 
 /** Props of `PlanList`. */
 export interface PlanListProps {
@@ -30,24 +32,55 @@ export function formatPlanPrice(
   locale: string | undefined,
   text: Pick<PlanListLabels, 'free' | 'customPrice' | 'perMonth'>,
 ): string | undefined {
+  const amount = formatPlanAmount(plan, locale);
+  if (amount === undefined) return undefined;
+  if (amount === null) return text.customPrice;
+  if (amount === 0) return text.free;
+  return text.perMonth(amount);
+}
+
+/** The formatted amount of a paid plan; 0 for free, null for custom pricing, undefined without a price. */
+function formatPlanAmount(plan: SubscriptionPlan, locale: string | undefined): string | 0 | null | undefined {
   const price = monthlyPrice(plan);
-  if (price === undefined) return undefined;
-  if (price === null) return text.customPrice;
-  if (price === 0) return text.free;
+  if (price === undefined || price === null || price === 0) return price;
   const currency =
     typeof plan.currency === 'string' && /^[A-Za-z]{3}$/.test(plan.currency) ? plan.currency.toUpperCase() : undefined;
-  let formatted: string;
+  // Whole prices read as "$49", not "$49.00"; cents stay when there are some.
+  const options: Intl.NumberFormatOptions = {
+    ...(currency === undefined ? {} : { style: 'currency', currency }),
+    ...(Number.isInteger(price) ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+  };
   try {
-    formatted = new Intl.NumberFormat(locale, currency === undefined ? {} : { style: 'currency', currency }).format(
-      price,
-    );
+    return new Intl.NumberFormat(locale, options).format(price);
   } catch {
     // An invalid locale tag: the default locale still knows the currency.
-    formatted = new Intl.NumberFormat(undefined, currency === undefined ? {} : { style: 'currency', currency }).format(
-      price,
-    );
+    return new Intl.NumberFormat(undefined, options).format(price);
   }
-  return text.perMonth(formatted);
+}
+
+/** The amount large and the rest of the label small, as pricing pages show them ("$49" then "per month"). */
+function PlanPrice({ price, amount }: { price: string; amount: string | undefined }) {
+  const at = amount === undefined ? -1 : price.indexOf(amount);
+  if (amount === undefined || at === -1)
+    return (
+      <p className="ae-plan-price">
+        <span className="ae-plan-amount" data-text="">
+          {price}
+        </span>
+      </p>
+    );
+  return (
+    <p className="ae-plan-price">
+      {price.slice(0, at)}
+      <span className="ae-plan-amount">{amount}</span>
+      <span className="ae-plan-period">{price.slice(at + amount.length)}</span>
+    </p>
+  );
+}
+
+function amountOf(plan: SubscriptionPlan, locale: string | undefined): string | undefined {
+  const amount = formatPlanAmount(plan, locale);
+  return typeof amount === 'string' ? amount : undefined;
 }
 
 function features(plan: SubscriptionPlan): string[] {
@@ -74,16 +107,10 @@ export function PlanList({ onSelect, className }: PlanListProps) {
       <h2 id={headingId} className="ae-title">
         {text.heading}
       </h2>
-      {state === 'loading' && plans.length === 0 && <p className="ae-muted">{text.loading}</p>}
+      {state === 'loading' && plans.length === 0 && <Skeleton rows={2} label={text.loading} />}
       {state === 'empty' && <p className="ae-muted">{text.empty}</p>}
-      {state === 'error' && error !== undefined && (
-        <div className="ae-alert" role="alert" data-kind={error.kind}>
-          <p className="ae-alert-title">{text.errorTitle}</p>
-          <p>{error.message}</p>
-          <button type="button" className="ae-button" onClick={() => void reload()}>
-            {text.retry}
-          </button>
-        </div>
+      {state === 'error' && (
+        <ErrorAlert error={error} title={text.errorTitle} context="plans" onRetry={() => void reload()} />
       )}
       {plans.length > 0 && (
         <ol className="ae-plan-list">
@@ -101,7 +128,7 @@ export function PlanList({ onSelect, className }: PlanListProps) {
                 <h3 id={planHeadingId} className="ae-subtitle">
                   {plan.name}
                 </h3>
-                {price !== undefined && <p className="ae-plan-price">{price}</p>}
+                {price !== undefined && <PlanPrice price={price} amount={amountOf(plan, locale)} />}
                 {typeof plan.description === 'string' && plan.description !== '' && (
                   <p className="ae-muted">{plan.description}</p>
                 )}

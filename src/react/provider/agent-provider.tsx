@@ -15,6 +15,7 @@ import { AgentContext, type AgentContextValue, type ExternalUser } from './agent
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabelsOverride } from './labels.js';
 import { createAgentFormat } from './agent-format.js';
+import { ErrorSlotsProvider } from '../shared/error-slots.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
 /** Where the provider's requests go: exactly one of these. */
@@ -33,7 +34,7 @@ export interface AgentProviderOptions {
   labels?: AgentLabelsOverride;
   /** BCP 47 tag for dates and numbers (the browser's by default). */
   locale?: string;
-  /** Called once per new error of a generation or a status poll. */
+  /** Called once per new error of any call (generation, status poll, deploy, code host, plans), with the API's own message; not for cancels or "not connected yet". */
   onError?: (error: AgentApiError) => void;
   className?: string;
   children?: ReactNode;
@@ -52,6 +53,43 @@ function createStoreFor(props: AgentProviderProps): { store: AgentStore; owned: 
   const storageKey =
     props.externalUser === undefined ? defaultStorageKey : `${defaultStorageKey}:${props.externalUser.id}`;
   return { store: createAgentStore({ client, storageKey }), owned: true };
+}
+
+type AgentStoreState = ReturnType<AgentStore['getState']>;
+
+/** A record of the store whose entries may carry errors, with the states whose error is not news. */
+const errorRecords = [
+  'generations',
+  'projects',
+  'deployments',
+  'deploymentConnections',
+  'codehostConnections',
+  'codehostStarts',
+  'repositoryLists',
+  'repositoryLinks',
+  'repositoryPushes',
+] as const satisfies readonly (keyof AgentStoreState)[];
+
+/**
+ * The errors held in the records that changed since `previous`: a generation's, a status poll's, and each
+ * integration call's (a cancel and the "not connected yet" answer every new user starts with are not news).
+ */
+function storeErrors(next: AgentStoreState, previous: AgentStoreState | undefined): AgentApiError[] {
+  const errors: AgentApiError[] = [];
+  for (const name of errorRecords) {
+    if (previous !== undefined && next[name] === previous[name]) continue;
+    for (const entry of Object.values(next[name]) as {
+      status?: string;
+      error?: AgentApiError;
+      connectError?: AgentApiError;
+    }[]) {
+      if (entry.status !== 'aborted' && entry.status !== 'missing' && entry.error !== undefined)
+        errors.push(entry.error);
+      if (entry.connectError !== undefined) errors.push(entry.connectError);
+    }
+  }
+  if (next.plans !== previous?.plans && next.plans.error !== undefined) errors.push(next.plans.error);
+  return errors;
 }
 
 /** Provides the store, labels, formatting and theme to the components inside it. */
@@ -77,21 +115,12 @@ export function AgentProvider(props: AgentProviderProps) {
       reported.add(error);
       callOnError(error);
     };
-    const state = store.getState();
     // Errors that were there before this subscription are not new.
-    for (const generation of Object.values(state.generations))
-      if (generation.error !== undefined) reported.add(generation.error);
-    for (const project of Object.values(state.projects)) if (project.error !== undefined) reported.add(project.error);
+    for (const error of storeErrors(store.getState(), undefined)) reported.add(error);
     return store.subscribe((next, previous) => {
-      if (next.generations !== previous.generations) {
-        for (const generation of Object.values(next.generations))
-          if (generation.status !== 'aborted') report(generation.error);
-      }
-      if (next.projects !== previous.projects) {
-        for (const project of Object.values(next.projects)) report(project.error);
-      }
+      for (const error of storeErrors(next, previous)) report(error);
     });
-  }, [store]);
+  }, [store, callOnError]);
 
   const mergedLabels = useMemo(() => mergeLabels(labels), [labels]);
   const format = useMemo(() => createAgentFormat(locale), [locale]);
@@ -124,7 +153,7 @@ export function AgentProvider(props: AgentProviderProps) {
         style={style}
         {...(locale === undefined ? {} : { lang: locale })}
       >
-        {children}
+        <ErrorSlotsProvider>{children}</ErrorSlotsProvider>
       </div>
     </AgentContext.Provider>
   );

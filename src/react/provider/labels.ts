@@ -10,6 +10,7 @@ import { defaultCodehostConnectLabels, type CodehostConnectLabels } from '../int
 import { defaultDeployButtonLabels, type DeployButtonLabels } from '../integrations/deploy-button.labels.js';
 import { defaultPlanListLabels, type PlanListLabels } from '../integrations/plan-list.labels.js';
 import { defaultRepoPickerLabels, type RepoPickerLabels } from '../integrations/repo-picker.labels.js';
+import { defaultErrorLabels, type ErrorLabels } from '../shared/error-copy.js';
 
 /** All component texts. */
 export interface AgentLabels {
@@ -27,6 +28,8 @@ export interface AgentLabels {
   repoPicker: RepoPickerLabels;
   planList: PlanListLabels;
   agentBuilder: AgentBuilderLabels;
+  /** End-user words for every error, shared by every component's alerts. */
+  errors: ErrorLabels;
 }
 
 /** A partial override of one group: nested records (status names, announcements) are partial too. */
@@ -77,6 +80,7 @@ export const defaultLabels: AgentLabels = {
   repoPicker: defaultRepoPickerLabels,
   planList: defaultPlanListLabels,
   agentBuilder: defaultAgentBuilderLabels,
+  errors: defaultErrorLabels,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

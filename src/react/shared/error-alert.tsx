@@ -1,7 +1,12 @@
 'use client';
 import { forwardRef, type ReactNode } from 'react';
 import type { AgentApiError } from '../../core/index.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from './class-names.js';
+import { errorCopy, type ErrorContext } from './error-copy.js';
+import { Icon } from './icons.js';
+import { useErrorSlot } from './error-slots.js';
+import { useRetryCountdown } from './use-retry-countdown.js';
 
 /** Props of `ErrorAlert`. */
 export interface ErrorAlertProps {
@@ -9,33 +14,81 @@ export interface ErrorAlertProps {
   error: AgentApiError | undefined;
   /** The alert's heading (what failed). */
   title: string;
-  /** The next step the person can take (a retry button, a link), shown under the text. */
+  /** What the failed call was about, for words that fit (a missing project reads differently from a missing connection). */
+  context?: ErrorContext;
+  /** Shows a "Try again" button; during a rate limit it counts down and is enabled at zero. */
+  onRetry?: () => void;
+  /** The retry button's text instead of the `errors.retry` label. */
+  retryLabel?: string;
+  /** Another next step (a link, a button), shown under the text. */
   action?: ReactNode;
   className?: string;
 }
 
 /**
- * The one error box of the components: a focusable `role="alert"` with a title, the error's text and its
- * field errors. `data-kind` carries the error kind for styling.
+ * The one error box of the components: a focusable `role="alert"` with a title, end-user words with the
+ * next step (`labels.errors`), field errors, a live countdown for a rate limit, and the API's own message
+ * inside a closed "Details" disclosure for the agency's support. `data-kind` carries the error kind. An
+ * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
-  { error, title, action, className },
+  { error, title, context, onRetry, retryLabel, action, className },
   ref,
 ) {
+  const labels = useAgentLabels().errors;
+  const secondsLeft = useRetryCountdown(error);
+  const shownHere = useErrorSlot(error);
   if (error === undefined) return null;
-  const fieldErrors = error.fieldErrors === undefined ? [] : Object.values(error.fieldErrors).flat();
+  // Shown in full by another alert already: here it only names what failed, so the failure reads once.
+  if (!shownHere)
+    return (
+      <div ref={ref} className={cx('ae-alert-elsewhere', className)} data-kind={error.kind} tabIndex={-1}>
+        <Icon name="alert" />
+        {title}
+      </div>
+    );
+  const fieldErrors = error.fieldErrors === undefined ? [] : [...new Set(Object.values(error.fieldErrors).flat())];
+  // Field errors already say what to fix; the generic "check what you entered" would say it twice.
+  const copy =
+    fieldErrors.length > 0 && error.kind === 'validation' ? undefined : errorCopy(error, labels, context, secondsLeft);
+  const waiting = secondsLeft !== undefined && secondsLeft > 0;
   return (
-    <div ref={ref} className={cx('ae-alert', className)} role="alert" tabIndex={-1} data-kind={error.kind}>
-      <p className="ae-alert-title">{title}</p>
-      <p>{error.message}</p>
-      {fieldErrors.length > 0 && (
-        <ul>
-          {fieldErrors.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
-      {action}
+    <div
+      ref={ref}
+      className={cx('ae-alert', className)}
+      role="alert"
+      tabIndex={-1}
+      data-kind={error.kind}
+      data-waiting={waiting || undefined}
+    >
+      <Icon name={error.kind === 'rate_limited' ? 'clock' : 'alert'} className="ae-alert-icon" />
+      <div className="ae-alert-body">
+        <p className="ae-alert-title">{title}</p>
+        {copy !== undefined && <p className="ae-alert-text">{copy}</p>}
+        {fieldErrors.length > 0 && (
+          <ul className="ae-alert-list">
+            {fieldErrors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        {(onRetry !== undefined || action !== undefined) && (
+          <div className="ae-actions">
+            {onRetry !== undefined && (
+              <button type="button" className="ae-button" disabled={waiting} onClick={onRetry}>
+                {waiting ? labels.retryIn(secondsLeft) : (retryLabel ?? labels.retry)}
+              </button>
+            )}
+            {action}
+          </div>
+        )}
+        {fieldErrors.length === 0 && error.kind !== 'aborted' && (
+          <details className="ae-alert-details">
+            <summary>{labels.details}</summary>
+            <p>{error.status === undefined ? error.message : `${error.status} · ${error.message}`}</p>
+          </details>
+        )}
+      </div>
     </div>
   );
 });

@@ -1,0 +1,111 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { ErrorAlert, defaultErrorLabels } from 'agent-embed';
+import { AgentApiError, agentApiMessages } from 'agent-embed/core';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+
+const meta = {
+  title: 'Shared/ErrorAlert',
+  component: ErrorAlert,
+  args: { title: 'The deployment failed', error: undefined },
+} satisfies Meta<typeof ErrorAlert>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const operatorWords = /API token|team|external user|Unauthorized\.|Too Many Attempts\.|Server Error/;
+
+/** The end-user sentence and the API's own words, which stay inside the closed Details disclosure. */
+async function expectWords(canvasElement: HTMLElement, copy: string, apiMessage: string) {
+  const alert = within(canvasElement).getByRole('alert');
+  await expect(alert.querySelector('.ae-alert-text')).toHaveTextContent(copy);
+  await expect(alert.querySelector('.ae-alert-text')?.textContent).not.toMatch(operatorWords);
+  const details = alert.querySelector('details')!;
+  await expect(details.open).toBe(false);
+  await expect(details).toHaveTextContent(apiMessage);
+}
+
+export const ExpiredKey: Story = {
+  name: 'The service key expired (ask the site’s owner)',
+  args: {
+    title: 'Could not start the build',
+    error: new AgentApiError('token_expired', agentApiMessages.tokenExpired, { status: 401 }),
+  },
+  play: ({ canvasElement }) =>
+    expectWords(canvasElement, defaultErrorLabels.kinds.token_expired, agentApiMessages.tokenExpired),
+};
+
+export const Paused: Story = {
+  name: 'The service is paused',
+  args: {
+    title: 'Could not load the plans',
+    error: new AgentApiError('suspended', agentApiMessages.suspended, { status: 403 }),
+  },
+  play: ({ canvasElement }) =>
+    expectWords(canvasElement, defaultErrorLabels.kinds.suspended, agentApiMessages.suspended),
+};
+
+export const NoCredits: Story = {
+  name: 'Out of credits (buy more)',
+  args: {
+    title: 'Could not start the build',
+    error: new AgentApiError('insufficient_credits', agentApiMessages.insufficientCredits, { status: 400 }),
+  },
+  play: ({ canvasElement }) =>
+    expectWords(canvasElement, defaultErrorLabels.kinds.insufficient_credits, agentApiMessages.insufficientCredits),
+};
+
+export const ServerError: Story = {
+  name: 'Something went wrong on the server, with a retry',
+  args: {
+    title: 'Could not load your repositories',
+    error: new AgentApiError('upstream', 'Server Error', { status: 500 }),
+    onRetry: fn(),
+  },
+  play: async ({ canvasElement, args }) => {
+    await expectWords(canvasElement, defaultErrorLabels.kinds.upstream, '500 · Server Error');
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Try again' }));
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const RateLimited: Story = {
+  name: 'Too many requests: a live countdown, the retry enabled at zero',
+  args: {
+    title: 'Could not deploy',
+    error: new AgentApiError('rate_limited', agentApiMessages.tooManyAttempts, { status: 429, retryAfterMs: 2000 }),
+    onRetry: fn(),
+  },
+  play: async ({ canvasElement }) => {
+    const view = within(canvasElement);
+    await expect(view.getByRole('alert')).toHaveTextContent('You can try again in 2 s.');
+    await expect(view.getByRole('button', { name: 'Try again in 2 s' })).toBeDisabled();
+    await waitFor(() => expect(view.getByRole('button', { name: 'Try again' })).toBeEnabled(), { timeout: 4000 });
+    await expect(view.getByRole('alert')).toHaveTextContent('You can try again now.');
+  },
+};
+
+export const FieldErrors: Story = {
+  name: 'Field errors instead of a generic sentence',
+  args: {
+    title: 'Check the prompt',
+    error: new AgentApiError('validation', agentApiMessages.promptTooShort, {
+      status: 422,
+      fieldErrors: { prompt: [agentApiMessages.promptTooShort] },
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    const alert = within(canvasElement).getByRole('alert');
+    await expect(alert).toHaveTextContent(agentApiMessages.promptTooShort);
+    await expect(alert).not.toHaveTextContent(defaultErrorLabels.kinds.validation);
+  },
+};
+
+export const Offline: Story = {
+  name: 'No connection',
+  args: {
+    title: 'Could not check your code host',
+    error: new AgentApiError('network', 'The Agent API could not be reached.'),
+  },
+  play: ({ canvasElement }) =>
+    expectWords(canvasElement, defaultErrorLabels.kinds.network, 'The Agent API could not be reached.'),
+};
