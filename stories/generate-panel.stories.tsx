@@ -215,7 +215,7 @@ export const CreditsExhaustedBefore: Story = {
     const { canvas, form } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement);
     const alert = await canvas.findByRole('alert');
-    await expect(alert).toHaveTextContent('The request was not accepted');
+    await expect(alert).toHaveTextContent('Your app could not be started');
     await expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(alert).toHaveAttribute('data-kind', 'insufficient_credits');
     await waitFor(() => expect(alert).toHaveFocus());
@@ -275,7 +275,9 @@ function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message
       await expect(alert).toHaveAttribute('data-kind', kind);
       await expect(alert).toHaveTextContent(message);
       await expect(form).toHaveAttribute('data-state', 'failed');
-      await expect(submit()).toBeEnabled();
+      // A rate limit holds the action until its countdown ends; anything else can be tried again at once.
+      if (kind === 'rate_limited') await expect(submit()).toBeDisabled();
+      else await expect(submit()).toBeEnabled();
     },
   };
 }

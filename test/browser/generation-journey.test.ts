@@ -159,7 +159,7 @@ describe('the generation journey in Chromium', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const alert = page.getByRole('alert');
     await alert.getByText('Not enough credits. Please purchase more credits to continue.').waitFor();
-    await alert.getByText('The request was not accepted').waitFor();
+    await alert.getByText('Your app could not be started').waitFor();
     expect(harness.mock.api.admin.projects()).toEqual([]);
     expect(generationPosts).toEqual(['/api/agent/agent/generate']);
 

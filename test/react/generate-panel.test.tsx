@@ -85,7 +85,7 @@ describe('GeneratePanel validation', () => {
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('The request was not accepted');
+    expect(alert).toHaveTextContent('Your app could not be started');
     expect(alert).toHaveTextContent('This team is currently suspended.');
     expect(alert).toHaveAttribute('data-kind', 'suspended');
     await waitFor(() => expect(alert).toHaveFocus());

@@ -50,7 +50,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   cancel: 'Stop watching',
   stopWaiting: 'Stop waiting',
   newProject: 'Start a new project',
-  errorTitle: 'The request was not accepted',
+  errorTitle: 'Your app could not be started',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',
 };

@@ -8,6 +8,8 @@ import { useProjectView } from './use-project-view.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { cx } from '../shared/class-names.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 
 /** Props of `GeneratePanel`. */
 export interface GeneratePanelProps {
@@ -57,8 +59,9 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
   const serverPromptErrors = refusal?.fieldErrors?.prompt;
   const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
   const generalError = refusal !== undefined && serverPromptErrors === undefined ? refusal : undefined;
-  const otherFieldErrors =
-    generalError?.fieldErrors === undefined ? [] : Object.values(generalError.fieldErrors).flat();
+  // A rate limit holds the submit button until its countdown (shown in the alert) reaches zero.
+  const secondsLeft = useRetryCountdown(generalError);
+  const waiting = secondsLeft !== undefined && secondsLeft > 0;
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -197,21 +200,9 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
           ))}
         </fieldset>
       )}
-      {generalError !== undefined && (
-        <div ref={alertRef} className="ae-alert" role="alert" tabIndex={-1} data-kind={generalError.kind}>
-          <p className="ae-alert-title">{text.errorTitle}</p>
-          <p>{generalError.message}</p>
-          {otherFieldErrors.length > 0 && (
-            <ul>
-              {otherFieldErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      <ErrorAlert ref={alertRef} error={generalError} title={text.errorTitle} context="generation" />
       <div className="ae-actions">
-        <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running}>
+        <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running || waiting}>
           {submitLabel}
         </button>
         {running && (
