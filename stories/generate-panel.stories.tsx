@@ -172,7 +172,6 @@ export const CompletedOffersFollowUp: Story = {
   parameters: agentParameters(reach.completed),
   play: async (context) => {
     const { canvas, form, prompt } = panel(context.canvasElement);
-    const projectId = storyAgent(context).api.admin.projects()[0]?.id ?? '';
     await expect(form).toHaveAttribute('data-state', 'completed');
     await expect(canvas.getByRole('heading', { name: 'Refine your app' })).toBeInTheDocument();
     await expect(canvas.getByText(/^Changes go to /)).toBeInTheDocument();

@@ -46,8 +46,12 @@ describe('a first load of the playground', () => {
       await page.getByLabel('Describe the app you want').waitFor();
       expect(await page.getByLabel('Signed in as').inputValue()).toBe('ada');
       // The connection lookups of a new user ("not connected yet") answer 200, so nothing is logged in red.
+      // Deploy, code host and plans wait in the builder's sheets.
+      await page.getByRole('button', { name: 'Publish' }).click();
       await page.locator('section.ae-codehost[data-state="missing"]').waitFor();
       await page.locator('section.ae-deploy[data-state="missing"]').waitFor();
+      await page.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: 'Plans' }).click();
       await page.locator('section.ae-plans[data-state="loaded"]').waitFor();
       await page.waitForLoadState('networkidle');
       expect(noise).toEqual([]);
@@ -94,7 +98,8 @@ describe('failure scenarios in end-user words', () => {
     const { page } = await harness.openPage();
     await runScenario(page, 'Expire the API token');
     await page.reload();
-    await page.locator('section.ae-plans[data-state="error"]').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.locator('section.ae-deploy[data-state="error"]').waitFor();
     await page.locator('section.ae-codehost[data-state="error"]').waitFor();
     const text = await visibleText(page);
     for (const word of operatorWords) expect(text, `"${word}" on screen`).not.toContain(word);

@@ -1,0 +1,91 @@
+/** The preview-first builder in real Chromium at 1280 px: the stage, the conversation, one story on every part. */
+import { describe, expect, it } from 'vitest';
+import { buildLog, useBrowserHarness } from './browser-harness.js';
+
+const harness = useBrowserHarness();
+
+const firstPrompt = 'A recipe box with tags and a shopping list';
+const followUpPrompt = 'Add a dark theme and a print view for recipes';
+
+describe('the preview-first AgentBuilder at 1280 px', () => {
+  it('gives the live preview the stage and keeps the conversation of a generation and a follow-up', async () => {
+    const { page } = await harness.openPage();
+    const builder = page.getByRole('region', { name: 'App builder' });
+    await page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const frame = builder.getByTitle('Preview of the generated app');
+    await frame.waitFor();
+
+    const builderBox = await builder.boundingBox();
+    const frameBox = await frame.boundingBox();
+    expect(builderBox).not.toBeNull();
+    expect(frameBox!.width / builderBox!.width).toBeGreaterThanOrEqual(0.6);
+    // The preview's toolbar fits one row, and the device widths really differ.
+    const toolbar = builder.locator('.ae-preview .ae-toolbar');
+    const buttons = await toolbar.getByRole('button').all();
+    const tops = new Set(await Promise.all(buttons.map(async (button) => Math.round((await button.boundingBox())!.y))));
+    expect(tops.size).toBe(1);
+    const widths: number[] = [];
+    for (const device of ['Mobile', 'Tablet', 'Desktop']) {
+      await toolbar.getByRole('button', { name: device }).click();
+      widths.push(Math.round((await frame.boundingBox())!.width));
+    }
+    expect(new Set(widths).size).toBe(3);
+
+    await page.getByLabel('What should change?').fill(followUpPrompt);
+    await page.getByRole('button', { name: 'Send follow-up' }).click();
+    const conversation = builder.getByRole('region', { name: 'Conversation' });
+    await page.waitForFunction(() => document.querySelectorAll('.ae-turn[data-outcome="completed"]').length === 2);
+    const turns = await conversation.locator('.ae-turn-prompt').allTextContents();
+    expect(turns.map((text) => text.replace(/^You: /, ''))).toEqual([firstPrompt, followUpPrompt]);
+    // The follow-up box names the project, not its id.
+    const project = harness.mock.api.admin.projects()[0]!;
+    await page.getByText(`Changes go to ${project.name}.`).waitFor();
+  });
+
+  it('while files stream in, no part says the container is still being set up; after a stop, every part agrees', async () => {
+    const { page } = await harness.openPage();
+    const builder = page.getByRole('region', { name: 'App builder' });
+    // The stream holds after the container is ready and a few files are written; the build goes on "at the server".
+    harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 14 });
+    await page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await buildLog(page).locator('.ae-file').first().waitFor();
+
+    const text = (await builder.innerText()).toLowerCase();
+    for (const stale of ['setting up', 'preparing a place', 'container'])
+      expect(text, `"${stale}" while files stream in`).not.toContain(stale);
+    expect(await builder.getAttribute('data-phase')).toBe('generating');
+    const bar = buildLog(page).getByRole('progressbar');
+    const value = Number(await bar.getAttribute('aria-valuenow'));
+    expect(value).toBeGreaterThan(35);
+    expect(value).toBeLessThan(100);
+
+    await page.getByRole('button', { name: 'Stop watching' }).click();
+    await page.locator('.ae-builder[data-phase="stopped"]').waitFor();
+    // The toolbar, the log and the preview tell the same story: stopped watching, the build may still finish.
+    await builder.getByRole('toolbar').getByText('Stopped watching').waitFor();
+    await buildLog(page).locator('[data-outcome="stopped"]').getByText('It may still finish on the server').waitFor();
+    await builder
+      .getByRole('region', { name: 'App preview' })
+      .getByText('The build may still finish on the server')
+      .waitFor();
+    expect(await builder.innerText()).not.toMatch(/Your app is ready|Generate an app first/);
+    // Something else can start at once.
+    expect(await page.getByRole('button', { name: 'Generate' }).isEnabled()).toBe(true);
+  });
+
+  it('a stream drop recovers with progress and status consistent', async () => {
+    const { page } = await harness.openPage();
+    const builder = page.getByRole('region', { name: 'App builder' });
+    harness.mock.api.admin.injectFault({ kind: 'drop_after', events: 6 });
+    await page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.locator('.ae-builder[data-phase="ready"]').waitFor();
+    await builder.getByRole('toolbar').getByText('Ready').waitFor();
+    expect(await buildLog(page).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    expect(await buildLog(page).getAttribute('data-phase')).toBe('ready');
+    await builder.getByTitle('Preview of the generated app').waitFor();
+    expect(await builder.innerText()).not.toMatch(/Setting up|Reconnecting/);
+  });
+});
