@@ -27,6 +27,12 @@ import {
   type ErrorShape,
 } from './proxy-responses.js';
 import {
+  defaultHeadersTimeoutMs,
+  defaultIdleTimeoutMs,
+  fetchWithHeadersDeadline,
+  withIdleDeadline,
+} from './upstream-timeouts.js';
+import {
   bindBodyToUser,
   filterOwnListing,
   policyFor,
@@ -45,6 +51,7 @@ export interface ProxyLogEntry {
     | 'stream_closed'
     | 'upstream_unreachable'
     | 'upstream_rate_limited'
+    | 'upstream_timeout'
     | 'internal_error';
   method: string;
   route: AgentRouteName | 'unknown';
@@ -89,6 +96,10 @@ export interface AgentProxyOptions {
   returnUrlOrigins?: string[];
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
+  /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
+  upstreamHeadersTimeoutMs?: number;
+  /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
+  upstreamIdleTimeoutMs?: number;
   onLog?(entry: ProxyLogEntry): void;
   now?(): number;
   timers?: RelayTimers;
@@ -198,16 +209,22 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       headers['content-type'] = 'application/json';
       init.body = body;
     }
-    try {
-      const response = await (options.fetch ?? globalThis.fetch)(url, init);
-      if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel().catch(() => undefined);
-        return undefined;
-      }
-      return response;
-    } catch {
+    const fetched = await fetchWithHeadersDeadline(
+      options.fetch ?? globalThis.fetch,
+      url,
+      init,
+      options.upstreamHeadersTimeoutMs ?? defaultHeadersTimeoutMs,
+      timers,
+    );
+    if (fetched.kind === 'timeout')
+      throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, 'upstream headers timeout');
+    if (fetched.kind === 'unreachable') return undefined;
+    const response = fetched.response;
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
       return undefined;
     }
+    return response;
   }
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
@@ -400,7 +417,21 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   ): Response {
     let recorded = !recordsOwner;
     let recordedProject: string | undefined;
-    const relayed = relayEventStream(upstreamBody, {
+    const idleLimited = withIdleDeadline(
+      upstreamBody,
+      options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+      timers,
+      () =>
+        log({
+          level: 'warn',
+          event: 'upstream_timeout',
+          method: 'POST',
+          route,
+          externalUserId: userId,
+          reason: 'upstream stream idle',
+        }),
+    );
+    const relayed = relayEventStream(idleLimited, {
       heartbeatMs,
       timers,
       signal: request.signal,

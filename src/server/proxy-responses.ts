@@ -64,6 +64,7 @@ export const proxyMessages = {
   unsupportedMediaType: 'The request body must be sent as application/json.',
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
   upstreamUnreachable: 'The Agent API could not be reached.',
+  upstreamTimeout: 'The Agent API did not answer in time.',
   upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
   internal: 'The proxy failed to handle the request.',
 } as const;
