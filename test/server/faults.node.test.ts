@@ -1,0 +1,75 @@
+/** Fault injection on real sockets: a scripted upstream misbehaves and the proxy still answers within its limits. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { openEventStream, sessionCookie, startProxy, startScriptedUpstream } from './proxy-stack.js';
+
+const prompt = 'A landing page for a neighbourhood bakery';
+const limitMs = 300;
+const cleanup: (() => Promise<void>)[] = [];
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+process.on('unhandledRejection', onUnhandled);
+
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+  expect(unhandled).toEqual([]);
+});
+
+async function faultyStack() {
+  const upstream = await startScriptedUpstream();
+  const stack = await startProxy(upstream.url, upstream.token, {
+    upstreamHeadersTimeoutMs: limitMs,
+    upstreamIdleTimeoutMs: limitMs,
+    heartbeatMs: 50,
+  });
+  cleanup.push(upstream.close, stack.close);
+  return { upstream, stack };
+}
+
+describe('proxy under upstream faults', () => {
+  it('answers 504 once when the upstream hangs before headers, and aborts the upstream request', async () => {
+    const { upstream, stack } = await faultyStack();
+    const started = performance.now();
+    const refused = fetch(`${stack.proxyUrl}/agent/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ prompt }),
+    });
+    const exchange = await upstream.next();
+    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+    const answer = await refused;
+    const elapsed = performance.now() - started;
+    expect(answer.status).toBe(504);
+    expect(((await answer.json()) as { message: string }).message).toBe('The Agent API did not answer in time.');
+    expect(elapsed).toBeGreaterThanOrEqual(limitMs - 20);
+    expect(elapsed).toBeLessThan(limitMs * 5);
+    await upstreamClosed;
+    // Exactly one POST reached the upstream: nothing was retried.
+    const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 100, 'none'))]);
+    expect(another).toBe('none');
+    expect(stack.logs.find((entry) => entry.status === 504)?.reason).toBe('upstream headers timeout');
+  });
+
+  it('ends a stalled stream as interrupted after the idle limit, heartbeats notwithstanding, and cancels upstream', async () => {
+    const { upstream, stack } = await faultyStack();
+    const response = fetch(`${stack.proxyUrl}/agent/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ prompt }),
+    });
+    const exchange = await upstream.next();
+    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+    const events = openEventStream(exchange);
+    events.event({ type: 'project_created', project_id: 'p-stall', app_url: 'https://p-stall.example' });
+    const answered = await response;
+    expect(answered.status).toBe(200);
+    const lastUpstreamByte = performance.now();
+    const text = await answered.text();
+    const elapsed = performance.now() - lastUpstreamByte;
+    expect(text).toContain('"project_created"');
+    expect(text).toContain(': ping');
+    expect(text).not.toMatch(/"type":"(complete|error)"/);
+    expect(elapsed).toBeGreaterThanOrEqual(limitMs - 50);
+    await upstreamClosed;
+    expect(stack.logs.filter((entry) => entry.event === 'upstream_timeout')).toHaveLength(1);
+  });
+});
