@@ -37,6 +37,7 @@ import {
   filterOwnListing,
   policyFor,
   readJsonObjectBody,
+  returnUrlOriginsFor,
   shapeOfUnknownPath,
   type AgentProxyUser,
 } from './route-policy.js';
@@ -92,7 +93,7 @@ export interface AgentProxyOptions {
   heartbeatMs?: number;
   /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
   csrf?: { allowedOrigins: string[] };
-  /** Origins a code-host `return_url` may point to (default: any http or https URL). */
+  /** Origins a code-host `return_url` may point to (default: the request's own origin, from `Origin` or its URL). */
   returnUrlOrigins?: string[];
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
@@ -360,7 +361,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       let body: string | undefined;
       if (match.route.method === 'POST') {
         const parsed = await readJsonObjectBody(request, maxBodyBytes);
-        bindBodyToUser(parsed, policy, user, returnUrlOrigins);
+        bindBodyToUser(parsed, policy, user, returnUrlOriginsFor(request, returnUrlOrigins));
         body = JSON.stringify(parsed);
       }
       const projectId = params.projectId;

@@ -126,7 +126,7 @@ export function bindBodyToUser(
   body: Record<string, unknown>,
   policy: RoutePolicy,
   user: AgentProxyUser,
-  returnUrlOrigins: ReadonlySet<string> | undefined,
+  returnUrlOrigins: ReadonlySet<string>,
 ): void {
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
@@ -137,21 +137,39 @@ export function bindBodyToUser(
     if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
   }
   if (policy.returnUrl && body.return_url !== undefined) {
-    const allowed = (() => {
-      if (typeof body.return_url !== 'string') return false;
-      try {
-        const url = new URL(body.return_url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-        return returnUrlOrigins === undefined || returnUrlOrigins.has(url.origin);
-      } catch {
-        return false;
-      }
-    })();
-    if (!allowed)
+    const normalized = allowedReturnUrl(body.return_url, returnUrlOrigins);
+    if (normalized === undefined)
       throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', {
         errors: { return_url: [proxyMessages.invalidReturnUrl] },
       });
+    // The parsed form goes upstream, so the upstream cannot read the URL differently from the check.
+    body.return_url = normalized;
   }
+}
+
+/** The normalised `href` of a return URL to an allowed origin, or undefined (spaces, credentials, other schemes refused). */
+function allowedReturnUrl(value: unknown, allowedOrigins: ReadonlySet<string>): string | undefined {
+  if (typeof value !== 'string' || value !== value.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username !== '' || url.password !== '') return undefined;
+  return allowedOrigins.has(url.origin) ? url.href : undefined;
+}
+
+/** The origins a return URL may point to: the configured list, else the request's own origin (`Origin`, else its URL). */
+export function returnUrlOriginsFor(
+  request: Request,
+  configured: ReadonlySet<string> | undefined,
+): ReadonlySet<string> {
+  if (configured !== undefined) return configured;
+  const header = request.headers.get('origin');
+  if (header !== null && /^https?:\/\/[^/]+$/i.test(header)) return new Set([new URL(header).origin]);
+  return new Set([new URL(request.url).origin]);
 }
 
 /** Keeps only the signed-in user's items of a listing whose shape the spec does not show; undefined when unrecognised. */

@@ -233,7 +233,7 @@ describe('end users', () => {
       ['/agent/generate/p-alice', { prompt: 'Make the header blue please' }],
       ['/deployments/vercel/connections', { token: 'provider-token' }],
       ['/deployments/vercel/project/p-alice/deploy', {}],
-      ['/codehost/connect/start', { return_url: 'https://app.test/back' }],
+      ['/codehost/connect/start', { return_url: `${origin}/back` }],
       ['/codehost/project/p-alice/link', { repo_owner: 'o', repo_name: 'r' }],
       ['/codehost/project/p-alice/push', {}],
     ];
@@ -250,13 +250,11 @@ describe('end users', () => {
     const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }));
     await proxy(call('POST', '/deployments/vercel/connections', { user: 'alice', body: { token: 'provider-token' } }));
     await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
-    await proxy(
-      call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/back' } }),
-    );
+    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: `${origin}/back` } }));
     await proxy(
       call('POST', '/codehost/connect/start', {
         user: 'alice',
-        body: { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back' },
+        body: { external_user_id: 'alice', external_user_name: 'Al', return_url: `${origin}/back` },
       }),
     );
     await proxy(
@@ -268,7 +266,7 @@ describe('end users', () => {
       { token: 'provider-token', external_user_id: 'alice' },
       { external_user_id: 'alice' },
       {
-        return_url: 'https://app.test/back',
+        return_url: `${origin}/back`,
         external_user_id: 'alice',
         external_user_name: 'Alice',
         external_user_email: 'alice@example.test',
@@ -276,7 +274,7 @@ describe('end users', () => {
       {
         external_user_id: 'alice',
         external_user_name: 'Al',
-        return_url: 'https://app.test/back',
+        return_url: `${origin}/back`,
         external_user_email: 'alice@example.test',
       },
       { repo_owner: 'o', repo_name: 'r', external_user_id: 'alice' },
@@ -510,7 +508,7 @@ describe('event stream relay', () => {
   it('sends heartbeats only at event boundaries while idle', async () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();
-    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000 });
+    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
     const response = await proxy(
       call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
     );

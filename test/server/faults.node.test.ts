@@ -73,3 +73,37 @@ describe('proxy under upstream faults', () => {
     expect(stack.logs.filter((entry) => entry.event === 'upstream_timeout')).toHaveLength(1);
   });
 });
+
+describe('return_url', () => {
+  async function connect(stack: Awaited<ReturnType<typeof faultyStack>>['stack'], return_url: unknown) {
+    return fetch(`${stack.proxyUrl}/codehost/connect/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ return_url }),
+    });
+  }
+
+  it('refuses another origin by default, and tricky spellings of it', async () => {
+    const { stack } = await faultyStack();
+    for (const url of [
+      'https://evil.example/back',
+      ` ${stack.origin}/back`,
+      'https://a@evil.example/',
+      'http:evil.example',
+    ]) {
+      const answer = await connect(stack, url);
+      expect(answer.status).toBe(422);
+      await answer.body?.cancel();
+    }
+  });
+
+  it('sends the normalised URL of the request origin upstream', async () => {
+    const { upstream, stack } = await faultyStack();
+    const answer = connect(stack, `${stack.origin}/a/../back`);
+    const exchange = await upstream.next();
+    expect(JSON.parse(exchange.body)).toMatchObject({ return_url: `${stack.origin}/back` });
+    exchange.response.writeHead(200, { 'content-type': 'application/json' });
+    exchange.response.end(JSON.stringify({ success: true, message: 'ok', data: {}, errors: null }));
+    expect((await answer).status).toBe(200);
+  });
+});
