@@ -15,6 +15,7 @@ import {
 } from '../core/index.js';
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
+import { createDrainState } from './drain.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
 import {
   errorBody,
@@ -106,8 +107,11 @@ export interface AgentProxyOptions {
   timers?: RelayTimers;
 }
 
-/** A request handler over Web standard Request and Response. */
-export type AgentProxyHandler = (request: Request) => Promise<Response>;
+/** A request handler over Web standard Request and Response, with a graceful drain for shutdown. */
+export type AgentProxyHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends open streams as interrupted and refuses new generations with 503; resolves once the streams have ended. */
+  drain(): Promise<void>;
+};
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -158,6 +162,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const statusCacheMs = options.statusCacheMs ?? 2000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const drainState = createDrainState();
   const { scope: budgetScope = 'agent', ...budgetOptions } =
     options.rateLimit === false ? {} : (options.rateLimit ?? {});
   const limits: BudgetLimits | undefined =
@@ -382,6 +387,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       }
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
+      if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
       if (response === undefined) {
         log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
@@ -432,7 +438,8 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
           reason: 'upstream stream idle',
         }),
     );
-    const relayed = relayEventStream(idleLimited, {
+    const forgetStream = drainState.track(idleLimited.stop);
+    const relayed = relayEventStream(idleLimited.body, {
       heartbeatMs,
       timers,
       signal: request.signal,
@@ -472,6 +479,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     });
     const started = now();
     void relayed.done.then((outcome) => {
+      forgetStream();
       const reasons = [
         outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
         ...(outcome.browserDisconnected ? ['browser disconnected'] : []),
@@ -499,7 +507,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
     });
   }
 
-  return async function agentProxy(request: Request): Promise<Response> {
+  async function agentProxy(request: Request): Promise<Response> {
     const started = now();
     const entry: ProxyLogEntry = { level: 'info', event: 'request', method: request.method, route: 'unknown' };
     let outcome: Outcome;
@@ -526,5 +534,6 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
       ...(outcome.cache === undefined ? {} : { cache: outcome.cache }),
     });
     return outcome.response;
-  };
+  }
+  return Object.assign(agentProxy, { drain: () => drainState.drain() });
 }

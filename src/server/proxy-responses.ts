@@ -65,6 +65,7 @@ export const proxyMessages = {
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
   upstreamUnreachable: 'The Agent API could not be reached.',
   upstreamTimeout: 'The Agent API did not answer in time.',
+  draining: 'The service is restarting. Please try again in a moment.',
   upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
   internal: 'The proxy failed to handle the request.',
 } as const;

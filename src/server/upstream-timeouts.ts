@@ -47,54 +47,61 @@ export async function fetchWithHeadersDeadline(
   }
 }
 
+/** An upstream body under an idle deadline, and a way to end it early (a drain). */
+export interface LimitedUpstream {
+  body: ReadableStream<Uint8Array>;
+  /** Cancels the upstream read and closes `body` cleanly, as the idle deadline does. */
+  stop(): void;
+}
+
 /**
  * Wraps an upstream body so that `idleMs` without a single upstream byte ends it: the upstream read is
  * cancelled and the wrapped stream closes cleanly (no terminal event, so the browser sees an interruption).
- * Only upstream bytes count; the proxy's own heartbeats never reach this wrapper.
+ * Only upstream bytes count; the proxy's own heartbeats never reach this wrapper. `idleMs` 0: no deadline.
  */
 export function withIdleDeadline(
   upstream: ReadableStream<Uint8Array>,
   idleMs: number,
   timers: RelayTimers,
   onIdle: () => void,
-): ReadableStream<Uint8Array> {
-  if (idleMs <= 0) return upstream;
+): LimitedUpstream {
   const reader = upstream.getReader();
   let handle: unknown;
-  let idle = false;
+  let stopped = false;
   let wake: (() => void) | undefined;
-  const arm = () => {
-    if (handle !== undefined) timers.clearTimeout(handle);
-    handle = timers.setTimeout(() => {
-      idle = true;
-      onIdle();
-      reader.cancel(new Error(`upstream idle for ${idleMs} ms`)).catch(() => undefined);
-      wake?.();
-    }, idleMs);
-  };
   const disarm = () => {
     if (handle !== undefined) timers.clearTimeout(handle);
     handle = undefined;
   };
-  return new ReadableStream<Uint8Array>({
+  const stop = (reason: string) => {
+    if (stopped) return;
+    stopped = true;
+    disarm();
+    reader.cancel(new Error(reason)).catch(() => undefined);
+    wake?.();
+  };
+  const arm = () => {
+    disarm();
+    if (idleMs <= 0 || stopped) return;
+    handle = timers.setTimeout(() => {
+      onIdle();
+      stop(`upstream idle for ${idleMs} ms`);
+    }, idleMs);
+  };
+  const body = new ReadableStream<Uint8Array>({
     start() {
       arm();
     },
     async pull(controller) {
-      // A cancelled read may not settle on every runtime, so the deadline also wakes the pull itself.
-      const woken = new Promise<'idle'>((resolve) => (wake = () => resolve('idle')));
+      // A cancelled read may not settle on every runtime, so stopping also wakes the pull itself.
+      const woken = new Promise<'stopped'>((resolve) => (wake = () => resolve('stopped')));
       const result = await Promise.race([reader.read(), woken]).catch((error: unknown) => {
-        if (idle) return 'idle' as const;
+        if (stopped) return 'stopped' as const;
         disarm();
         throw error;
       });
       wake = undefined;
-      if (result === 'idle' || idle) {
-        disarm();
-        controller.close();
-        return;
-      }
-      if (result.done) {
+      if (result === 'stopped' || stopped || result.done) {
         disarm();
         controller.close();
         return;
@@ -103,8 +110,10 @@ export function withIdleDeadline(
       controller.enqueue(result.value);
     },
     cancel(reason) {
+      stopped = true;
       disarm();
       return reader.cancel(reason);
     },
   });
+  return { body, stop: () => stop('proxy draining') };
 }

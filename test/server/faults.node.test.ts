@@ -1,6 +1,15 @@
 /** Fault injection on real sockets: a scripted upstream misbehaves and the proxy still answers within its limits. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openEventStream, sessionCookie, startProxy, startScriptedUpstream } from './proxy-stack.js';
+import { createAgentProxy } from 'agent-embed/server';
+import {
+  authorize,
+  basePath,
+  openEventStream,
+  serveHandler,
+  sessionCookie,
+  startProxy,
+  startScriptedUpstream,
+} from './proxy-stack.js';
 
 const prompt = 'A landing page for a neighbourhood bakery';
 const limitMs = 300;
@@ -105,5 +114,45 @@ describe('return_url', () => {
     exchange.response.writeHead(200, { 'content-type': 'application/json' });
     exchange.response.end(JSON.stringify({ success: true, message: 'ok', data: {}, errors: null }));
     expect((await answer).status).toBe(200);
+  });
+});
+
+describe('drain', () => {
+  it('ends open streams without a terminal event and refuses new generations with 503', async () => {
+    const upstream = await startScriptedUpstream();
+    const proxy = createAgentProxy({
+      apiBaseUrl: upstream.url,
+      apiToken: upstream.token,
+      basePath,
+      authorize,
+      upstreamHeadersTimeoutMs: limitMs,
+      upstreamIdleTimeoutMs: 0,
+    });
+    const served = await serveHandler(proxy);
+    cleanup.push(upstream.close, served.close);
+    const generate = () =>
+      fetch(`${served.origin}${basePath}/agent/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: served.origin },
+        body: JSON.stringify({ prompt }),
+      });
+    const open = generate();
+    const exchange = await upstream.next();
+    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+    openEventStream(exchange).event({ type: 'project_created', project_id: 'p-drain', app_url: 'https://p.example' });
+    const answer = await open;
+    const text = answer.text();
+    await proxy.drain();
+    expect(await text).toContain('"project_created"');
+    expect(await text).not.toMatch(/"type":"(complete|error)"/);
+    await upstreamClosed;
+    const refused = await generate();
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'The service is restarting. Please try again in a moment.',
+    );
+    // The refused generation never reached the upstream.
+    const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 100, 'none'))]);
+    expect(another).toBe('none');
   });
 });
