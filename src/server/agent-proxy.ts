@@ -98,6 +98,8 @@ export interface AgentProxyOptions {
   returnUrlOrigins?: string[];
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
+  /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */
+  requestBodyTimeoutMs?: number;
   /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
   upstreamHeadersTimeoutMs?: number;
   /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
@@ -365,7 +367,7 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
 
       let body: string | undefined;
       if (match.route.method === 'POST') {
-        const parsed = await readJsonObjectBody(request, maxBodyBytes);
+        const parsed = await readJsonObjectBody(request, maxBodyBytes, options.requestBodyTimeoutMs ?? 10_000);
         bindBodyToUser(parsed, policy, user, returnUrlOriginsFor(request, returnUrlOrigins));
         body = JSON.stringify(parsed);
       }

@@ -59,6 +59,7 @@ export const proxyMessages = {
   notFound: 'Not found.',
   forbidden: 'This action is unauthorized.',
   crossOrigin: 'Cross-origin request refused.',
+  bodyTimeout: 'The request body took too long to arrive.',
   tooLarge: 'The request body is too large.',
   notJson: 'The request body must be a JSON object.',
   unsupportedMediaType: 'The request body must be sent as application/json.',

@@ -80,7 +80,11 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
 }
 
 /** Reads a JSON object body of at most `maxBodyBytes`, sent as application/json; an empty body is `{}`. */
-export async function readJsonObjectBody(request: Request, maxBodyBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonObjectBody(
+  request: Request,
+  maxBodyBytes: number,
+  bodyTimeoutMs: number,
+): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
@@ -91,15 +95,28 @@ export async function readJsonObjectBody(request: Request, maxBodyBytes: number)
   let size = 0;
   if (request.body !== null) {
     const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBodyBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+    // One deadline for the whole body, so a client dripping bytes cannot hold a connection open.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      if (bodyTimeoutMs > 0) timer = setTimeout(() => resolve('late'), bodyTimeoutMs);
+    });
+    try {
+      for (;;) {
+        const read = await Promise.race([reader.read(), late]);
+        if (read === 'late') {
+          await reader.cancel().catch(() => undefined);
+          throw new ProxyRefusal(408, proxyMessages.bodyTimeout, 'body read deadline');
+        }
+        if (read.done) break;
+        size += read.value.length;
+        if (size > maxBodyBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+        }
+        chunks.push(read.value);
       }
-      chunks.push(value);
+    } finally {
+      clearTimeout(timer);
     }
   }
   const bytes = new Uint8Array(size);

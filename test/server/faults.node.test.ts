@@ -1,5 +1,6 @@
 /** Fault injection on real sockets: a scripted upstream misbehaves and the proxy still answers within its limits. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { createAgentProxy } from 'agent-embed/server';
 import {
   authorize,
@@ -154,5 +155,45 @@ describe('drain', () => {
     // The refused generation never reached the upstream.
     const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 100, 'none'))]);
     expect(another).toBe('none');
+  });
+});
+
+describe('request body deadline', () => {
+  it('answers 408 to a body dripping one byte at a time, and never calls the upstream', async () => {
+    const upstream = await startScriptedUpstream();
+    const stack = await startProxy(upstream.url, upstream.token, { requestBodyTimeoutMs: limitMs });
+    cleanup.push(upstream.close, stack.close);
+    const body = JSON.stringify({ prompt });
+    const url = new URL(`${stack.proxyUrl}/agent/generate`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: url.pathname,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+            cookie: sessionCookie('alice'),
+            origin: stack.origin,
+          },
+        },
+        (response) => {
+          clearInterval(drip);
+          response.resume();
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        },
+      );
+      request.on('error', reject);
+      let sent = 0;
+      const drip = setInterval(() => {
+        if (sent < body.length) request.write(body[sent++]);
+      }, 100);
+    });
+    expect(status).toBe(408);
+    const reached = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 50, 'none'))]);
+    expect(reached).toBe('none');
   });
 });
