@@ -1,6 +1,7 @@
 /** Fault injection on real sockets: a scripted upstream misbehaves and the proxy still answers within its limits. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { createAgentProxy } from 'agent-embed/server';
 import {
   authorize,
@@ -10,6 +11,7 @@ import {
   sessionCookie,
   startProxy,
   startScriptedUpstream,
+  type ScriptedExchange,
 } from './proxy-stack.js';
 
 const prompt = 'A landing page for a neighbourhood bakery';
@@ -195,5 +197,70 @@ describe('request body deadline', () => {
     expect(status).toBe(408);
     const reached = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 50, 'none'))]);
     expect(reached).toBe('none');
+  });
+});
+
+describe('misbehaving upstream answers', () => {
+  async function generateAgainst(answer: (exchange: ScriptedExchange) => void) {
+    const { upstream, stack } = await faultyStack();
+    const pending = fetch(`${stack.proxyUrl}/agent/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ prompt }),
+    });
+    answer(await upstream.next());
+    const response = await pending;
+    const text = await response.text();
+    const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 50, 'none'))]);
+    expect(another).toBe('none');
+    return { status: response.status, text };
+  }
+
+  it('turns a 5xx HTML page into a JSON 502', async () => {
+    const { status, text } = await generateAgainst((exchange) => {
+      exchange.response.writeHead(503, { 'content-type': 'text/html' });
+      exchange.response.end('<html><body>Bad gateway at internal-host-7</body></html>');
+    });
+    expect(status).toBe(502);
+    expect(text).not.toContain('internal-host-7');
+  });
+
+  it('refuses a 200 with the wrong content type', async () => {
+    const { status, text } = await generateAgainst((exchange) => {
+      exchange.response.writeHead(200, { 'content-type': 'text/plain' });
+      exchange.response.end('data: {"type":"complete"}\n\n');
+    });
+    expect(status).toBe(502);
+    expect(text).not.toContain('complete');
+  });
+
+  it('ends the stream cleanly when the upstream resets after some bytes', async () => {
+    const { status, text } = await generateAgainst((exchange) => {
+      openEventStream(exchange).event({ type: 'project_created', project_id: 'p-reset', app_url: 'https://p.example' });
+      setTimeout(() => exchange.response.socket?.destroy(), 20);
+    });
+    expect(status).toBe(200);
+    expect(text).toContain('"p-reset"');
+  });
+
+  it('relays gzip-encoded SSE decoded and without the upstream encoding', async () => {
+    const { status, text } = await generateAgainst((exchange) => {
+      exchange.response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      exchange.response.end(gzipSync('data: {"type":"complete","project_id":"p-gzip"}\n\n'));
+    });
+    expect(status).toBe(200);
+    expect(text).toBe('data: {"type":"complete","project_id":"p-gzip"}\n\n');
+  });
+
+  it('relays a 5 MB event intact', async () => {
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    const { status, text } = await generateAgainst((exchange) => {
+      const events = openEventStream(exchange);
+      events.event({ type: 'tool_progress', detail: big });
+      events.end();
+    });
+    expect(status).toBe(200);
+    expect(text.length).toBeGreaterThan(big.length);
+    expect(text).toContain(big);
   });
 });
