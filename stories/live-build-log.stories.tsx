@@ -212,7 +212,6 @@ export const CreditsExhaustedBefore: Story = {
     const { region, log, outcome } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
     await expect(outcome()).toHaveTextContent('Your credits ran out.');
-    await expect(outcome()).toHaveTextContent('Your credits ran out.');
     await expect(outcome()).not.toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
     // With onBuyCredits, the call to action is a button rather than the link.

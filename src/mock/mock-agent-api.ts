@@ -280,7 +280,8 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
       heartbeatMs: settings.heartbeatMs,
       timers: settings.timers,
       now,
-      lifetime: context.lifetime,
+      // Its own signal per run: waits listen there, not on the shared lifetime, which thousands of runs share.
+      lifetime: AbortSignal.any([context.lifetime]),
       requestSignal: request.signal ?? null,
     });
     return new Response(body, {

@@ -114,7 +114,8 @@ export async function startMockAgentServer(options: MockAgentServerOptions = {})
   // Imported here, not at the top: the mock entry also runs in browsers (Storybook), which have no node:http.
   const http = await import('node:http');
   const host = options.host ?? '127.0.0.1';
-  let api: MockAgentApi | undefined;
+  // Requests may arrive before the API exists (its base URL needs the bound port).
+  const ready: { api?: MockAgentApi } = {};
   let origin = '';
 
   const server = http.createServer((incoming, outgoing) => {
@@ -137,6 +138,7 @@ export async function startMockAgentServer(options: MockAgentServerOptions = {})
         );
         return;
       }
+      const api = ready.api;
       if (api === undefined) {
         outgoing.writeHead(503).end();
         return;
@@ -166,8 +168,8 @@ export async function startMockAgentServer(options: MockAgentServerOptions = {})
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
   origin = `http://${displayHost(host)}:${port}`;
   const { port: _port, host: _host, ...apiOptions } = options;
-  api = createMockAgentApi({ ...apiOptions, baseUrl: `${origin}/api/v1` });
-  const running = api;
+  const running = createMockAgentApi({ ...apiOptions, baseUrl: `${origin}/api/v1` });
+  ready.api = running;
 
   let closing: Promise<void> | undefined;
   return {

@@ -23,6 +23,7 @@ import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-sto
 import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import { deferOptionChecks } from './proxy-options.js';
 import type { BudgetLimits } from './fair-budget.js';
+import { createDrainState } from './drain.js';
 import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
 import {
   errorBody,
@@ -35,10 +36,17 @@ import {
   type ErrorShape,
 } from './proxy-responses.js';
 import {
+  defaultHeadersTimeoutMs,
+  defaultIdleTimeoutMs,
+  fetchWithHeadersDeadline,
+  withIdleDeadline,
+} from './upstream-timeouts.js';
+import {
   bindBodyToUser,
   filterOwnListing,
   policyFor,
   readJsonObjectBody,
+  returnUrlOriginsFor,
   shapeOfUnknownPath,
   type AgentProxyUser,
 } from './route-policy.js';
@@ -54,6 +62,7 @@ export interface ProxyLogEntry {
     | 'upstream_unreachable'
     | 'upstream_rate_limited'
     | 'budget_widened'
+    | 'upstream_timeout'
     | 'internal_error'
     | 'invalid_options';
   method: string;
@@ -96,17 +105,26 @@ export interface AgentProxyOptions {
   heartbeatMs?: number;
   /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
   csrf?: { allowedOrigins: string[] };
-  /** Origins a code-host `return_url` may point to (default: any http or https URL). */
+  /** Origins a code-host `return_url` may point to (default: the request's own origin, from `Origin` or its URL). */
   returnUrlOrigins?: string[];
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
+  /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */
+  requestBodyTimeoutMs?: number;
+  /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
+  upstreamHeadersTimeoutMs?: number;
+  /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
+  upstreamIdleTimeoutMs?: number;
   onLog?(entry: ProxyLogEntry): void;
   now?(): number;
   timers?: RelayTimers;
 }
 
-/** A request handler over Web standard Request and Response. */
-export type AgentProxyHandler = (request: Request) => Promise<Response>;
+/** A request handler over Web standard Request and Response, with a graceful drain for shutdown. */
+export type AgentProxyHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends open streams as interrupted and refuses new generations with 503; resolves once the streams have ended. */
+  drain(): Promise<void>;
+};
 
 /** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
 interface Relayed {
@@ -137,7 +155,17 @@ function originOf(value: string, what: string): string {
 
 /** Creates the proxy handler. Mount it for GET and POST under `basePath`. Options are checked at the first request. */
 export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
-  return deferOptionChecks(options, startAgentProxy);
+  let started: AgentProxyHandler | undefined;
+  let draining: Promise<void> | undefined;
+  const handler = deferOptionChecks(options, (checked) => {
+    started = startAgentProxy(checked);
+    // Asked to drain before the first request: the proxy starts drained.
+    if (draining !== undefined) void started.drain();
+    return started;
+  });
+  return Object.assign(handler, {
+    drain: () => (draining = started?.drain() ?? Promise.resolve()),
+  });
 }
 
 function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
@@ -155,6 +183,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const statusCacheMs = options.statusCacheMs ?? 2000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const drainState = createDrainState();
   const { scope: budgetScope = 'agent', ...budgetOptions } =
     options.rateLimit === false ? {} : (options.rateLimit ?? {});
   const limits: BudgetLimits | undefined =
@@ -209,16 +238,22 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       headers['content-type'] = 'application/json';
       init.body = body;
     }
-    try {
-      const response = await (options.fetch ?? globalThis.fetch)(url, init);
-      if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel().catch(() => undefined);
-        return undefined;
-      }
-      return response;
-    } catch {
+    const fetched = await fetchWithHeadersDeadline(
+      options.fetch ?? globalThis.fetch,
+      url,
+      init,
+      options.upstreamHeadersTimeoutMs ?? defaultHeadersTimeoutMs,
+      timers,
+    );
+    if (fetched.kind === 'timeout')
+      throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, 'upstream headers timeout');
+    if (fetched.kind === 'unreachable') return undefined;
+    const response = fetched.response;
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
       return undefined;
     }
+    return response;
   }
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
@@ -367,8 +402,13 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
 
       let body: string | undefined;
       if (match.route.method === 'POST') {
-        const parsed = await readJsonObjectBody(request, maxBodyBytes, policy.bodyRequired);
-        bindBodyToUser(parsed, policy, user, returnUrlOrigins);
+        const parsed = await readJsonObjectBody(
+          request,
+          maxBodyBytes,
+          options.requestBodyTimeoutMs ?? 10_000,
+          policy.bodyRequired,
+        );
+        bindBodyToUser(parsed, policy, user, returnUrlOriginsFor(request, returnUrlOrigins));
         body = JSON.stringify(parsed);
       }
       const projectId = params.projectId;
@@ -390,6 +430,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (match.route.stream === true) await store.assertAvailable?.();
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
+      if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
       if (response === undefined) {
         log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
@@ -448,7 +489,22 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   ): Response {
     let recorded = !recordsOwner;
     let recordedProject: string | undefined;
-    const relayed = relayEventStream(upstreamBody, {
+    const idleLimited = withIdleDeadline(
+      upstreamBody,
+      options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+      timers,
+      () =>
+        log({
+          level: 'warn',
+          event: 'upstream_timeout',
+          method: 'POST',
+          route,
+          externalUserId: userId,
+          reason: 'upstream stream idle',
+        }),
+    );
+    const forgetStream = drainState.track(idleLimited.stop);
+    const relayed = relayEventStream(idleLimited.body, {
       heartbeatMs,
       timers,
       signal: request.signal,
@@ -488,6 +544,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     });
     const started = now();
     void relayed.done.then((outcome) => {
+      forgetStream();
       const reasons = [
         outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
         ...(outcome.browserDisconnected ? ['browser disconnected'] : []),
@@ -515,7 +572,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     });
   }
 
-  return async function agentProxy(request: Request): Promise<Response> {
+  async function agentProxy(request: Request): Promise<Response> {
     const started = now();
     const entry: ProxyLogEntry = { level: 'info', event: 'request', method: request.method, route: 'unknown' };
     let outcome: Outcome;
@@ -544,5 +601,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       ...(outcome.cache === undefined ? {} : { cache: outcome.cache }),
     });
     return outcome.response;
-  };
+  }
+  return Object.assign(agentProxy, { drain: () => drainState.drain() });
 }

@@ -60,6 +60,7 @@ export const proxyMessages = {
   notFound: 'Not found.',
   forbidden: 'This action is unauthorized.',
   crossOrigin: 'Cross-origin request refused.',
+  bodyTimeout: 'The request body took too long to arrive.',
   tooLarge: 'The request body is too large.',
   notJson: 'The request body must be a JSON object.',
   bodyConsumed:
@@ -67,6 +68,8 @@ export const proxyMessages = {
   unsupportedMediaType: 'The request body must be sent as application/json.',
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
   upstreamUnreachable: 'The Agent API could not be reached.',
+  upstreamTimeout: 'The Agent API did not answer in time.',
+  draining: 'The service is restarting. Please try again in a moment.',
   upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
   internal: 'The proxy failed to handle the request.',
 } as const;

@@ -84,12 +84,14 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
 }
 
 /**
- * Reads a JSON object body of at most `maxBodyBytes`, sent as application/json. An empty body is `{}` where
- * the route has none required; a body already read by someone else (a body parser) is refused.
+ * Reads a JSON object body of at most `maxBodyBytes`, sent as application/json, within `bodyTimeoutMs`. An
+ * empty body is `{}` where the route has none required; a body already read by someone else (a body parser)
+ * is refused.
  */
 export async function readJsonObjectBody(
   request: Request,
   maxBodyBytes: number,
+  bodyTimeoutMs: number,
   required = false,
 ): Promise<Record<string, unknown>> {
   if (request.bodyUsed) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body already read');
@@ -103,15 +105,28 @@ export async function readJsonObjectBody(
   let size = 0;
   if (request.body !== null) {
     const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBodyBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+    // One deadline for the whole body, so a client dripping bytes cannot hold a connection open.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      if (bodyTimeoutMs > 0) timer = setTimeout(() => resolve('late'), bodyTimeoutMs);
+    });
+    try {
+      for (;;) {
+        const read = await Promise.race([reader.read(), late]);
+        if (read === 'late') {
+          await reader.cancel().catch(() => undefined);
+          throw new ProxyRefusal(408, proxyMessages.bodyTimeout, 'body read deadline');
+        }
+        if (read.done) break;
+        size += read.value.length;
+        if (size > maxBodyBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+        }
+        chunks.push(read.value);
       }
-      chunks.push(value);
+    } finally {
+      clearTimeout(timer);
     }
   }
   const bytes = new Uint8Array(size);
@@ -142,7 +157,7 @@ export function bindBodyToUser(
   body: Record<string, unknown>,
   policy: RoutePolicy,
   user: AgentProxyUser,
-  returnUrlOrigins: ReadonlySet<string> | undefined,
+  returnUrlOrigins: ReadonlySet<string>,
 ): void {
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
@@ -153,21 +168,39 @@ export function bindBodyToUser(
     if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
   }
   if (policy.returnUrl && body.return_url !== undefined) {
-    const allowed = (() => {
-      if (typeof body.return_url !== 'string') return false;
-      try {
-        const url = new URL(body.return_url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-        return returnUrlOrigins === undefined || returnUrlOrigins.has(url.origin);
-      } catch {
-        return false;
-      }
-    })();
-    if (!allowed)
+    const normalized = allowedReturnUrl(body.return_url, returnUrlOrigins);
+    if (normalized === undefined)
       throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', {
         errors: { return_url: [proxyMessages.invalidReturnUrl] },
       });
+    // The parsed form goes upstream, so the upstream cannot read the URL differently from the check.
+    body.return_url = normalized;
   }
+}
+
+/** The normalised `href` of a return URL to an allowed origin, or undefined (spaces, credentials, other schemes refused). */
+function allowedReturnUrl(value: unknown, allowedOrigins: ReadonlySet<string>): string | undefined {
+  if (typeof value !== 'string' || value !== value.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username !== '' || url.password !== '') return undefined;
+  return allowedOrigins.has(url.origin) ? url.href : undefined;
+}
+
+/** The origins a return URL may point to: the configured list, else the request's own origin (`Origin`, else its URL). */
+export function returnUrlOriginsFor(
+  request: Request,
+  configured: ReadonlySet<string> | undefined,
+): ReadonlySet<string> {
+  if (configured !== undefined) return configured;
+  const header = request.headers.get('origin');
+  if (header !== null && /^https?:\/\/[^/]+$/i.test(header)) return new Set([new URL(header).origin]);
+  return new Set([new URL(request.url).origin]);
 }
 
 /** Keeps only the signed-in user's items of a listing whose shape the spec does not show; undefined when unrecognised. */

@@ -25,10 +25,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     async (page) => {
       harness.mock.api.admin.setCredits(0);
       await generate(page);
-      await page
-        .getByRole('alert')
-        .getByText('Not enough credits. Please purchase more credits to continue.')
-        .waitFor();
+      await page.getByRole('alert').getByText('You have run out of credits. Buy more credits to continue.').waitFor();
     },
   ],
   [
@@ -77,10 +74,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     async (page) => {
       await generate(page);
       await waitForState(buildLog(page), 'completed');
-      await page
-        .getByRole('region', { name: 'Project status' })
-        .and(page.locator('[data-project-status="ready"]'))
-        .waitFor();
+      await page.locator('.ae-builder[data-phase="ready"]').waitFor();
       await page.getByTitle('Preview of the generated app').scrollIntoViewIfNeeded();
       await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Status: ready').waitFor();
     },
@@ -99,7 +93,8 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
       harness.mock.api.admin.injectFault({ kind: 'error_event', afterEvents: 10, message: 'The build step crashed.' });
       await generate(page);
       await waitForState(buildLog(page), 'failed');
-      await buildLog(page).getByText('The build step crashed.').waitFor();
+      // End-user words; the API's own message waits in the alert's closed "Details".
+      await buildLog(page).getByRole('alert').getByText('The build failed.').waitFor();
     },
   ],
 ];

@@ -30,6 +30,7 @@ describe('AgentBuilder in Chromium', () => {
     const { page } = opened;
     const project = await generatedApp(opened);
 
+    await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('button', { name: /^Connect Vercel$/i }).click();
     const dialog = page.getByRole('dialog', { name: /^Connect Vercel$/i });
     await dialog.waitFor();
@@ -66,12 +67,14 @@ describe('AgentBuilder in Chromium', () => {
     const playgroundOrigin = new URL(harness.playground.url).origin;
     const mockOrigin = new URL(harness.mock.url).origin;
 
+    await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('button', { name: 'Connect GitHub' }).click();
     await page.waitForURL((url) => url.origin === mockOrigin);
     await page.getByRole('heading', { name: 'Install the Agent code-host app' }).waitFor();
     await page.getByRole('button', { name: 'Install' }).click();
 
     await page.waitForURL((url) => url.origin === playgroundOrigin);
+    await page.getByRole('button', { name: 'Publish' }).click();
     const codehost = page.getByRole('region', { name: 'Code host' });
     await codehost.getByText('Connected as ada-lovelace').waitFor();
     await page.getByRole('form').first().waitFor();

@@ -48,7 +48,7 @@ describe('the generation journey in Chromium', () => {
     await page.getByLabel('Signed in as').selectOption('ada');
     const form = page.getByRole('form', { name: 'Create an app' });
     await waitForState(form, 'idle');
-    await waitForState(page.getByRole('region', { name: 'Project status' }), 'idle');
+    await page.locator('.ae-builder[data-phase="idle"]').waitFor();
 
     await page.getByLabel('Describe the app you want').fill('A recipe box with tags and a shopping list');
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -75,9 +75,9 @@ describe('the generation journey in Chromium', () => {
     const appLink = log.getByRole('link', { name: 'Open the app' });
     expect(await appLink.getAttribute('href')).toBe(project.appUrl);
     expect(await appLink.getAttribute('rel')).toBe('noopener noreferrer');
-    const status = page.getByRole('region', { name: 'Project status' });
-    await status.and(page.locator('[data-project-status="ready"]')).waitFor();
-    await status.getByText(project.name).waitFor();
+    // The builder's toolbar names the project and says it is ready, as every other part does.
+    await page.locator('.ae-builder[data-phase="ready"]').waitFor();
+    await page.getByRole('toolbar', { name: 'Project' }).getByText(project.name).waitFor();
     const frame = page.getByTitle('Preview of the generated app');
     expect(await frame.getAttribute('src')).toBe(project.appUrl);
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-same-origin allow-popups');
@@ -109,7 +109,8 @@ describe('the generation journey in Chromium', () => {
     // Grace, on the same browser: a fresh session that knows nothing of Ada's project and cannot reach it.
     await page.getByLabel('Signed in as').selectOption('grace');
     await waitForState(page.getByRole('form', { name: 'Create an app' }), 'idle');
-    await page.getByRole('region', { name: 'Project status' }).getByText('No project yet.').waitFor();
+    await page.locator('.ae-builder[data-phase="idle"]').waitFor();
+    await page.getByRole('toolbar', { name: 'Project' }).getByText('New app').waitFor();
     expect(await fetchFromPage(ada, 'GET', `/api/agent/agent/project/${project.id}`)).toEqual({
       status: 404,
       body: { status: false, message: 'Project not found.' },
@@ -158,7 +159,7 @@ describe('the generation journey in Chromium', () => {
     await page.getByLabel('Describe the app you want').fill('A landing page for a bakery in Lyon');
     await page.getByRole('button', { name: 'Generate' }).click();
     const alert = page.getByRole('alert');
-    await alert.getByText('Not enough credits. Please purchase more credits to continue.').waitFor();
+    await alert.getByText('You have run out of credits. Buy more credits to continue.').waitFor();
     await alert.getByText('Your app could not be started').waitFor();
     expect(harness.mock.api.admin.projects()).toEqual([]);
     expect(generationPosts).toEqual(['/api/agent/agent/generate']);

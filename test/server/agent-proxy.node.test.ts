@@ -234,7 +234,7 @@ describe('end users', () => {
       ['/agent/generate/p-alice', { prompt: 'Make the header blue please' }],
       ['/deployments/vercel/connections', { token: 'provider-token' }],
       ['/deployments/vercel/project/p-alice/deploy', {}],
-      ['/codehost/connect/start', { return_url: 'https://app.test/back' }],
+      ['/codehost/connect/start', { return_url: `${origin}/back` }],
       ['/codehost/project/p-alice/link', { repo_owner: 'o', repo_name: 'r' }],
       ['/codehost/project/p-alice/push', {}],
     ];
@@ -251,13 +251,11 @@ describe('end users', () => {
     const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: {}, errors: null }));
     await proxy(call('POST', '/deployments/vercel/connections', { user: 'alice', body: { token: 'provider-token' } }));
     await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', { user: 'alice', body: {} }));
-    await proxy(
-      call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: 'https://app.test/back' } }),
-    );
+    await proxy(call('POST', '/codehost/connect/start', { user: 'alice', body: { return_url: `${origin}/back` } }));
     await proxy(
       call('POST', '/codehost/connect/start', {
         user: 'alice',
-        body: { external_user_id: 'alice', external_user_name: 'Al', return_url: 'https://app.test/back' },
+        body: { external_user_id: 'alice', external_user_name: 'Al', return_url: `${origin}/back` },
       }),
     );
     await proxy(
@@ -269,7 +267,7 @@ describe('end users', () => {
       { token: 'provider-token', external_user_id: 'alice' },
       { external_user_id: 'alice' },
       {
-        return_url: 'https://app.test/back',
+        return_url: `${origin}/back`,
         external_user_id: 'alice',
         external_user_name: 'Alice',
         external_user_email: 'alice@example.test',
@@ -277,7 +275,7 @@ describe('end users', () => {
       {
         external_user_id: 'alice',
         external_user_name: 'Al',
-        return_url: 'https://app.test/back',
+        return_url: `${origin}/back`,
         external_user_email: 'alice@example.test',
       },
       { repo_owner: 'o', repo_name: 'r', external_user_id: 'alice' },
@@ -511,7 +509,7 @@ describe('event stream relay', () => {
   it('sends heartbeats only at event boundaries while idle', async () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();
-    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000 });
+    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
     const response = await proxy(
       call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
     );

@@ -66,7 +66,7 @@ describe('the proxy under attack', () => {
 
   beforeAll(async () => {
     // The budget has its own suite; here it would only get in the way of the attacks.
-    stack = await startMockStack({ proxy: { rateLimit: false } });
+    stack = await startMockStack({ proxy: { rateLimit: false, returnUrlOrigins: ['https://app.test'] } });
     alice = stack.client('alice');
     bob = stack.client('bob');
     const [aliceRun, bobRun] = await Promise.all([
@@ -156,7 +156,7 @@ describe('the proxy under attack', () => {
     expect(JSON.stringify(stack.logs)).not.toContain(token);
 
     // The upstream rejecting the token itself: its 401 reaches the browser without the token.
-    const revoked = await startMockStack();
+    const revoked = await startMockStack({ proxy: { returnUrlOrigins: ['https://app.test'] } });
     try {
       revoked.mock.api.admin.revokeToken(revoked.mock.token);
       const answer = await rawRequest(
