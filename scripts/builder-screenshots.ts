@@ -49,6 +49,10 @@ try {
     await page.getByRole('button', { name: 'Send follow-up' }).click();
     await page.waitForFunction(() => document.querySelectorAll('.ae-turn[data-outcome="completed"]').length === 2);
     if (width < 768) await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      window.scrollTo(0, 0);
+    });
     await page.waitForTimeout(500);
     await page.screenshot({ path: output(name), fullPage: width < 768 });
     await context.close();

@@ -185,7 +185,7 @@ describe('the generation journey in Chromium', () => {
     expect(generationPosts).toEqual(['/api/agent/agent/generate']);
     expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate']);
 
-    await page.getByRole('button', { name: 'Start a new project' }).click();
+    await page.getByRole('button', { name: 'New project' }).click();
     await page.getByLabel('Describe the app you want').fill('A portfolio for a ceramic artist');
     const submit = page.getByRole('button', { name: 'Generate' });
     // Both clicks land before React can disable the button: only the store stands between them and a second POST.

@@ -120,7 +120,7 @@ export function AgentBuilder({
           </div>
         )}
       </div>
-      <GeneratePanel className="ae-builder-prompt" />
+      <GeneratePanel className="ae-builder-prompt" offerNewProject={false} />
     </div>
   );
   const preview = <AppPreview className="ae-builder-preview" />;

@@ -18,6 +18,8 @@ export interface GeneratePanelProps {
   defaultMode?: GenerationMode;
   /** Called once per submitted generation when it has ended (after recovery, if the stream was cut). */
   onComplete?: (result: GenerationActionResult) => void;
+  /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
+  offerNewProject?: boolean;
   className?: string;
 }
 
@@ -27,7 +29,13 @@ export const minimumPromptLength = 10;
 const modes: readonly GenerationMode[] = ['build', 'design'];
 
 /** A prompt form that generates a project or refines one. */
-export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, className }: GeneratePanelProps) {
+export function GeneratePanel({
+  projectId,
+  defaultMode = 'build',
+  onComplete,
+  offerNewProject = true,
+  className,
+}: GeneratePanelProps) {
   const labels = useAgentLabels();
   const text = labels.generatePanel;
   const { generation, generate, followUp, cancel } = useGeneration(projectId);
@@ -210,7 +218,7 @@ export function GeneratePanel({ projectId, defaultMode = 'build', onComplete, cl
             {status === 'recovering' ? text.stopWaiting : text.cancel}
           </button>
         )}
-        {projectId === undefined && followUpProject !== undefined && !running && (
+        {offerNewProject && projectId === undefined && followUpProject !== undefined && !running && (
           <button
             type="button"
             className="ae-button ae-button-quiet"
