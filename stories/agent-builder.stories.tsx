@@ -1,4 +1,4 @@
-import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { Decorator, Meta, StoryObj } from '@storybook/react-vite';
 import { AgentBuilder } from 'agent-embed';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, installCodehost, storyPrompt, storyUser } from './story-agent.js';
@@ -73,5 +73,63 @@ export const ReadyToShip: Story = {
     await waitFor(() => expect(part('Repository')).toHaveAttribute('data-state', 'ready'));
     await userEvent.click(within(part('Deploy to Vercel')).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'deployed'));
+  },
+};
+
+/** Renders the builder in a box of `width` pixels: it lays itself out by its own width, not the window's. */
+function atWidth(width: number): Decorator {
+  function AtWidth(Story: Parameters<Decorator>[0]) {
+    return (
+      <div style={{ width, maxWidth: '100%' }}>
+        <Story />
+      </div>
+    );
+  }
+  return AtWidth;
+}
+
+// jsdom has no layout (no ResizeObserver): there the builder stays wide, and the narrow tabs are checked in Chromium.
+const hasLayout = typeof ResizeObserver !== 'undefined';
+
+export const Desktop: Story = {
+  name: 'Completed, desktop (1280 px)',
+  decorators: [atWidth(1280)],
+  parameters: agentParameters(reach.completed),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    await expect(element).toHaveAttribute('data-layout', 'wide');
+    await expect(view.getByRole('group', { name: 'Preview' })).toBeInTheDocument();
+    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+  },
+};
+
+export const Tablet: Story = {
+  name: 'Completed, tablet (800 px)',
+  decorators: [atWidth(800)],
+  parameters: agentParameters(reach.completed),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    await expect(element).toHaveAttribute('data-layout', 'wide');
+    await expect(view.getByRole('group', { name: 'Chat' })).toBeInTheDocument();
+  },
+};
+
+export const Mobile: Story = {
+  name: 'Completed, mobile (390 px): Chat, Preview and Publish tabs',
+  decorators: [atWidth(390)],
+  parameters: agentParameters(reach.completed),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    if (!hasLayout) return expect(element).toHaveAttribute('data-layout', 'wide');
+    await waitFor(() => expect(element).toHaveAttribute('data-layout', 'narrow'));
+    const chat = view.getByRole('tab', { name: 'Chat' });
+    await expect(chat).toHaveAttribute('aria-selected', 'true');
+    await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
+    chat.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    await expect(view.getByRole('tab', { name: 'Preview' })).toHaveFocus();
+    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+    await userEvent.keyboard('{End}');
+    await expect(view.getByRole('tabpanel', { name: 'Publish' })).toBeInTheDocument();
   },
 };
