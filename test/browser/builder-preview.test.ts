@@ -88,4 +88,40 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     await builder.getByTitle('Preview of the generated app').waitFor();
     expect(await builder.innerText()).not.toMatch(/Setting up|Reconnecting/);
   });
+
+  it('a second signed-in user sees only their own projects in the switcher; a reload mid-build replays the whole file list', async () => {
+    const ada = await harness.openPage({ user: 'ada' });
+    await ada.page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await ada.page.getByRole('button', { name: 'Generate' }).click();
+    await ada.page.locator('.ae-builder[data-phase="ready"]').waitFor();
+    const project = harness.mock.api.admin.projects()[0]!;
+    await ada.page.getByRole('button', { name: 'Projects' }).click();
+    const adaList = ada.page.getByRole('region', { name: 'Your projects' });
+    // (The proxy remembers Ada's projects from earlier tests too: this one is the newest, listed first.)
+    await adaList
+      .getByRole('button', { name: new RegExp(project.name) })
+      .first()
+      .waitFor();
+
+    const grace = await harness.openPage({ user: 'grace' });
+    await grace.page.getByRole('button', { name: 'Projects' }).click();
+    const graceList = grace.page.getByRole('region', { name: 'Your projects' });
+    await graceList.and(grace.page.locator('[data-state="ready"]')).waitFor();
+    await graceList.getByText('Your projects will be listed here once you have built one.').waitFor();
+    expect(await graceList.innerText()).not.toContain(project.name);
+
+    // Ada again: a build held mid-way, then a reload replays every file through the proxy's events route.
+    await ada.page.getByRole('button', { name: 'Close' }).click();
+    await ada.page.getByRole('button', { name: 'New project' }).click();
+    harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 14 });
+    await ada.page.getByLabel('Describe the app you want').fill('A portfolio for a ceramic artist');
+    await ada.page.getByRole('button', { name: 'Generate' }).click();
+    const files = buildLog(ada.page).locator('.ae-file');
+    await files.first().waitFor();
+    const before = await buildLog(ada.page).locator('.ae-files .ae-label').innerText();
+    await ada.page.reload();
+    await buildLog(ada.page).locator('.ae-files .ae-label').getByText(before).waitFor();
+    expect(await buildLog(ada.page).getAttribute('data-phase')).toMatch(/^(generating|recovering)$/);
+    expect(ada.generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
+  });
 });

@@ -8,6 +8,8 @@ export interface AgentBuilderLabels {
   shipLabel: string;
   shipTitle: string;
   plansLabel: string;
+  /** The toolbar button and sheet of the end user's projects. */
+  projectsLabel: string;
   close: string;
   newProject: string;
   /** The toolbar's name before there is a project, and before its name is known. */
@@ -28,6 +30,7 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   shipLabel: 'Publish',
   shipTitle: 'Publish your app',
   plansLabel: 'Plans',
+  projectsLabel: 'Projects',
   close: 'Close',
   newProject: 'New project',
   newApp: 'New app',

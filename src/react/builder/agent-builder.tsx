@@ -15,6 +15,7 @@ import { CodehostConnect, type CodehostConnectProps } from '../integrations/code
 import { DeployButton } from '../integrations/deploy-button.js';
 import { PlanList } from '../integrations/plan-list.js';
 import { RepoPicker } from '../integrations/repo-picker.js';
+import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
@@ -31,7 +32,9 @@ export interface AgentBuilderProps {
   showPlans?: boolean;
   /** Called by the build log's "buy credits" button when credits run out. */
   onBuyCredits?: () => void;
-  /** A project switcher or anything else for the toolbar, before the actions. */
+  /** Offers the end user's earlier projects (from the agency proxy) in the toolbar (default true). */
+  showProjects?: boolean;
+  /** Anything else for the toolbar, before the actions. */
   toolbarSlot?: ReactNode;
   className?: string;
 }
@@ -71,6 +74,7 @@ export function AgentBuilder({
   repositoriesPerPage,
   showPlans = false,
   onBuyCredits,
+  showProjects = true,
   toolbarSlot,
   className,
 }: AgentBuilderProps) {
@@ -81,7 +85,7 @@ export function AgentBuilder({
   const [rootRef, layout] = useLayout();
   const [tab, setTab] = useState<Tab>('chat');
   const [logOpen, setLogOpen] = useState(true);
-  const [sheet, setSheet] = useState<'ship' | 'plans' | undefined>(undefined);
+  const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
   const [container, setContainer] = useState<HTMLElement | null>(null);
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
@@ -164,6 +168,11 @@ export function AgentBuilder({
             </span>
           )}
         </p>
+        {showProjects && (
+          <button type="button" className="ae-button" onClick={() => setSheet('projects')}>
+            {text.projectsLabel}
+          </button>
+        )}
         {toolbarSlot}
         {view.key !== undefined && !view.busy && (
           <button type="button" className="ae-button ae-button-quiet" onClick={() => store.getState().newProject()}>
@@ -232,10 +241,18 @@ export function AgentBuilder({
           <Dialog.Overlay className="ae-dialog-overlay" />
           <Dialog.Content className="ae-dialog ae-sheet" aria-describedby={undefined}>
             <div className="ae-sheet-header">
-              <Dialog.Title className="ae-title">{sheet === 'plans' ? text.plansLabel : text.shipTitle}</Dialog.Title>
+              <Dialog.Title className="ae-title">
+                {sheet === 'plans' ? text.plansLabel : sheet === 'projects' ? text.projectsLabel : text.shipTitle}
+              </Dialog.Title>
               <Dialog.Close className="ae-button ae-button-quiet">{text.close}</Dialog.Close>
             </div>
-            {sheet === 'plans' ? <PlanList /> : ship}
+            {sheet === 'plans' ? (
+              <PlanList />
+            ) : sheet === 'projects' ? (
+              <ProjectList onOpen={() => setSheet(undefined)} />
+            ) : (
+              ship
+            )}
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -1,6 +1,7 @@
 /** Every visible string and aria text of the components, overridable per component through `labels`. */
 import type { GenerationStatus, ProjectPhase } from '../../core/index.js';
 import { defaultConversationLabels, type ConversationLabels } from '../conversation/conversation.labels.js';
+import { defaultProjectListLabels, type ProjectListLabels } from '../projects/project-list.labels.js';
 import { defaultAgentBuilderLabels, type AgentBuilderLabels } from '../builder/agent-builder.labels.js';
 import { defaultAppPreviewLabels, type AppPreviewLabels } from '../generation/app-preview.labels.js';
 import { defaultGeneratePanelLabels, type GeneratePanelLabels } from '../generation/generate-panel.labels.js';
@@ -19,6 +20,7 @@ export interface AgentLabels {
   /** Display names of project phases (the badges every component shows). */
   phase: Record<ProjectPhase, string>;
   conversation: ConversationLabels;
+  projectList: ProjectListLabels;
   generatePanel: GeneratePanelLabels;
   liveBuildLog: LiveBuildLogLabels;
   projectStatus: ProjectStatusLabels;
@@ -71,6 +73,7 @@ export const defaultLabels: AgentLabels = {
     interrupted: 'Connection lost',
   },
   conversation: defaultConversationLabels,
+  projectList: defaultProjectListLabels,
   generatePanel: defaultGeneratePanelLabels,
   liveBuildLog: defaultLiveBuildLogLabels,
   projectStatus: defaultProjectStatusLabels,

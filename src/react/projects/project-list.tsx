@@ -1,0 +1,79 @@
+'use client';
+/** The signed-in end user's projects, newest first; opening one makes it the current project. */
+import { useEffect } from 'react';
+import type { ProjectSummary } from '../../core/index.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
+import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { cx } from '../shared/class-names.js';
+import { ErrorAlert } from '../shared/error-alert.js';
+import { Skeleton } from '../shared/skeleton.js';
+import { useProjects } from './use-projects.js';
+
+/** Props of `ProjectList`. */
+export interface ProjectListProps {
+  /** Called after a project was opened (e.g. to close the sheet it sits in). */
+  onOpen?: (projectId: string) => void;
+  className?: string;
+}
+
+/**
+ * Lists the end user's projects from the agency proxy (`GET {basePath}/projects`), loaded when mounted.
+ * Opening one shows its status, preview and conversation, ready for a follow-up. `data-state` is the list's
+ * status (`loading`, `ready`, `unavailable`, `error`).
+ */
+export function ProjectList({ onOpen, className }: ProjectListProps) {
+  const labels = useAgentLabels();
+  const text = labels.projectList;
+  const format = useAgentFormat();
+  const projects = useProjects();
+  const { load, open } = projects;
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const statusName = (project: ProjectSummary) =>
+    project.project_status === null
+      ? ''
+      : (labels.projectStatus.projectStatuses[project.project_status] ?? labels.phase.generating);
+
+  return (
+    <section className={cx('ae-project-list', className)} aria-label={text.regionLabel} data-state={projects.status}>
+      <h2 className="ae-title">{text.heading}</h2>
+      {projects.status === 'loading' && projects.items.length === 0 ? (
+        <Skeleton rows={3} label={text.loading} />
+      ) : projects.status === 'unavailable' ? (
+        <p className="ae-muted">{text.unavailable}</p>
+      ) : projects.status === 'error' ? (
+        <ErrorAlert error={projects.error} title={text.errorTitle} onRetry={() => void load()} />
+      ) : projects.items.length === 0 ? (
+        <p className="ae-muted">{text.empty}</p>
+      ) : (
+        <ul className="ae-project-items">
+          {projects.items.map((project) => {
+            const updated = Date.parse(project.updated_at);
+            return (
+              <li key={project.project_id}>
+                <button
+                  type="button"
+                  className="ae-project-item"
+                  aria-current={project.project_id === projects.currentProjectId ? 'true' : undefined}
+                  onClick={() => {
+                    void open(project.project_id).then((result) => {
+                      if (result.ok) onOpen?.(project.project_id);
+                    });
+                  }}
+                >
+                  <span className="ae-project-item-name">{project.name ?? text.untitled}</span>
+                  <span className="ae-project-item-meta">
+                    {text.updated(statusName(project), Number.isFinite(updated) ? format.dateTime(updated) : '')}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

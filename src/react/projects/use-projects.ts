@@ -1,0 +1,34 @@
+'use client';
+/** The signed-in end user's projects from the agency proxy, and opening one. */
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import type { IntegrationResult, ProjectListState } from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
+
+/** What `useProjects` returns. */
+export interface UseProjectsResult extends ProjectListState {
+  /** The project the provider shows now, if any. */
+  currentProjectId: string | undefined;
+  /** Loads (or reloads) the list; one request however many callers. */
+  load(): Promise<IntegrationResult<unknown>>;
+  /** Makes a project the current one: its status, preview and conversation, ready for a follow-up. */
+  open(projectId: string): Promise<IntegrationResult<{ projectId: string }>>;
+}
+
+/** The end user's projects (`status` is `unavailable` without the proxy's route). Call `load` to fetch them. */
+export function useProjects(): UseProjectsResult {
+  const { store } = useAgentContext();
+  const list = useStore(store, (state) => state.projectList);
+  const currentProjectId = useStore(store, (state) => {
+    const key = state.currentKey;
+    return key === undefined ? undefined : (state.generations[key]?.projectId ?? undefined);
+  });
+  const actions = useMemo(
+    () => ({
+      load: () => store.getState().loadProjects(),
+      open: (projectId: string) => store.getState().openProject(projectId),
+    }),
+    [store],
+  );
+  return { ...list, currentProjectId, ...actions };
+}
