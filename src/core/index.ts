@@ -174,3 +174,4 @@ export type {
   TurnOutcome,
   TurnOutcomeStatus,
 } from './store/conversation-slice.js';
+export { safeHttpUrl } from './wire/safe-url.js';

@@ -15,7 +15,7 @@ export type { CodehostConnectLabels } from './integrations/codehost-connect.labe
 export type { DeployButtonLabels } from './integrations/deploy-button.labels.js';
 export type { PlanListLabels } from './integrations/plan-list.labels.js';
 export type { RepoPickerLabels } from './integrations/repo-picker.labels.js';
-export { safeHttpUrl } from './shared/safe-url.js';
+export { safeHttpUrl } from '../core/index.js';
 export { ErrorAlert } from './shared/error-alert.js';
 export type { ErrorAlertProps } from './shared/error-alert.js';
 export { defaultErrorLabels, errorCopy } from './shared/error-copy.js';

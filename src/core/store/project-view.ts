@@ -3,6 +3,7 @@
  * every part of the screen tells the same story. Pure: it reads published state and nothing else.
  */
 import type { AgentApiError } from '../wire/errors.js';
+import { safeHttpUrl } from '../wire/safe-url.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
 import type { GenerationState } from './generation.js';
@@ -74,16 +75,6 @@ export interface ProjectViewSource {
   generations: Record<string, GenerationState>;
   currentKey: string | undefined;
   projects: Record<string, ProjectSnapshot>;
-}
-
-function safeHttp(value: string | null | undefined): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function phaseOfProjectStatus(status: string | undefined): ProjectPhase | undefined {
@@ -168,7 +159,7 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
   const phase = phaseOf(generation, polled);
   // The status endpoint is fresher than the stream once the stream is over.
   const rawAppUrl = (generation?.status === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
-  const appUrl = safeHttp(rawAppUrl ?? project?.app_url);
+  const appUrl = safeHttpUrl(rawAppUrl ?? project?.app_url);
   const refusal = generation?.refused === true ? generation.error : undefined;
   const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
   const busy =

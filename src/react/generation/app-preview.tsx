@@ -1,7 +1,7 @@
 'use client';
 /** The generated app in a sandboxed iframe, with reload, open in a new tab and device widths. */
 import { useState } from 'react';
-import { safeHttpUrl } from '../shared/safe-url.js';
+import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';

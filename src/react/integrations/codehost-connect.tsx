@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CodehostConnectionState, CodehostStartState } from '../../core/index.js';
-import { safeHttpUrl } from '../shared/safe-url.js';
+import { safeHttpUrl } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';

@@ -9,7 +9,7 @@ import type { LinkResult, PushResult, Repository } from '../../core/index.js';
 import type { RepoPickerLabels } from './repo-picker.labels.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
-import { safeHttpUrl } from '../shared/safe-url.js';
+import { safeHttpUrl } from '../../core/index.js';
 import { useRepositoryActions, type RepositoryRef } from './use-repository-actions.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 

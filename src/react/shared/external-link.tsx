@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
-import { safeHttpUrl } from './safe-url.js';
+import { safeHttpUrl } from '../../core/index.js';
 
 /** Props of `ExternalLink`. */
 export interface ExternalLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'target' | 'rel'> {
