@@ -60,6 +60,8 @@ interface OwnedClient extends RedisClientLike {
   destroy?(): void;
 }
 
+const redisModule = 'redis';
+
 /** Creates the Redis store; the `redis` package is loaded only here, and only for `{ url }`. */
 export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisProxyStore {
   const prefix = options.keyPrefix ?? 'agent-embed:';
@@ -71,7 +73,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   const opening: Promise<void> =
     'url' in options
       ? (async () => {
-          const { createClient } = (await import('redis')) as unknown as {
+          // An optional peer: bundlers (Next.js, Vite) must not try to resolve it when the app has no Redis.
+          const { createClient } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ redisModule)) as {
             createClient(options: object): OwnedClient;
           };
           // Without the offline queue a command fails at once while Redis is down, so the proxy answers 503
