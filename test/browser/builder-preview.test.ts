@@ -25,12 +25,23 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     const buttons = await toolbar.getByRole('button').all();
     const tops = new Set(await Promise.all(buttons.map(async (button) => Math.round((await button.boundingBox())!.y))));
     expect(tops.size).toBe(1);
-    const widths: number[] = [];
+    // The frame's width is animated: read it once it has settled.
+    const settledWidth = async () => {
+      for (;;) {
+        const before = Math.round((await frame.boundingBox())!.width);
+        await page.waitForTimeout(300);
+        const after = Math.round((await frame.boundingBox())!.width);
+        if (before === after) return after;
+      }
+    };
+    const widths: Record<string, number> = {};
     for (const device of ['Mobile', 'Tablet', 'Desktop']) {
       await toolbar.getByRole('button', { name: device }).click();
-      widths.push(Math.round((await frame.boundingBox())!.width));
+      widths[device] = await settledWidth();
     }
-    expect(new Set(widths).size).toBe(3);
+    expect(widths.Mobile).toBe(390);
+    expect(widths.Tablet).toBe(768);
+    expect(new Set(Object.values(widths)).size).toBe(3);
 
     await page.getByLabel('What should change?').fill(followUpPrompt);
     await page.getByRole('button', { name: 'Send follow-up' }).click();
