@@ -3,28 +3,18 @@
  * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
  * team under the upstream rate limit, and relays event streams live.
  */
-import {
-  agentRoutes,
-  agentIdPattern,
-  fillPath,
-  matchRoute,
-  parseAgentEvent,
-  parseRetryAfter,
-  type AgentPathOverrides,
-  type AgentRoute,
-  type AgentRouteName,
-  type ProxyRouteName,
-} from '../core/index.js';
+import { agentRoutes, fillPath, matchRoute, parseRetryAfter, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
 import { recordGeneration } from './generation-recorder.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
-import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
 import { deferOptionChecks } from './proxy-options.js';
-import type { BudgetLimits } from './fair-budget.js';
 import { createDrainState } from './drain.js';
-import { createMemoryProxyStore, type CachedStatus, type ProxyStore } from './memory-proxy-store.js';
+import { resolveProxySettings } from './proxy-settings.js';
+import { relayGenerationStream } from './generation-relay.js';
+import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
+import type { CachedStatus } from './memory-proxy-store.js';
 import {
   errorBody,
   errorResponse,
@@ -32,15 +22,11 @@ import {
   ProxyRefusal,
   proxyMessages,
   retryAfterSeconds,
-  withRetryAfter,
+  relayedResponse,
+  type RelayedJson,
   type ErrorShape,
 } from './proxy-responses.js';
-import {
-  defaultHeadersTimeoutMs,
-  defaultIdleTimeoutMs,
-  fetchWithHeadersDeadline,
-  withIdleDeadline,
-} from './upstream-timeouts.js';
+import { defaultHeadersTimeoutMs, defaultIdleTimeoutMs, fetchWithHeadersDeadline } from './upstream-timeouts.js';
 import {
   bindBodyToUser,
   filterOwnListing,
@@ -48,110 +34,11 @@ import {
   readJsonObjectBody,
   returnUrlOriginsFor,
   shapeOfUnknownPath,
-  type AgentProxyUser,
 } from './route-policy.js';
 
-/** One structured log line. It never holds the token, a request body or a header value. */
-export interface ProxyLogEntry {
-  level: 'info' | 'warn' | 'error';
-  event:
-    | 'request'
-    | 'ownership_recorded'
-    | 'browser_disconnected'
-    | 'stream_closed'
-    | 'upstream_unreachable'
-    | 'upstream_rate_limited'
-    | 'budget_widened'
-    | 'upstream_timeout'
-    | 'internal_error'
-    | 'invalid_options';
-  method: string;
-  route: AgentRouteName | ProxyRouteName | 'unknown';
-  status?: number;
-  externalUserId?: string;
-  projectId?: string;
-  durationMs?: number;
-  /** Why the proxy refused or failed, in a few words. */
-  reason?: string;
-  cache?: 'hit' | 'coalesced' | 'miss';
-}
-
-/** Options of `createAgentProxy`. */
-export interface AgentProxyOptions {
-  /** The Agent API base URL, ending in /api/v1 (or the mock's `url`). */
-  apiBaseUrl: string;
-  /** The team's API token; sent upstream only, never to a browser or a log. */
-  apiToken: string;
-  /** Where the proxy is mounted in the agency's app, e.g. '/api/agent'; the browser's baseUrl is origin + basePath. */
-  basePath?: string;
-  /** The signed-in end user of a request (from the agency's session), or null. Read headers or cookies only. */
-  authorize(request: Request): AgentProxyUser | null | Promise<AgentProxyUser | null>;
-  /** The fetch used to reach the Agent API. */
-  fetch?: typeof fetch;
-  /** Largest accepted request body in bytes (default 256 KiB); more gets 413. */
-  maxBodyBytes?: number;
-  /** Where ownership, budget and cache live (default: in memory, one process). */
-  store?: ProxyStore;
-  /**
-   * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
-   * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
-   * the upstream limit) or 'all' (every endpoint). An upstream 429 on a family not counted adds that family
-   * (logged as `budget_widened`), so an upstream that limits every endpoint never locks the team out.
-   */
-  rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
-  /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
-  statusCacheMs?: number;
-  /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
-  heartbeatMs?: number;
-  /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
-  csrf?: { allowedOrigins: string[] };
-  /** Origins a code-host `return_url` may point to (default: the request's own origin, from `Origin` or its URL). */
-  returnUrlOrigins?: string[];
-  /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
-  paths?: AgentPathOverrides;
-  /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */
-  requestBodyTimeoutMs?: number;
-  /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
-  upstreamHeadersTimeoutMs?: number;
-  /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
-  upstreamIdleTimeoutMs?: number;
-  onLog?(entry: ProxyLogEntry): void;
-  now?(): number;
-  timers?: RelayTimers;
-}
-
-/** A request handler over Web standard Request and Response, with a graceful drain for shutdown. */
-export type AgentProxyHandler = ((request: Request) => Promise<Response>) & {
-  /** Ends open streams as interrupted and refuses new generations with 503; resolves once the streams have ended. */
-  drain(): Promise<void>;
-};
-
-/** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
-interface Relayed {
-  status: number;
-  body: string;
-  retryAfter?: string;
-}
+export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 
 type Outcome = { response: Response; reason?: string; cache?: ProxyLogEntry['cache'] };
-
-function normalizeBasePath(basePath: string): string {
-  const trimmed = basePath.replace(/\/+$/, '');
-  if (trimmed !== '' && !trimmed.startsWith('/')) throw new TypeError(`basePath must start with "/": ${basePath}`);
-  return trimmed;
-}
-
-function originOf(value: string, what: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`${what} is not a URL: ${value}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`${what} must be http or https: ${value}`);
-  return url.origin;
-}
 
 /** Creates the proxy handler. Mount it for GET and POST under `basePath`. Options are checked at the first request. */
 export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
@@ -169,38 +56,26 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
 }
 
 function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
-  const apiOrigin = originOf(options.apiBaseUrl, 'apiBaseUrl');
-  const apiBase = new URL(options.apiBaseUrl);
-  const apiBasePath = apiBase.pathname.replace(/\/+$/, '');
-  const basePath = normalizeBasePath(options.basePath ?? '');
+  const {
+    apiOrigin,
+    apiBase,
+    apiBasePath,
+    basePath,
+    store,
+    now,
+    timers,
+    maxBodyBytes,
+    statusCacheMs,
+    heartbeatMs,
+    budgetScope,
+    limits,
+    allowedOrigins,
+    returnUrlOrigins,
+    upstreamRoutes,
+  } = resolveProxySettings(options);
   const token = options.apiToken;
-  const store = options.store ?? createMemoryProxyStore();
-  const now = options.now ?? Date.now;
-  const timers: RelayTimers = options.timers ?? {
-    setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-  };
-  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
-  const statusCacheMs = options.statusCacheMs ?? 2000;
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
   const drainState = createDrainState();
-  const { scope: budgetScope = 'agent', ...budgetOptions } =
-    options.rateLimit === false ? {} : (options.rateLimit ?? {});
-  const limits: BudgetLimits | undefined =
-    options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
-  if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
-    throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
-  const allowedOrigins = options.csrf
-    ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins')))
-    : undefined;
-  const returnUrlOrigins = options.returnUrlOrigins
-    ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins')))
-    : undefined;
-  const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
-  for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
-    if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
-  }
-  const inflightStatus = new Map<string, Promise<Relayed>>();
+  const inflightStatus = new Map<string, Promise<RelayedJson>>();
   const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
   const countedRoutes = createBudgetScope(budgetScope);
 
@@ -276,7 +151,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   }
 
   /** Reads an upstream JSON answer; a body that is not JSON never reaches the browser as is. */
-  async function readJson(response: Response, shape: ErrorShape): Promise<Relayed> {
+  async function readJson(response: Response, shape: ErrorShape): Promise<RelayedJson> {
     const retryAfter = response.headers.get('retry-after') ?? undefined;
     const text = await response.text();
     let json = true;
@@ -294,13 +169,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         ...(retryAfter === undefined ? {} : { retryAfter }),
       };
     return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnexpected) };
-  }
-
-  function toResponse(relayed: Relayed): Response {
-    return new Response(relayed.body, {
-      status: relayed.status,
-      headers: withRetryAfter(jsonHeaders(), relayed.retryAfter),
-    });
   }
 
   function checkCsrf(request: Request): void {
@@ -324,7 +192,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     let pending = inflightStatus.get(projectId);
     const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
     if (pending === undefined) {
-      pending = (async (): Promise<Relayed> => {
+      pending = (async (): Promise<RelayedJson> => {
         const claimed = await waitForStatusClaim(store, projectId, now);
         if (claimed !== true) return claimed;
         try {
@@ -360,7 +228,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);
     }
-    return { response: toResponse(await pending), cache };
+    return { response: relayedResponse(await pending), cache };
   }
 
   async function handle(request: Request, entry: ProxyLogEntry): Promise<Outcome> {
@@ -456,16 +324,26 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               reason: `not recorded: ${String(error)}`,
             }),
         });
-        return { response: relay(recorded, request, match.name, user.externalUserId, policy.recordsOwner) };
+        return {
+          response: relayGenerationStream(recorded, request, match.name, user.externalUserId, policy.recordsOwner, {
+            store,
+            timers,
+            heartbeatMs,
+            upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+            log,
+            now,
+            drainState,
+          }),
+        };
       }
       const relayed = await readJson(response, policy.shape);
       if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
         const filtered = filterOwnListing(relayed.body, user.externalUserId);
         if (filtered === undefined)
           throw new ProxyRefusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
-        return { response: toResponse({ ...relayed, body: filtered }) };
+        return { response: relayedResponse({ ...relayed, body: filtered }) };
       }
-      return { response: toResponse(relayed) };
+      return { response: relayedResponse(relayed) };
     } catch (thrown) {
       if (thrown instanceof ProxyStoreUnavailableError)
         return {
@@ -478,98 +356,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         reason: thrown.reason,
       };
     }
-  }
-
-  function relay(
-    upstreamBody: ReadableStream<Uint8Array>,
-    request: Request,
-    route: AgentRouteName,
-    userId: string,
-    recordsOwner: boolean,
-  ): Response {
-    let recorded = !recordsOwner;
-    let recordedProject: string | undefined;
-    const idleLimited = withIdleDeadline(
-      upstreamBody,
-      options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
-      timers,
-      () =>
-        log({
-          level: 'warn',
-          event: 'upstream_timeout',
-          method: 'POST',
-          route,
-          externalUserId: userId,
-          reason: 'upstream stream idle',
-        }),
-    );
-    const forgetStream = drainState.track(idleLimited.stop);
-    const relayed = relayEventStream(idleLimited.body, {
-      heartbeatMs,
-      timers,
-      signal: request.signal,
-      wantsEvents: () => !recorded,
-      onBrowserGone: () =>
-        log({
-          level: 'info',
-          event: 'browser_disconnected',
-          method: 'POST',
-          route,
-          externalUserId: userId,
-          reason: 'the upstream stream is read on to its end',
-        }),
-      inspect: async (data) => {
-        if (recorded || !data.includes('project_created')) return;
-        const parsed = parseAgentEvent(data);
-        if (!parsed.ok || parsed.event.type !== 'project_created') return;
-        const projectId = parsed.event.project_id;
-        if (typeof projectId !== 'string' || !agentIdPattern.test(projectId)) return;
-        recorded = true;
-        recordedProject = projectId;
-        try {
-          await store.setProjectOwner(projectId, userId);
-          log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
-        } catch (error) {
-          log({
-            level: 'error',
-            event: 'internal_error',
-            method: 'POST',
-            route,
-            externalUserId: userId,
-            projectId,
-            reason: `ownership not recorded: ${String(error)}`,
-          });
-        }
-      },
-    });
-    const started = now();
-    void relayed.done.then((outcome) => {
-      forgetStream();
-      const reasons = [
-        outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
-        ...(outcome.browserDisconnected ? ['browser disconnected'] : []),
-        ...(recordsOwner && recordedProject === undefined ? ['no project_created seen'] : []),
-      ];
-      log({
-        level: outcome.upstreamCompleted ? 'info' : 'warn',
-        event: 'stream_closed',
-        method: 'POST',
-        route,
-        externalUserId: userId,
-        ...(recordedProject === undefined ? {} : { projectId: recordedProject }),
-        durationMs: now() - started,
-        reason: reasons.join('; '),
-      });
-    });
-    return new Response(relayed.body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-      },
-    });
   }
 
   async function agentProxy(request: Request): Promise<Response> {

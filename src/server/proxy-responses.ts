@@ -83,3 +83,18 @@ export class ProxyRefusal {
     readonly extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
   ) {}
 }
+
+/** What an upstream JSON answer becomes for the browser; shared by coalesced status polls. */
+export interface RelayedJson {
+  status: number;
+  body: string;
+  retryAfter?: string;
+}
+
+/** The browser's response for a relayed JSON answer: the fixed JSON headers and any Retry-After. */
+export function relayedResponse(relayed: RelayedJson): Response {
+  return new Response(relayed.body, {
+    status: relayed.status,
+    headers: withRetryAfter(jsonHeaders(), relayed.retryAfter),
+  });
+}

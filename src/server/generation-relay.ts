@@ -1,0 +1,113 @@
+/**
+ * A generate or follow-up stream on its way to the browser: the upstream body under the idle deadline,
+ * relayed unbuffered with heartbeats, the project's owner recorded from `project_created` (even after the
+ * browser left), tracked for a drain, and logged when it closes.
+ */
+import { agentIdPattern, parseAgentEvent, type AgentRouteName } from '../core/index.js';
+import type { createDrainState } from './drain.js';
+import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
+import type { ProxyStore } from './proxy-store.js';
+import type { ProxyLogEntry } from './proxy-types.js';
+import { withIdleDeadline } from './upstream-timeouts.js';
+
+/** What the relay needs of the proxy around it. */
+export interface GenerationRelayContext {
+  store: ProxyStore;
+  timers: RelayTimers;
+  heartbeatMs: number;
+  upstreamIdleTimeoutMs: number;
+  log(entry: ProxyLogEntry): void;
+  now(): number;
+  drainState: ReturnType<typeof createDrainState>;
+}
+
+/** Relays an upstream generation stream to the browser (see the module comment). */
+export function relayGenerationStream(
+  upstreamBody: ReadableStream<Uint8Array>,
+  request: Request,
+  route: AgentRouteName,
+  userId: string,
+  recordsOwner: boolean,
+  context: GenerationRelayContext,
+): Response {
+  const { store, timers, heartbeatMs, log, now, drainState } = context;
+  let recorded = !recordsOwner;
+  let recordedProject: string | undefined;
+  const idleLimited = withIdleDeadline(upstreamBody, context.upstreamIdleTimeoutMs, timers, () =>
+    log({
+      level: 'warn',
+      event: 'upstream_timeout',
+      method: 'POST',
+      route,
+      externalUserId: userId,
+      reason: 'upstream stream idle',
+    }),
+  );
+  const forgetStream = drainState.track(idleLimited.stop);
+  const relayed = relayEventStream(idleLimited.body, {
+    heartbeatMs,
+    timers,
+    signal: request.signal,
+    wantsEvents: () => !recorded,
+    onBrowserGone: () =>
+      log({
+        level: 'info',
+        event: 'browser_disconnected',
+        method: 'POST',
+        route,
+        externalUserId: userId,
+        reason: 'the upstream stream is read on to its end',
+      }),
+    inspect: async (data) => {
+      if (recorded || !data.includes('project_created')) return;
+      const parsed = parseAgentEvent(data);
+      if (!parsed.ok || parsed.event.type !== 'project_created') return;
+      const projectId = parsed.event.project_id;
+      if (typeof projectId !== 'string' || !agentIdPattern.test(projectId)) return;
+      recorded = true;
+      recordedProject = projectId;
+      try {
+        await store.setProjectOwner(projectId, userId);
+        log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
+      } catch (error) {
+        log({
+          level: 'error',
+          event: 'internal_error',
+          method: 'POST',
+          route,
+          externalUserId: userId,
+          projectId,
+          reason: `ownership not recorded: ${String(error)}`,
+        });
+      }
+    },
+  });
+  const started = now();
+  void relayed.done.then((outcome) => {
+    forgetStream();
+    const reasons = [
+      outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
+      ...(outcome.browserDisconnected ? ['browser disconnected'] : []),
+      ...(recordsOwner && recordedProject === undefined ? ['no project_created seen'] : []),
+    ];
+    log({
+      level: outcome.upstreamCompleted ? 'info' : 'warn',
+      event: 'stream_closed',
+      method: 'POST',
+      route,
+      externalUserId: userId,
+      ...(recordedProject === undefined ? {} : { projectId: recordedProject }),
+      durationMs: now() - started,
+      reason: reasons.join('; '),
+    });
+  });
+  return new Response(relayed.body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}

@@ -1,0 +1,74 @@
+/** The proxy's options resolved once, at its first request: defaults filled in, origins and limits checked. */
+import { agentRoutes, type AgentRoute, type AgentRouteName } from '../core/index.js';
+import type { RelayTimers } from './event-stream-relay.js';
+import type { BudgetLimits } from './fair-budget.js';
+import { createMemoryProxyStore } from './memory-proxy-store.js';
+import type { AgentProxyOptions } from './proxy-types.js';
+
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '');
+  if (trimmed !== '' && !trimmed.startsWith('/')) throw new TypeError(`basePath must start with "/": ${basePath}`);
+  return trimmed;
+}
+
+function originOf(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${what} is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`${what} must be http or https: ${value}`);
+  return url.origin;
+}
+
+/** The settings of a proxy; throws a TypeError naming the option that is not usable. */
+export function resolveProxySettings(options: AgentProxyOptions) {
+  const apiOrigin = originOf(options.apiBaseUrl, 'apiBaseUrl');
+  const apiBase = new URL(options.apiBaseUrl);
+  const apiBasePath = apiBase.pathname.replace(/\/+$/, '');
+  const basePath = normalizeBasePath(options.basePath ?? '');
+  const store = options.store ?? createMemoryProxyStore();
+  const now = options.now ?? Date.now;
+  const timers: RelayTimers = options.timers ?? {
+    setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  const statusCacheMs = options.statusCacheMs ?? 2000;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const { scope: budgetScope = 'agent', ...budgetOptions } =
+    options.rateLimit === false ? {} : (options.rateLimit ?? {});
+  const limits: BudgetLimits | undefined =
+    options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
+  if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
+    throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
+  const allowedOrigins = options.csrf
+    ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins')))
+    : undefined;
+  const returnUrlOrigins = options.returnUrlOrigins
+    ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins')))
+    : undefined;
+  const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
+  for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
+    if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
+  }
+  return {
+    apiOrigin,
+    apiBase,
+    apiBasePath,
+    basePath,
+    store,
+    now,
+    timers,
+    maxBodyBytes,
+    statusCacheMs,
+    heartbeatMs,
+    budgetScope,
+    limits,
+    allowedOrigins,
+    returnUrlOrigins,
+    upstreamRoutes,
+  };
+}

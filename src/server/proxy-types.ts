@@ -1,0 +1,80 @@
+/** The proxy's public types: its options, its log entries and the handler it returns. */
+import type { AgentPathOverrides, AgentRouteName, ProxyRouteName } from '../core/index.js';
+import type { RelayTimers } from './event-stream-relay.js';
+import type { ProxyStore } from './proxy-store.js';
+import type { AgentProxyUser } from './route-policy.js';
+
+/** One structured log line. It never holds the token, a request body or a header value. */
+export interface ProxyLogEntry {
+  level: 'info' | 'warn' | 'error';
+  event:
+    | 'request'
+    | 'ownership_recorded'
+    | 'browser_disconnected'
+    | 'stream_closed'
+    | 'upstream_unreachable'
+    | 'upstream_rate_limited'
+    | 'budget_widened'
+    | 'upstream_timeout'
+    | 'internal_error'
+    | 'invalid_options';
+  method: string;
+  route: AgentRouteName | ProxyRouteName | 'unknown';
+  status?: number;
+  externalUserId?: string;
+  projectId?: string;
+  durationMs?: number;
+  /** Why the proxy refused or failed, in a few words. */
+  reason?: string;
+  cache?: 'hit' | 'coalesced' | 'miss';
+}
+
+/** Options of `createAgentProxy`. */
+export interface AgentProxyOptions {
+  /** The Agent API base URL, ending in /api/v1 (or the mock's `url`). */
+  apiBaseUrl: string;
+  /** The team's API token; sent upstream only, never to a browser or a log. */
+  apiToken: string;
+  /** Where the proxy is mounted in the agency's app, e.g. '/api/agent'; the browser's baseUrl is origin + basePath. */
+  basePath?: string;
+  /** The signed-in end user of a request (from the agency's session), or null. Read headers or cookies only. */
+  authorize(request: Request): AgentProxyUser | null | Promise<AgentProxyUser | null>;
+  /** The fetch used to reach the Agent API. */
+  fetch?: typeof fetch;
+  /** Largest accepted request body in bytes (default 256 KiB); more gets 413. */
+  maxBodyBytes?: number;
+  /** Where ownership, budget and cache live (default: in memory, one process). */
+  store?: ProxyStore;
+  /**
+   * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
+   * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
+   * the upstream limit) or 'all' (every endpoint). An upstream 429 on a family not counted adds that family
+   * (logged as `budget_widened`), so an upstream that limits every endpoint never locks the team out.
+   */
+  rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
+  /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
+  statusCacheMs?: number;
+  /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
+  heartbeatMs?: number;
+  /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
+  csrf?: { allowedOrigins: string[] };
+  /** Origins a code-host `return_url` may point to (default: the request's own origin, from `Origin` or its URL). */
+  returnUrlOrigins?: string[];
+  /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
+  paths?: AgentPathOverrides;
+  /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */
+  requestBodyTimeoutMs?: number;
+  /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
+  upstreamHeadersTimeoutMs?: number;
+  /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
+  upstreamIdleTimeoutMs?: number;
+  onLog?(entry: ProxyLogEntry): void;
+  now?(): number;
+  timers?: RelayTimers;
+}
+
+/** A request handler over Web standard Request and Response, with a graceful drain for shutdown. */
+export type AgentProxyHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends open streams as interrupted and refuses new generations with 503; resolves once the streams have ended. */
+  drain(): Promise<void>;
+};
