@@ -1,7 +1,8 @@
 /** agent-embed/mock: the whole Agent API simulated, as a fetch handler, a Node server (Node only) and a transport. */
 // Built twice (vite.config.ts): for the `node` export condition as is, for browsers with browser-mock-server.ts.
-export { createMockAgentApi, defaultMockBaseUrl } from './mock-agent-api.js';
-export type { MockAgentApi, MockAgentApiOptions } from './mock-agent-api.js';
+export { createMockAgentApi } from './mock-agent-api.js';
+export { defaultMockBaseUrl } from './mock-options.js';
+export type { MockAgentApi, MockAgentApiOptions } from './mock-options.js';
 export { startMockAgentServer } from './mock-server.js';
 export type { MockAgentServer, MockAgentServerOptions } from './mock-server.js';
 export { createMockFetch, createMockTransport } from './mock-transport.js';
@@ -15,13 +16,8 @@ export type {
   MockTokenView,
 } from './mock-admin.js';
 export type { MockFault, MockFaultRoute } from './mock-fault.js';
-export { creditsExhaustedMessage, defaultScript } from './mock-generation.js';
-export type {
-  MockGenerationInput,
-  MockGenerationStep,
-  MockScenario,
-  MockSpeed,
-  MockTimers,
-} from './mock-generation.js';
+export { creditsExhaustedMessage, defaultScript } from './mock-script.js';
+export type { MockGenerationInput, MockGenerationStep, MockScenario } from './mock-script.js';
+export type { MockSpeed, MockTimers } from './mock-generation.js';
 export { deploymentProviders, providerAccountOf } from './mock-deployments.js';
 export type { MockRequestRecord } from './mock-state.js';

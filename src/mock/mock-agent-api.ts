@@ -3,12 +3,11 @@ import {
   agentApiMessages,
   agentRoutes,
   matchRoute,
-  minimumPromptLength,
   type AgentRouteName,
   type GenerationMode,
   type RouteMatch,
 } from '../core/index.js';
-import { createMockAdmin, handleAdminRequest, type MockAdmin, type MockAdminHost } from './mock-admin.js';
+import { createMockAdmin, handleAdminRequest, type MockAdminHost } from './mock-admin.js';
 import {
   callbackPath,
   completeInstall,
@@ -21,7 +20,7 @@ import {
   pushRepository,
   startCodehostConnect,
 } from './mock-codehost.js';
-import type { MockCaller, MockContext, MockSettings } from './mock-context.js';
+import type { MockCaller, MockContext } from './mock-context.js';
 import {
   connectDeployment,
   deployProject,
@@ -35,26 +34,19 @@ import {
   type MockHttpFault,
   type MockStreamFault,
 } from './mock-fault.js';
-import {
-  defaultScript,
-  startGeneration,
-  systemTimers,
-  type MockScenario,
-  type MockSpeed,
-  type MockTimers,
-} from './mock-generation.js';
+import { startGeneration } from './mock-generation.js';
+import { defaultScript } from './mock-script.js';
+import { requestLogLimit, resolveSettings, type MockAgentApi, type MockAgentApiOptions } from './mock-options.js';
+import { appPageResponse, indexPageResponse } from './mock-pages.js';
 import {
   envelope,
-  escapeHtml,
   failure,
-  htmlPage,
-  htmlResponse,
-  isHttpUrl,
   jsonResponse,
   readJsonBody,
+  promptErrors,
+  shapeOf,
   validationFailure,
   type BodyShape,
-  type FieldErrors,
 } from './mock-responses.js';
 import {
   createMockState,
@@ -66,86 +58,6 @@ import {
   type MockRequestRecord,
   type MockState,
 } from './mock-state.js';
-
-/** Options of `createMockAgentApi`. */
-export interface MockAgentApiOptions {
-  /** 'realistic' (default): a few seconds per generation; 'instant': no delays. */
-  speed?: MockSpeed;
-  /** The clock for token expiry, rate limits and timestamps (default `Date.now`). */
-  now?: () => number;
-  /** The timers generations wait with (default the platform's). */
-  timers?: MockTimers;
-  /** Credits of the default team (default 200). */
-  credits?: number;
-  /** Requests per token in a rolling window over the agent endpoints (default 10 per 60,000 ms); false disables it. */
-  rateLimit?: { limit: number; windowMs: number; scope?: 'agent' | 'all' } | false;
-  /** The API base URL, ending in /api/v1 (default 'http://mock.agent-embed.test/api/v1'). */
-  baseUrl?: string;
-  /** Where app pages are served (default: the origin of `baseUrl`). */
-  appBaseUrl?: string;
-  /** Idle time before a `: ping` heartbeat while a stream waits (default 1,000 ms). */
-  heartbeatMs?: number;
-  /** The generation script and repository seeding. */
-  scenario?: MockScenario;
-}
-
-/** A running mock Agent API. */
-export interface MockAgentApi {
-  /** Answers one request; never throws. */
-  fetch(request: Request): Promise<Response>;
-  /** A valid token of the default team: credits, no expiry. Stays valid across `admin.reset()`. */
-  readonly token: string;
-  /** The API base URL, ending in /api/v1. */
-  readonly baseUrl: string;
-  /** Where app pages are served. */
-  readonly appBaseUrl: string;
-  /** Programmatic control (also served under /__mock/admin). */
-  readonly admin: MockAdmin;
-  /** Stops running generations and their timers. */
-  dispose(): void;
-}
-
-/** The default API base URL: a reserved test domain, reachable only through `fetch` of this handler. */
-export const defaultMockBaseUrl = 'http://mock.agent-embed.test/api/v1';
-
-const requestLogLimit = 10_000;
-
-function shapeOf(route: AgentRouteName): BodyShape {
-  return agentRoutes[route].family === 'agent' ? 'agent' : 'envelope';
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
-}
-
-function resolveSettings(options: MockAgentApiOptions): MockSettings {
-  const baseUrl = trimSlash(options.baseUrl ?? defaultMockBaseUrl);
-  if (!isHttpUrl(baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL: ${baseUrl}`);
-  const appBaseUrl = trimSlash(options.appBaseUrl ?? new URL(baseUrl).origin);
-  if (!isHttpUrl(appBaseUrl)) throw new TypeError(`appBaseUrl must be an http(s) URL: ${appBaseUrl}`);
-  const rateLimit = options.rateLimit ?? { limit: 10, windowMs: 60_000 };
-  return {
-    speed: options.speed ?? 'realistic',
-    heartbeatMs: Math.max(1, options.heartbeatMs ?? 1000),
-    scenario: options.scenario ?? {},
-    timers: options.timers ?? systemTimers,
-    rateLimit:
-      rateLimit === false
-        ? false
-        : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'agent' },
-    baseUrl,
-    appBaseUrl,
-  };
-}
-
-function promptErrors(body: Record<string, unknown>): FieldErrors {
-  const errors: FieldErrors = {};
-  const prompt = body.prompt;
-  if (prompt === undefined || prompt === null) errors.prompt = ['The prompt field is required.'];
-  else if (typeof prompt !== 'string') errors.prompt = ['The prompt field must be a string.'];
-  else if ([...prompt].length < minimumPromptLength) errors.prompt = [agentApiMessages.promptTooShort];
-  return errors;
-}
 
 /** Creates a mock Agent API with one default team and token. */
 export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgentApi {
@@ -439,41 +351,6 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
     return response;
   }
 
-  function appPage(projectId: string): Response {
-    const project = context.state.projects.get(projectId);
-    if (project === undefined) {
-      return htmlResponse(
-        404,
-        htmlPage('App not found', '<h1>App not found</h1>\n<p>No project has this address.</p>'),
-      );
-    }
-    const building = project.status === 'provisioning' || project.status === 'generating';
-    const files = [...project.files.keys()].map((path) => `<li><code>${escapeHtml(path)}</code></li>`).join('\n');
-    const page = htmlPage(
-      project.name,
-      `<h1>${escapeHtml(project.name)}</h1>
-<p>Status: <strong>${escapeHtml(project.status)}</strong>. ${building ? 'This page refreshes while the app is being built.' : 'Served by the mock Agent API.'}</p>
-<p>Project <code>${escapeHtml(project.id)}</code>, ${project.mode} mode, ${project.files.size} file${project.files.size === 1 ? '' : 's'}.</p>
-${files === '' ? '' : `<ul>\n${files}\n</ul>`}`,
-    );
-    const withRefresh = building
-      ? page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="2">')
-      : page;
-    return htmlResponse(200, withRefresh);
-  }
-
-  function indexPage(): Response {
-    return htmlResponse(
-      200,
-      htmlPage(
-        'Mock Agent API',
-        `<h1>Mock Agent API</h1>
-<p>API base URL: <code>${escapeHtml(settings.baseUrl)}</code> (every request needs <code>Authorization: Bearer &lt;token&gt;</code>).</p>
-<p>Admin: <code>GET /__mock/admin/state</code>, <code>POST /__mock/admin/faults</code>, <code>POST /__mock/admin/reset</code> and more (JSON).</p>`,
-      ),
-    );
-  }
-
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
@@ -495,9 +372,10 @@ ${files === '' ? '' : `<ul>\n${files}\n</ul>`}`,
       } catch {
         // An undecodable id names no project; the page says so.
       }
-      return appPage(decoded);
+      return appPageResponse(context.state.projects.get(decoded));
     }
-    if ((path === '/' || path === '/__mock' || path === '/__mock/') && request.method === 'GET') return indexPage();
+    if ((path === '/' || path === '/__mock' || path === '/__mock/') && request.method === 'GET')
+      return indexPageResponse(settings.baseUrl);
     return jsonResponse(404, { message: 'Not found.' });
   }
 

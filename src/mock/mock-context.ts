@@ -1,6 +1,7 @@
 /** What every handler of the mock shares: the state, the clock, the options and the caller. */
 import type { FaultQueue } from './mock-fault.js';
-import type { MockScenario, MockSpeed, MockTimers } from './mock-generation.js';
+import type { MockSpeed, MockTimers } from './mock-generation.js';
+import type { MockScenario } from './mock-script.js';
 import type { MockState, MockTeam, MockToken } from './mock-state.js';
 
 /** The options of the mock once defaults are applied. */

@@ -1,10 +1,26 @@
 /** Response builders and Laravel-style validation shared by the mock's handlers. */
+import { agentApiMessages, agentRoutes, minimumPromptLength, type AgentRouteName } from '../core/index.js';
 
 /** Field errors as the Agent API sends them: a field name mapped to its messages. */
 export type FieldErrors = Record<string, string[]>;
 
 /** Which body shape an endpoint uses for failures: agent `{status, message}` or the envelope. */
 export type BodyShape = 'agent' | 'envelope';
+
+/** The failure body shape of a route, from its family in core's route table. */
+export function shapeOf(route: AgentRouteName): BodyShape {
+  return agentRoutes[route].family === 'agent' ? 'agent' : 'envelope';
+}
+
+/** The prompt's validation errors, worded as the API's (Laravel) validator words them. */
+export function promptErrors(body: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {};
+  const prompt = body.prompt;
+  if (prompt === undefined || prompt === null) errors.prompt = ['The prompt field is required.'];
+  else if (typeof prompt !== 'string') errors.prompt = ['The prompt field must be a string.'];
+  else if ([...prompt].length < minimumPromptLength) errors.prompt = [agentApiMessages.promptTooShort];
+  return errors;
+}
 
 /** A JSON response with the given status and extra headers. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -1,6 +1,7 @@
 /** The mock Agent API on a real Node HTTP server, streaming SSE chunk by chunk. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMockAgentApi, type MockAgentApi, type MockAgentApiOptions } from './mock-agent-api.js';
+import { createMockAgentApi } from './mock-agent-api.js';
+import type { MockAgentApi, MockAgentApiOptions } from './mock-options.js';
 
 /** Options of `startMockAgentServer`. */
 export interface MockAgentServerOptions extends Omit<MockAgentApiOptions, 'baseUrl'> {

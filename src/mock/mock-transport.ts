@@ -1,6 +1,7 @@
 /** A transport that reaches an in-memory mock through the real HTTP transport: no server, same code path. */
 import { createHttpTransport, type AgentTransport } from '../core/index.js';
-import { createMockAgentApi, type MockAgentApi, type MockAgentApiOptions } from './mock-agent-api.js';
+import { createMockAgentApi } from './mock-agent-api.js';
+import type { MockAgentApi, MockAgentApiOptions } from './mock-options.js';
 import { withProjectRecords } from './mock-project-records.js';
 
 /** Options of `createMockTransport`: an existing mock, or options for a new one. */
