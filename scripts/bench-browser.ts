@@ -11,7 +11,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium.ts';
 import { build, preview } from 'vite';
 import { benchScript } from '../bench/browser/bench-script.ts';
 import type { AgentBench, BenchResult } from '../bench/browser/main.tsx';
@@ -27,17 +28,6 @@ if (!Number.isInteger(runs) || runs < 1)
 
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
-// Flags from TOOLCHAIN.md: Debian's Chromium, headless, no background traffic.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const format = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -141,10 +131,7 @@ try {
   });
   const url = server.resolvedUrls?.local[0];
   if (url === undefined) throw new Error('The preview server has no URL.');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-  });
+  browser = await launchChromium();
   console.log(
     `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`,
   );

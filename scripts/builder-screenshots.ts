@@ -2,34 +2,14 @@
  * `npx tsx scripts/builder-screenshots.ts`: the playground's AgentBuilder after a generation and a follow-up,
  * in Debian's Chromium at 1280 px (light and dark) and 390 px, written to docs/builder-*.png for the README.
  */
-import { chromium } from 'playwright-core';
+import { launchChromium, scriptedPlaygroundOptions } from './chromium.ts';
 import { startPlayground } from '../playground/server.ts';
 import { sessionCookie } from '../playground/users.ts';
 
 const output = (name: string) => new URL(`../docs/builder-${name}.png`, import.meta.url).pathname;
 
-const playground = await startPlayground({
-  port: 0,
-  host: '127.0.0.1',
-  speed: 'instant',
-  watch: false,
-  logLevel: 'warn',
-  mock: { rateLimit: false },
-  proxy: { rateLimit: false },
-});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const playground = await startPlayground(scriptedPlaygroundOptions);
+const browser = await launchChromium();
 
 try {
   for (const [name, width, colorScheme] of [

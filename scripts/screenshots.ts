@@ -5,7 +5,8 @@
  * look can be judged by eye and compared across changes.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, scriptedPlaygroundOptions } from './chromium.ts';
 import { startPlayground } from '../playground/server.ts';
 import { sessionCookie } from '../playground/users.ts';
 
@@ -13,28 +14,8 @@ const prefix = process.argv[2] ?? 'after';
 const outputDirectory = new URL('../docs/screenshots/', import.meta.url).pathname;
 mkdirSync(outputDirectory, { recursive: true });
 
-const playground = await startPlayground({
-  port: 0,
-  host: '127.0.0.1',
-  speed: 'instant',
-  watch: false,
-  logLevel: 'warn',
-  mock: { rateLimit: false },
-  proxy: { rateLimit: false },
-});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const playground = await startPlayground(scriptedPlaygroundOptions);
+const browser = await launchChromium();
 
 const components = {
   deploy: 'section.ae-deploy',

@@ -1,27 +1,13 @@
 /** One playground (proxy in front of an instant mock) and one real Chromium per test file, and what tests need to drive them. */
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium, scriptedPlaygroundOptions } from '../../scripts/chromium.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { MockAgentServer } from 'agent-embed/mock';
 import { startPlayground, type Playground } from '../../playground/server.ts';
 import { sessionCookie, signedOutValue } from '../../playground/users.ts';
 
-/** Chromium's flags on this machine (TOOLCHAIN.md): headless, and no background traffic on the closed network. */
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Launches Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium); never a downloaded browser. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
-}
+export { chromiumArgs, launchChromium } from '../../scripts/chromium.ts';
 
 /** A fake end user of the playground. */
 export type PlaygroundUserId = 'ada' | 'grace';
@@ -104,16 +90,8 @@ export function useBrowserHarness(): BrowserHarness {
 
 /** Starts the playground on 127.0.0.1, port 0, with an instant mock, and launches Chromium. */
 export async function startBrowserHarness(): Promise<BrowserHarness> {
-  const playground = await startPlayground({
-    port: 0,
-    host: '127.0.0.1',
-    speed: 'instant',
-    watch: false,
-    logLevel: 'warn',
-    // Journeys send more requests than the API's 10 per minute; the budget has its own tests in test/server.
-    mock: { rateLimit: false },
-    proxy: { rateLimit: false },
-  });
+  // Journeys send more requests than the API's 10 per minute; the budget has its own tests in test/server.
+  const playground = await startPlayground(scriptedPlaygroundOptions);
   const mock = playground.mock;
   if (mock === undefined) throw new Error('The playground started without its mock.');
   let browser: Browser;
