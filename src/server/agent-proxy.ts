@@ -5,14 +5,16 @@
  */
 import { agentRoutes, fillPath, matchRoute, parseRetryAfter, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
-import { recordGeneration } from './generation-recorder.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
 import { createDrainState } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
+import type { GenerationRecording } from './generation-recorder.js';
 import { relayGenerationStream } from './generation-relay.js';
+import { createRedactor } from './redact.js';
+import { frameEventStream } from './sse-frames.js';
 import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 import type { CachedStatus } from './memory-proxy-store.js';
 import {
@@ -79,11 +81,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
   const countedRoutes = createBudgetScope(budgetScope);
 
-  const redact = (text: string) => text.split(token).join('[redacted]');
+  const redact = createRedactor(token);
   const log = (entry: ProxyLogEntry) => {
     if (!options.onLog) return;
     try {
-      options.onLog(entry.reason === undefined ? entry : { ...entry, reason: redact(entry.reason) });
+      options.onLog(entry.reason === undefined ? entry : { ...entry, reason: redact.text(entry.reason) });
     } catch {
       // A failing logger must not fail the request.
     }
@@ -161,7 +163,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       json = false;
     }
     if (json)
-      return { status: response.status, body: redact(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
+      return { status: response.status, body: redact.json(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
     if (response.status === 429)
       return {
         status: 429,
@@ -307,14 +309,13 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-        const recorded = recordGeneration(response.body, {
+        const recording: GenerationRecording = {
           store,
           userId: user.externalUserId,
           kind: match.name === 'followUp' ? 'followUp' : 'generate',
           projectId,
           requestBody: body,
           now,
-          redact,
           onStoreError: (error) =>
             log({
               level: 'error',
@@ -323,17 +324,26 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               route: match.name,
               reason: `not recorded: ${String(error)}`,
             }),
-        });
+        };
+        const events = frameEventStream(response.body, redact.json);
         return {
-          response: relayGenerationStream(recorded, request, match.name, user.externalUserId, policy.recordsOwner, {
-            store,
-            timers,
-            heartbeatMs,
-            upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
-            log,
-            now,
-            drainState,
-          }),
+          response: relayGenerationStream(
+            events,
+            request,
+            match.name,
+            user.externalUserId,
+            policy.recordsOwner,
+            recording,
+            {
+              store,
+              timers,
+              heartbeatMs,
+              upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+              log,
+              now,
+              drainState,
+            },
+          ),
         };
       }
       const relayed = await readJson(response, policy.shape);

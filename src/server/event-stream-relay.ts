@@ -1,8 +1,9 @@
 /**
- * Relays an upstream SSE body to the browser chunk by chunk: the bytes go out exactly as they came in,
- * and a byte-level scanner beside them only tracks event boundaries (for heartbeats) and, while asked
- * to, hands complete event data to an inspector before the chunk that completes it is sent.
+ * Relays upstream events to the browser one by one as they complete, with a heartbeat comment between
+ * them while the upstream is quiet, and, while asked to, hands each event's data to an inspector before
+ * the event is sent.
  */
+import { frameEventStream, type SseFrame } from './sse-frames.js';
 
 /** Timers the relay uses; injected so tests control them. */
 export interface RelayTimers {
@@ -12,14 +13,14 @@ export interface RelayTimers {
 
 /** Options of `relayEventStream`. */
 export interface EventStreamRelayOptions {
-  /** A comment `: ping` is sent after this long without upstream bytes, only at an event boundary; 0 turns it off. */
+  /** A comment `: ping` is sent after this long without an upstream event; 0 turns it off. */
   heartbeatMs: number;
   timers: RelayTimers;
   /** Aborted when the browser goes away (the request's signal). */
   signal?: AbortSignal;
-  /** Whether complete events should still be handed to `inspect` (checked per chunk, so it can stop early). */
+  /** Whether events should still be handed to `inspect` (checked per event, so it can stop early). */
   wantsEvents?(): boolean;
-  /** Sees the data of each complete event while wanted; awaited before the chunk goes to the browser. */
+  /** Sees the data of each event while wanted; awaited before the event goes to the browser. */
   inspect?(data: string): void | Promise<void>;
   /** The browser went away while the upstream stream was still open (called once). */
   onBrowserGone?(): void;
@@ -40,102 +41,24 @@ export interface EventStreamRelay {
   done: Promise<RelayOutcome>;
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
-const COLON = 0x3a;
 const heartbeat = new TextEncoder().encode(': ping\n\n');
 
-/** Tracks SSE line and event boundaries over raw bytes, collecting `data:` values only when asked. */
-function createBoundaryScanner() {
-  const decoder = new TextDecoder();
-  let lineLength = 0;
-  let firstByte = -1;
-  let afterCR = false;
-  // Fields seen since the last blank line: a heartbeat there would end an event early.
-  let fieldsPending = false;
-  let parts: Uint8Array[] = [];
-  let dataLines: string[] = [];
-
-  function endLine(collect: boolean, completed: string[]) {
-    if (lineLength === 0) {
-      if (collect && dataLines.length > 0) completed.push(dataLines.join('\n'));
-      dataLines = [];
-      fieldsPending = false;
-    } else if (firstByte !== COLON) {
-      fieldsPending = true;
-      if (collect) {
-        const line = decoder.decode(concat(parts));
-        if (line.startsWith('data:')) dataLines.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-      }
-    }
-    lineLength = 0;
-    firstByte = -1;
-    parts = [];
-  }
-
-  return {
-    /** Scans a chunk; returns the data of every event it completed (only when `collect`). */
-    push(chunk: Uint8Array, collect: boolean): string[] {
-      const completed: string[] = [];
-      let lineStart = 0;
-      for (let index = 0; index < chunk.length; index++) {
-        const byte = chunk[index] as number;
-        if (afterCR) {
-          afterCR = false;
-          if (byte === LF) {
-            lineStart = index + 1;
-            continue;
-          }
-        }
-        if (byte === LF || byte === CR) {
-          if (collect) parts.push(chunk.subarray(lineStart, index));
-          endLine(collect, completed);
-          afterCR = byte === CR;
-          lineStart = index + 1;
-        } else {
-          if (lineLength === 0) firstByte = byte;
-          lineLength++;
-        }
-      }
-      if (collect && lineStart < chunk.length) parts.push(chunk.slice(lineStart));
-      if (!collect) {
-        parts = [];
-        dataLines = [];
-      }
-      return completed;
-    },
-    /** Whether the bytes so far end between two events. */
-    atBoundary(): boolean {
-      return lineLength === 0 && !fieldsPending && !afterCR;
-    },
-  };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const total = parts.reduce((sum, part) => sum + part.length, 0);
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
+/** Relays an upstream SSE body (bytes) to the browser, as `relayEvents` does with its events. */
+export function relayEventStream(
+  upstream: ReadableStream<Uint8Array>,
+  options: EventStreamRelayOptions,
+): EventStreamRelay {
+  return relayEvents(frameEventStream(upstream), options);
 }
 
 /**
  * Starts relaying at once. The upstream is read to its end even after the browser has gone: the
  * generation goes on upstream regardless (and is paid for), and its events must still be inspected.
  */
-export function relayEventStream(
-  upstream: ReadableStream<Uint8Array>,
-  options: EventStreamRelayOptions,
-): EventStreamRelay {
+export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventStreamRelayOptions): EventStreamRelay {
   const reader = upstream.getReader();
-  const scanner = createBoundaryScanner();
   let browser: ReadableStreamDefaultController<Uint8Array> | undefined;
   let browserOpen = true;
-  let sentAtBoundary = true;
   let timer: unknown;
   let upstreamOpen = true;
 
@@ -148,7 +71,7 @@ export function relayEventStream(
     if (options.heartbeatMs <= 0 || !browserOpen) return;
     timer = options.timers.setTimeout(() => {
       timer = undefined;
-      if (sentAtBoundary) send(heartbeat);
+      send(heartbeat);
       armHeartbeat();
     }, options.heartbeatMs);
   };
@@ -195,11 +118,8 @@ export function relayEventStream(
           upstreamOpen = false;
           break;
         }
-        const collect = options.inspect !== undefined && (options.wantsEvents?.() ?? true);
-        const events = scanner.push(value, collect);
-        for (const data of events) await options.inspect?.(data);
-        send(value);
-        sentAtBoundary = scanner.atBoundary();
+        if (value.data !== undefined && (options.wantsEvents?.() ?? true)) await options.inspect?.(value.data);
+        send(value.bytes);
         armHeartbeat();
       }
       const browserDisconnected = !browserOpen;

@@ -1,9 +1,10 @@
 /**
- * Records a relayed generation as it passes: each event gets an SSE `id:` line (1, 2, 3… per generation; the
- * other bytes pass unchanged) and is stored before the browser sees it, so a resume after id N finds N; the prompt becomes a conversation turn
- * and the events its outcome. A store failure stops the recording, never the relay.
+ * Records a relayed generation as it passes: each event with data gets an SSE `id:` line (1, 2, 3… per
+ * generation; the other bytes pass unchanged) and is stored before the browser sees it, so a resume after id N
+ * finds N; the prompt becomes a conversation turn and the events its outcome. A store failure stops the recording, never the relay.
  */
 import {
+  agentIdPattern,
   isTerminalEvent,
   parseAgentEvent,
   type ConversationTurn,
@@ -11,6 +12,7 @@ import {
   type GenerationMode,
 } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
+import type { SseFrame } from './sse-frames.js';
 
 /** What the recorder needs to know about the request that started the generation. */
 export interface GenerationRecording {
@@ -22,27 +24,11 @@ export interface GenerationRecording {
   /** The request body the proxy sent upstream (JSON), for the prompt and mode. */
   requestBody: string | undefined;
   now(): number;
-  /** Removes secrets (the API token) from an event before it is stored, since the events route replays it. */
-  redact(text: string): string;
   /** Called once when the store fails; the relay goes on without recording. */
   onStoreError(error: unknown): void;
 }
 
-const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 const encoder = new TextEncoder();
-const LF = 0x0a;
-const CR = 0x0d;
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
@@ -62,19 +48,14 @@ function turnOf(recording: GenerationRecording): ConversationTurn {
   };
 }
 
-/** Returns the upstream SSE body re-framed as `id: N` + `data:` events, recording them on the way. */
+/** Returns the upstream's events, each with data numbered by an `id:` line, recording them on the way. */
 export function recordGeneration(
-  upstream: ReadableStream<Uint8Array>,
+  upstream: ReadableStream<SseFrame>,
   recording: GenerationRecording,
-): ReadableStream<Uint8Array> {
+): ReadableStream<SseFrame> {
   const { store } = recording;
-  const decoder = new TextDecoder();
   const turn = turnOf(recording);
   const outcome: ConversationTurnOutcome = { status: 'interrupted', files_created: 0, files_modified: 0, steps: 0 };
-  let dataLines: string[] = [];
-  let parts: Uint8Array[] = [];
-  let lineLength = 0;
-  let afterCR = false;
   let nextId = 1;
   let projectId = recording.projectId;
   let generation: number | undefined;
@@ -107,7 +88,7 @@ export function recordGeneration(
       if (event.action === 'modified') outcome.files_modified++;
       else outcome.files_created++;
     } else if (event.type === 'tool_progress') outcome.steps++;
-    if (event.type === 'project_created' && projectId === undefined && idPattern.test(String(event.project_id))) {
+    if (event.type === 'project_created' && projectId === undefined && agentIdPattern.test(String(event.project_id))) {
       await begin(event.project_id);
       await guard(() =>
         store.noteProject(event.project_id, recording.userId, { app_url: event.app_url ?? null }, recording.now()),
@@ -123,7 +104,7 @@ export function recordGeneration(
     }
   };
   const record = async (data: string, id: number) => {
-    const event = { id, data: recording.redact(data) };
+    const event = { id, data };
     await note(data);
     if (generation !== undefined && projectId !== undefined) {
       const at = generation;
@@ -131,50 +112,17 @@ export function recordGeneration(
       await guard(() => store.appendEvent(project, at, event));
     } else if (projectId === undefined) pending.push(event);
   };
-  /**
-   * Passes the chunk through byte for byte, but for an `id: N` line before each blank line that ends an
-   * event with data; records those events first. CRLF, CR and LF line ends are all SSE line ends.
-   */
-  const pass = async (chunk: Uint8Array): Promise<Uint8Array> => {
-    const pieces: Uint8Array[] = [];
-    const completed: string[] = [];
-    let cut = 0;
-    let lineStart = 0;
-    for (let index = 0; index < chunk.length; index++) {
-      const byte = chunk[index] as number;
-      if (afterCR) {
-        afterCR = false;
-        if (byte === LF) {
-          lineStart = index + 1;
-          continue;
-        }
-      }
-      if (byte !== LF && byte !== CR) {
-        lineLength++;
-        continue;
-      }
-      if (lineLength === 0) {
-        if (dataLines.length > 0) {
-          completed.push(dataLines.join('\n'));
-          pieces.push(chunk.subarray(cut, index), encoder.encode(`id: ${nextId++}\n`));
-          cut = index;
-        }
-        dataLines = [];
-      } else {
-        parts.push(chunk.subarray(lineStart, index));
-        const line = decoder.decode(concat(parts));
-        if (line.startsWith('data:')) dataLines.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-      }
-      parts = [];
-      lineLength = 0;
-      afterCR = byte === CR;
-      lineStart = index + 1;
-    }
-    if (lineStart < chunk.length) parts.push(chunk.slice(lineStart));
-    pieces.push(chunk.subarray(cut));
-    const firstId = nextId - completed.length;
-    for (const [offset, data] of completed.entries()) await record(data, firstId + offset);
-    return pieces.length === 1 ? chunk : concat(pieces);
+  /** Gives an event with data its `id: N` line (before its blank line), recording it first. */
+  const number = async (frame: SseFrame): Promise<SseFrame> => {
+    if (frame.data === undefined) return frame;
+    const id = nextId++;
+    await record(frame.data, id);
+    const line = encoder.encode(`id: ${id}\n`);
+    const bytes = new Uint8Array(frame.bytes.length + line.length);
+    bytes.set(frame.bytes.subarray(0, frame.fieldsEnd));
+    bytes.set(line, frame.fieldsEnd);
+    bytes.set(frame.bytes.subarray(frame.fieldsEnd), frame.fieldsEnd + line.length);
+    return { bytes, fieldsEnd: frame.fieldsEnd + line.length, data: frame.data };
   };
   const finish = async () => {
     if (!ended) outcome.status = 'interrupted';
@@ -187,7 +135,7 @@ export function recordGeneration(
 
   const reader = upstream.getReader();
   const started = recording.projectId === undefined ? Promise.resolve() : begin(recording.projectId);
-  return new ReadableStream<Uint8Array>(
+  return new ReadableStream<SseFrame>(
     {
       async pull(controller) {
         await started;
@@ -196,7 +144,7 @@ export function recordGeneration(
           if (done) {
             await finish();
             controller.close();
-          } else controller.enqueue(await pass(value));
+          } else controller.enqueue(await number(value));
         } catch (error) {
           await finish();
           controller.error(error);

@@ -1,13 +1,16 @@
 /**
- * A generate or follow-up stream on its way to the browser: the upstream body under the idle deadline,
- * relayed unbuffered with heartbeats, the project's owner recorded from `project_created` (even after the
- * browser left), tracked for a drain, and logged when it closes.
+ * A generate or follow-up stream on its way to the browser: the upstream's events under the idle deadline,
+ * numbered and recorded, relayed as each completes with heartbeats between them, the project's owner
+ * recorded from `project_created` (even after the browser left), tracked for a drain, and logged when it
+ * closes.
  */
 import { agentIdPattern, parseAgentEvent, type AgentRouteName } from '../core/index.js';
 import type { createDrainState } from './drain.js';
-import { relayEventStream, type RelayTimers } from './event-stream-relay.js';
+import { relayEvents, type RelayTimers } from './event-stream-relay.js';
+import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
+import type { SseFrame } from './sse-frames.js';
 import { withIdleDeadline } from './upstream-timeouts.js';
 
 /** What the relay needs of the proxy around it. */
@@ -23,17 +26,18 @@ export interface GenerationRelayContext {
 
 /** Relays an upstream generation stream to the browser (see the module comment). */
 export function relayGenerationStream(
-  upstreamBody: ReadableStream<Uint8Array>,
+  upstreamEvents: ReadableStream<SseFrame>,
   request: Request,
   route: AgentRouteName,
   userId: string,
   recordsOwner: boolean,
+  recording: GenerationRecording,
   context: GenerationRelayContext,
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recorded = !recordsOwner;
   let recordedProject: string | undefined;
-  const idleLimited = withIdleDeadline(upstreamBody, context.upstreamIdleTimeoutMs, timers, () =>
+  const idleLimited = withIdleDeadline(upstreamEvents, context.upstreamIdleTimeoutMs, timers, () =>
     log({
       level: 'warn',
       event: 'upstream_timeout',
@@ -44,7 +48,7 @@ export function relayGenerationStream(
     }),
   );
   const forgetStream = drainState.track(idleLimited.stop);
-  const relayed = relayEventStream(idleLimited.body, {
+  const relayed = relayEvents(recordGeneration(idleLimited.body, recording), {
     heartbeatMs,
     timers,
     signal: request.signal,

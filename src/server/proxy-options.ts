@@ -5,6 +5,7 @@
  * and says what is wrong once to the server's log.
  */
 import { errorResponse, proxyMessages } from './proxy-responses.js';
+import { createRedactor } from './redact.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -76,7 +77,7 @@ export function deferOptionChecks<Options extends CheckedProxyOptions>(
 
   const report = (reason: string, method: string) => {
     const token = typeof options.apiToken === 'string' && options.apiToken !== '' ? options.apiToken : undefined;
-    const redacted = token === undefined ? reason : reason.split(token).join('[redacted]');
+    const redacted = token === undefined ? reason : createRedactor(token).text(reason);
     try {
       if (options.onLog)
         options.onLog({ level: 'error', event: 'invalid_options', method, route: 'unknown', reason: redacted });

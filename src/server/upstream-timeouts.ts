@@ -6,7 +6,7 @@ import type { RelayTimers } from './event-stream-relay.js';
 
 /** Default time to upstream response headers. */
 export const defaultHeadersTimeoutMs = 30_000;
-/** Default time a relayed upstream stream may send no bytes at all. */
+/** Default time a relayed upstream stream may send no complete event (its own comments count). */
 export const defaultIdleTimeoutMs = 120_000;
 
 /** What a fetch under a headers deadline gave. */
@@ -47,24 +47,25 @@ export async function fetchWithHeadersDeadline(
   }
 }
 
-/** An upstream body under an idle deadline, and a way to end it early (a drain). */
-export interface LimitedUpstream {
-  body: ReadableStream<Uint8Array>;
+/** An upstream stream under an idle deadline, and a way to end it early (a drain). */
+export interface LimitedUpstream<T> {
+  body: ReadableStream<T>;
   /** Cancels the upstream read and closes `body` cleanly, as the idle deadline does. */
   stop(): void;
 }
 
 /**
- * Wraps an upstream body so that `idleMs` without a single upstream byte ends it: the upstream read is
+ * Wraps an upstream stream (of whole events) so that `idleMs` without one ends it: the upstream read is
  * cancelled and the wrapped stream closes cleanly (no terminal event, so the browser sees an interruption).
- * Only upstream bytes count; the proxy's own heartbeats never reach this wrapper. `idleMs` 0: no deadline.
+ * An upstream dripping bytes that never complete an event is idle too; the proxy's own heartbeats never
+ * reach this wrapper. `idleMs` 0: no deadline.
  */
-export function withIdleDeadline(
-  upstream: ReadableStream<Uint8Array>,
+export function withIdleDeadline<T>(
+  upstream: ReadableStream<T>,
   idleMs: number,
   timers: RelayTimers,
   onIdle: () => void,
-): LimitedUpstream {
+): LimitedUpstream<T> {
   const reader = upstream.getReader();
   let handle: unknown;
   let stopped = false;
@@ -88,7 +89,7 @@ export function withIdleDeadline(
       stop(`upstream idle for ${idleMs} ms`);
     }, idleMs);
   };
-  const body = new ReadableStream<Uint8Array>({
+  const body = new ReadableStream<T>({
     start() {
       arm();
     },

@@ -155,6 +155,46 @@ describe('forwarding', () => {
     expect(text).not.toContain(fakeToken);
     expect(JSON.parse(text)).toEqual({ status: false, message: 'Unauthorized. ([redacted])' });
   });
+
+  it('redacts the token when the upstream echoes it with JSON escapes, in an answer and in a streamed event', async () => {
+    const escaped = [...fakeToken].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(
+      (sent) =>
+        sent.method === 'GET'
+          ? new Response(`{"status":false,"message":"Bad token ${escaped}"}`, {
+              status: 401,
+              headers: { 'content-type': 'application/json' },
+            })
+          : upstreamStream.response(),
+      { timers: createManualTimers() },
+    );
+    const answer = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    expect(((await answer.json()) as { message: string }).message).toBe('Bad token [redacted]');
+
+    const response = await proxy(
+      call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
+    );
+    upstreamStream.write(`data: {"type":"error","message":"Bad token ${escaped}"}\n\n`);
+    upstreamStream.write(`data: {"type":"tool_progress","detail":"${fakeToken}"}\n\n`);
+    upstreamStream.close();
+    const text = await createBodyReader(response.body).rest();
+    const events = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, string>);
+    expect(events).toEqual([
+      { type: 'error', message: 'Bad token [redacted]' },
+      { type: 'tool_progress', detail: '[redacted]' },
+    ]);
+    expect(text).toMatch(/id: 1\n\n.*id: 2\n\n$/s);
+    // What the events route replays was redacted too.
+    const replay = await proxy(call('GET', '/projects/p-alice/events', { user: 'alice' }));
+    const replayed = await replay.text();
+    expect(replayed).toContain('[redacted]');
+    expect(replayed).not.toContain(fakeToken);
+    expect(replayed).not.toContain(escaped);
+  });
 });
 
 describe('routing', () => {
@@ -464,7 +504,7 @@ describe('CSRF defence', () => {
 });
 
 describe('event stream relay', () => {
-  it('relays chunks as they arrive, byte for byte but for an id line per event, with the streaming headers and without upstream framing headers', async () => {
+  it('relays each event as it completes, byte for byte but for an id line, with the streaming headers and without upstream framing headers', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
     const response = await proxy(
@@ -481,11 +521,16 @@ describe('event stream relay', () => {
     const first = 'data: {"type":"project_created","project_id":"p-new","app_url":"https://p-new.example"}\n\n';
     upstreamStream.write(first);
     expect(await reader.next()).toBe(first.replace(/\n\n$/, '\nid: 1\n\n'));
-    // A chunk that splits an event, with CRLF line ends, passes through unchanged.
-    upstreamStream.write('data: {"type":"container_pro');
-    expect(await reader.next()).toBe('data: {"type":"container_pro');
-    upstreamStream.write('gress","message":"é","percentage":5}\r\n\r\n');
-    expect(await reader.next()).toBe('gress","message":"é","percentage":5}\r\nid: 2\n\r\n');
+    // An event split over chunks (and a character over two of them), with CRLF line ends, goes out whole
+    // when its blank line arrives: nothing the browser could act on earlier is held back.
+    const split = new TextEncoder().encode('data: {"type":"container_progress","message":"é","percentage":5}\r\n\r\n');
+    const cut = split.indexOf(0xc3) + 1;
+    upstreamStream.write(split.subarray(0, cut));
+    upstreamStream.write(split.subarray(cut));
+    expect(await reader.next()).toBe('data: {"type":"container_progress","message":"é","percentage":5}\r\nid: 2\n\r');
+    upstreamStream.write('data: {"type":"tool_progress","tool":"write"}\n\n');
+    // The LF of the previous CRLF leads the next event: the browser reads CRLF as one line end.
+    expect(await reader.next()).toBe('\ndata: {"type":"tool_progress","tool":"write"}\nid: 3\n\n');
     upstreamStream.close();
     expect(await reader.next()).toBeUndefined();
   });
@@ -506,7 +551,7 @@ describe('event stream relay', () => {
     expect(text).toContain('"percentage":10');
   });
 
-  it('sends heartbeats only at event boundaries while idle', async () => {
+  it('sends heartbeats while idle, between whole events, also while an event is still arriving', async () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();
     const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
@@ -517,14 +562,12 @@ describe('event stream relay', () => {
     timers.fireAll();
     expect(await reader.next()).toBe(': ping\n\n');
     upstreamStream.write('data: {"type":"tool_progress",');
-    expect(await reader.next()).toBe('data: {"type":"tool_progress",');
-    // Idle in the middle of an event: a ping here would end it early, so none is sent.
+    // Idle in the middle of an upstream event: its first half is not sent yet, so a ping cannot cut it.
     timers.fireAll();
+    expect(await reader.next()).toBe(': ping\n\n');
     upstreamStream.write('"tool":"write"}\n');
-    expect(await reader.next()).toBe('"tool":"write"}\n');
-    timers.fireAll();
     upstreamStream.write('\n');
-    expect(await reader.next()).toBe('id: 1\n\n');
+    expect(await reader.next()).toBe('data: {"type":"tool_progress","tool":"write"}\nid: 1\n\n');
     timers.fireAll();
     expect(await reader.next()).toBe(': ping\n\n');
     upstreamStream.close();

@@ -2,6 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createAgentProxy } from 'agent-embed/server';
 import {
   authorize,
@@ -26,12 +28,16 @@ afterEach(async () => {
   expect(unhandled).toEqual([]);
 });
 
-async function faultyStack() {
+type ProxyStackLike = Awaited<ReturnType<typeof startProxy>>;
+type UpstreamLike = Awaited<ReturnType<typeof startScriptedUpstream>>;
+
+async function faultyStack(options: Parameters<typeof startProxy>[2] = {}) {
   const upstream = await startScriptedUpstream();
   const stack = await startProxy(upstream.url, upstream.token, {
     upstreamHeadersTimeoutMs: limitMs,
     upstreamIdleTimeoutMs: limitMs,
     heartbeatMs: 50,
+    ...options,
   });
   cleanup.push(upstream.close, stack.close);
   return { upstream, stack };
@@ -84,6 +90,97 @@ describe('proxy under upstream faults', () => {
     await upstreamClosed;
     expect(stack.logs.filter((entry) => entry.event === 'upstream_timeout')).toHaveLength(1);
   });
+});
+
+describe('an upstream that drips', () => {
+  it('ends the stream within the idle limit when dripped bytes never complete an event', async () => {
+    const { upstream, stack } = await faultyStack();
+    const response = fetch(`${stack.proxyUrl}/agent/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ prompt }),
+    });
+    const exchange = await upstream.next();
+    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+    const events = openEventStream(exchange);
+    events.event({ type: 'project_created', project_id: 'p-drip', app_url: 'https://p-drip.example' });
+    const answered = await response;
+    const dripStarted = performance.now();
+    // One byte every 40 ms, a seventh of the limit: a byte-level idle timer would never fire.
+    const drip = setInterval(() => events.write('x'), 40);
+    events.write('data: {"type":"tool_progress","detail":"');
+    const text = await answered.text().finally(() => clearInterval(drip));
+    const elapsed = performance.now() - dripStarted;
+    expect(text).toContain('"p-drip"');
+    expect(text).not.toContain('tool_progress');
+    expect(elapsed).toBeGreaterThanOrEqual(limitMs - 50);
+    expect(elapsed).toBeLessThan(limitMs * 5);
+    await upstreamClosed;
+    expect(stack.logs.filter((entry) => entry.event === 'upstream_timeout')).toHaveLength(1);
+    const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 50, 'none'))]);
+    expect(another).toBe('none');
+  });
+});
+
+describe('after many faults', () => {
+  /** The process's open handles by kind (sockets, timers, servers). */
+  function handles(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
+    return counts;
+  }
+  const collectGarbage = (): void => {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  };
+
+  /** One generation against an upstream that fails in one of four ways; resolves when the browser's answer ended. */
+  async function faultyGeneration(stack: ProxyStackLike, upstream: UpstreamLike, fault: number): Promise<void> {
+    const pending = fetch(`${stack.proxyUrl}/agent/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+      body: JSON.stringify({ prompt }),
+    });
+    const exchange = await upstream.next();
+    if (fault === 0) {
+      // Hangs before headers: the proxy answers 504.
+    } else {
+      const events = openEventStream(exchange);
+      events.event({ type: 'project_created', project_id: `p-fault-${fault}`, app_url: 'https://p.example' });
+      if (fault === 1) events.write('data: {"half'); // stalls mid-event
+      if (fault === 2) setTimeout(() => exchange.response.socket?.destroy(), 10); // resets
+      if (fault === 3) events.end(); // ends without a terminal event
+    }
+    const answer = await pending;
+    await answer.text();
+  }
+
+  it('leaves no open handles and no retained memory once 60 faulty generations have ended', async () => {
+    const run = async (count: number) => {
+      const upstream = await startScriptedUpstream();
+      const stack = await startProxy(upstream.url, upstream.token, {
+        upstreamHeadersTimeoutMs: 200,
+        upstreamIdleTimeoutMs: 200,
+        heartbeatMs: 50,
+        rateLimit: false,
+      });
+      await Promise.all(Array.from({ length: count }, (_, index) => faultyGeneration(stack, upstream, index % 4)));
+      await stack.close();
+      await upstream.close();
+    };
+    // A first round warms up what stays for the process's life (the fetch dispatcher's timers, compiled code).
+    await run(8);
+    const sockets = () => Object.keys(handles()).filter((kind) => kind.startsWith('TCP')).length;
+    await expect.poll(sockets, { timeout: 5_000, interval: 100 }).toBe(0);
+    collectGarbage();
+    const baselineHandles = handles();
+    const baselineHeap = process.memoryUsage().heapUsed;
+    await run(60);
+    await expect.poll(handles, { timeout: 5_000, interval: 100 }).toEqual(baselineHandles);
+    collectGarbage();
+    const retained = process.memoryUsage().heapUsed - baselineHeap;
+    expect(retained).toBeLessThan(8 * 1024 * 1024);
+  }, 30_000);
 });
 
 describe('return_url', () => {
@@ -201,8 +298,11 @@ describe('request body deadline', () => {
 });
 
 describe('misbehaving upstream answers', () => {
-  async function generateAgainst(answer: (exchange: ScriptedExchange) => void) {
-    const { upstream, stack } = await faultyStack();
+  async function generateAgainst(
+    answer: (exchange: ScriptedExchange) => void,
+    options: Parameters<typeof startProxy>[2] = {},
+  ) {
+    const { upstream, stack } = await faultyStack(options);
     const pending = fetch(`${stack.proxyUrl}/agent/generate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
@@ -255,11 +355,15 @@ describe('misbehaving upstream answers', () => {
 
   it('relays a 5 MB event intact', async () => {
     const big = 'x'.repeat(5 * 1024 * 1024);
-    const { status, text } = await generateAgainst((exchange) => {
-      const events = openEventStream(exchange);
-      events.event({ type: 'tool_progress', detail: big });
-      events.end();
-    });
+    // The idle limit counts whole events, so it must exceed the time the event takes to arrive.
+    const { status, text } = await generateAgainst(
+      (exchange) => {
+        const events = openEventStream(exchange);
+        events.event({ type: 'tool_progress', detail: big });
+        events.end();
+      },
+      { upstreamIdleTimeoutMs: 10_000 },
+    );
     expect(status).toBe(200);
     expect(text.length).toBeGreaterThan(big.length);
     expect(text).toContain(big);

@@ -61,8 +61,8 @@ export function createScriptedStream() {
           'x-upstream-secret': 'internal',
         },
       }),
-    write(text: string) {
-      controller.enqueue(encoder.encode(text));
+    write(text: string | Uint8Array) {
+      controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
     },
     event(data: unknown) {
       this.write(`data: ${JSON.stringify(data)}\n\n`);
