@@ -3,7 +3,8 @@
  * the mock Agent API, or an upstream the test writes event by event so nothing depends on timing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAgentApiError, type AgentEvent } from 'agent-embed/core';
+import { createAgentStore, isAgentApiError, selectProjectView, type AgentEvent } from 'agent-embed/core';
+import { createMemoryProxyStore } from 'agent-embed/server';
 import {
   openEventStream,
   sessionCookie,
@@ -218,5 +219,48 @@ describe('event stream relay', () => {
     expect(isAgentApiError(refused) && refused.status).toBe(502);
     expect(isAgentApiError(refused) && refused.message).toBe('The Agent API could not be reached.');
     expect(stack.logs.filter((entry) => entry.event === 'upstream_unreachable')).toHaveLength(1);
+  });
+
+  it('reports a follow-up the upstream never answered (504) once, never sends it again, and follows the project by polling', async () => {
+    const upstream = await startScriptedUpstream();
+    const stack = await startProxy(upstream.url, upstream.token, {
+      upstreamHeadersTimeoutMs: 200,
+      store: createMemoryProxyStore({ owners: { 'p-slow': 'alice' } }),
+    });
+    cleanup.push(upstream.close, stack.close);
+    // The upstream takes the follow-up (and never answers it), then reports the build it started after all.
+    let posts = 0;
+    const statuses = ['generating', 'ready'];
+    void (async () => {
+      for (;;) {
+        const exchange = await upstream.next();
+        if (exchange.method === 'POST') {
+          posts++;
+          continue;
+        }
+        const project_status = statuses.length > 1 ? statuses.shift() : statuses[0];
+        exchange.response.writeHead(200, { 'content-type': 'application/json' });
+        exchange.response.end(
+          JSON.stringify({ status: true, project_id: 'p-slow', project_status, app_url: 'https://p-slow.example' }),
+        );
+      }
+    })();
+    const store = createAgentStore({ client: stack.client('alice'), storage: null, pollIntervalMs: 50 });
+    const stopWatching = store.getState().watchProject('p-slow');
+    const result = await store.getState().followUp('p-slow', { prompt: 'Make the header blue please' });
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({
+      kind: 'upstream',
+      status: 504,
+      message: 'The Agent API did not answer in time.',
+    });
+    const view = () => selectProjectView(store.getState(), 'p-slow');
+    // Shown once, as the refusal of this request; the project itself is followed to its real end.
+    expect(view().refusal?.message).toBe('The Agent API did not answer in time.');
+    await expect.poll(() => view().phase, { timeout: 3_000 }).toBe('ready');
+    expect(posts).toBe(1);
+    expect(stack.logs.filter((entry) => entry.status === 504)).toHaveLength(1);
+    stopWatching();
+    store.destroy();
   });
 });
