@@ -1,7 +1,8 @@
 /**
- * Records a relayed generation as it passes: each event with data gets an SSE `id:` line (1, 2, 3… per
- * generation; the other bytes pass unchanged) and is stored before the browser sees it, so a resume after id N
- * finds N; the prompt becomes a conversation turn and the events its outcome. A store failure stops the recording, never the relay.
+ * Records a relayed generation as it passes: each event with data gets an SSE `id:` line (consecutive, see
+ * `generationOfEventId`; the other bytes pass unchanged) and is stored before the browser sees it, so a
+ * resume after id N finds N; the prompt becomes a conversation turn and the events its outcome. A store
+ * failure stops the recording, never the relay.
  */
 import {
   agentIdPattern,
@@ -29,6 +30,16 @@ export interface GenerationRecording {
 }
 
 const encoder = new TextEncoder();
+const idsPerGeneration = 1_000_000_000;
+
+/**
+ * Event ids grow across a project's generations (generation 2 starts at 1000000001), so an id names its
+ * generation too: a browser resuming a generation that a newer one has replaced is told so, instead of
+ * having the newer one's events applied after its own.
+ */
+export function generationOfEventId(id: number): number {
+  return Math.floor((id - 1) / idsPerGeneration) + 1;
+}
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
@@ -77,6 +88,8 @@ export function recordGeneration(
     projectId = id;
     await guard(async () => {
       generation = await store.beginGeneration(id, recording.userId, turn);
+      // A generate numbers its first events before it knows its project; it is always generation 1.
+      if (nextId === 1) nextId = (generation - 1) * idsPerGeneration + 1;
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
   };

@@ -12,6 +12,7 @@ import {
   type RecordedEvent,
 } from './proxy-store.js';
 import type { RelayTimers } from './event-stream-relay.js';
+import { generationOfEventId } from './generation-recorder.js';
 
 /** What the project routes need from the proxy. */
 export interface ProjectRoutesOptions {
@@ -81,7 +82,9 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
 
   async function follow(projectId: string, request: Request, after: number): Promise<Response> {
     const first = await store.readEvents(projectId, after);
-    if (first === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+    // Nothing recorded, or the browser's generation was replaced by a newer one: it polls the status instead.
+    if (first === undefined || (after > 0 && generationOfEventId(after) !== first.generation))
+      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     const stop = new AbortController();
     request.signal.addEventListener('abort', () => stop.abort(), { once: true });
     let batch: typeof first | undefined = first;

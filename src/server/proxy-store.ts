@@ -10,7 +10,7 @@ export interface CachedStatus {
   expiresAt: number;
 }
 
-/** One relayed event of a generation, with its SSE id (1, 2, 3… per generation). */
+/** One relayed event of a generation, with its SSE id (consecutive within a generation, growing across them). */
 export interface RecordedEvent {
   id: number;
   data: string;

@@ -35,7 +35,8 @@ describe('the proxy records generations, projects and conversations (memory stor
         body: JSON.stringify({ prompt: 'Make it blue please' }),
       }),
     );
-    expect(followUp[0]?.id).toBe(1);
+    // Ids grow across the project's generations: the second one starts a billion further on.
+    expect(followUp.map((event) => event.id)).toEqual(followUp.map((_, index) => 1_000_000_001 + index));
 
     const list = (await (await send('alice', 'GET', '/projects')).json()) as ProjectListBody;
     expect(list.projects.map((project) => project.project_id)).toEqual([projectId]);
@@ -84,6 +85,25 @@ describe('the proxy records generations, projects and conversations (memory stor
     expect(await readSse(await send('alice', 'GET', `/projects/${projectId}/events?after=5`))).toEqual(events.slice(5));
     expect((await send('alice', 'GET', '/projects/p-before-deploy/events')).status).toBe(204);
     expect((await send('bob', 'GET', '/projects/p-before-deploy/events')).status).toBe(404);
+  });
+
+  it('answers 204 to a resume of a generation that a newer one replaced, and replays the newer one from its start', async () => {
+    const { send, generate } = await stackFor();
+    const first = await readSse(await generate('alice', 'A recipe book with search'));
+    const projectId = (JSON.parse(first[0]?.data ?? '{}') as { project_id: string }).project_id;
+    // Another tab's follow-up replaced the generation this browser was following.
+    const followUp = await readSse(
+      await send('alice', 'POST', `/agent/generate/${projectId}`, {
+        body: JSON.stringify({ prompt: 'Add a dark mode' }),
+      }),
+    );
+    const resume = await send('alice', 'GET', `/projects/${projectId}/events`, { headers: { 'last-event-id': '3' } });
+    expect(resume.status).toBe(204);
+    expect(await readSse(await send('alice', 'GET', `/projects/${projectId}/events?after=0`))).toEqual(followUp);
+    const within = followUp[2]?.id ?? 0;
+    expect(await readSse(await send('alice', 'GET', `/projects/${projectId}/events?after=${within}`))).toEqual(
+      followUp.slice(3),
+    );
   });
 
   it('resumes a build cut after 3 events: replayed plus live events equal an uncut stream', async () => {
