@@ -1,6 +1,6 @@
 /** The mock's generation scripts: what a generation of a prompt "writes", step by step. */
 import type { GenerationMode } from '../core/index.js';
-import { pascal, promptSubject } from './mock-state.js';
+import { changeName, pascal, promptSubject } from './mock-state.js';
 
 /** One step of the AI-generation part of a stream (container events come first on a new project). */
 export type MockGenerationStep =
@@ -43,7 +43,7 @@ export const creditsExhaustedMessage = 'Your team has run out of credits. Please
 /** The default script: a plausible project for the prompt, with tool steps between the files. */
 export function defaultScript(input: MockGenerationInput, scenario: MockScenario = {}): MockGenerationStep[] {
   const subject = pascal(promptSubject(input.prompt));
-  if (input.followUp) return followUpScript(input, subject, scenario.followUpFiles ?? 3);
+  if (input.followUp) return followUpScript(input, scenario.followUpFiles ?? 3);
   const shared = [
     'package.json',
     'vite.config.ts',
@@ -97,18 +97,25 @@ export function defaultScript(input: MockGenerationInput, scenario: MockScenario
   return steps;
 }
 
-function followUpScript(input: MockGenerationInput, subject: string, count: number): MockGenerationStep[] {
+/** `src/components/<what the prompt asks>.tsx`, numbered from 2 when that path is taken. */
+function newComponentPath(prompt: string, taken: ReadonlySet<string>): string {
+  const base = `src/components/${changeName(prompt)}`;
+  if (!taken.has(`${base}.tsx`)) return `${base}.tsx`;
+  for (let number = 2; ; number++) if (!taken.has(`${base}${number}.tsx`)) return `${base}${number}.tsx`;
+}
+
+function followUpScript(input: MockGenerationInput, count: number): MockGenerationStep[] {
   const modifiable = ['src/App.tsx', 'src/index.css'].filter((path) => input.existingFiles.includes(path));
   const files: MockGenerationStep[] = [];
+  const taken = new Set(input.existingFiles);
   for (let index = 0; index < count; index++) {
     const existing = modifiable[index];
     if (existing !== undefined && index < count - 1) files.push({ type: 'file', path: existing, action: 'modified' });
-    else
-      files.push({
-        type: 'file',
-        path: `src/components/${subject}Update${input.existingFiles.length + index + 1}.tsx`,
-        action: 'created',
-      });
+    else {
+      const path = newComponentPath(input.prompt, taken);
+      taken.add(path);
+      files.push({ type: 'file', path, action: 'created' });
+    }
   }
   return [
     { type: 'tool', tool: 'read_context', message: 'Reading the project and the conversation', status: 'started' },

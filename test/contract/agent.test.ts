@@ -41,7 +41,7 @@ describe('contract: generate, follow-up and project status', () => {
       project_id: result.projectId,
       app_url: result.appUrl,
       project_status: 'ready',
-      name: 'Build A Todo App With Dark',
+      name: 'Todo App',
     });
     expect(generatePosts(h.server)).toBe(1);
   });

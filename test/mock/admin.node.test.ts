@@ -21,7 +21,7 @@ describe('mock pages', () => {
     const api = createMockAgentApi({
       speed: 'instant',
       appBaseUrl: 'http://preview.agent-embed.test/sites',
-      scenario: { script: () => [{ type: 'file', path: 'src/<img src=x onerror=alert(1)>.tsx' }] },
+      scenario: { script: () => [{ type: 'file', path: 'src/components/<img src=x onerror=alert(1)>.tsx' }] },
     });
     const stream = await generate(api, { prompt: 'Build a <script>alert(1)</script> tracker app' });
     const appUrl = stream.events[0]!.app_url as string;
@@ -31,8 +31,9 @@ describe('mock pages', () => {
     expect(page.status).toBe(200);
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
-    expect(html).toContain('<h1>Build A Script Alert 1 Script</h1>');
-    expect(html).toContain('src/&#60;img src=x onerror=alert(1)&#62;.tsx');
+    expect(html).toContain('<h1>Script Alert 1 Script</h1>');
+    // The prompt is shown as the page's lead, escaped.
+    expect(html).toContain('Build a &#60;script&#62;alert(1)&#60;/script&#62; tracker app');
     expect(
       (await call(api, 'GET', 'http://preview.agent-embed.test/sites/apps/proj_nope/', { token: null })).status,
     ).toBe(404);

@@ -107,7 +107,7 @@ describe('mock generation stream', () => {
         project_id: created.project_id,
         app_url: created.app_url,
         project_status: 'ready',
-        name: 'Build A Todo App With Dark',
+        name: 'Todo App',
       },
     });
     expect(Object.keys(status.body)).toEqual(['status', 'project_id', 'app_url', 'project_status', 'name']);
@@ -115,7 +115,7 @@ describe('mock generation stream', () => {
     const page = await call(api, 'GET', new URL(created.app_url).pathname, { token: null });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(await page.text()).toContain('<h1>Build A Todo App With Dark</h1>');
+    expect(await page.text()).toContain('<h1>Todo App</h1>');
   });
 
   it('builds a smaller, frontend-only project in design mode', async () => {
@@ -151,9 +151,40 @@ describe('mock generation stream', () => {
       'src/App.tsx',
       'src/index.css',
     ]);
+    // The new file is named after what was asked, as an agent would name it.
+    expect(follow.events.filter((event) => event.action === 'created').map((event) => event.path)).toEqual([
+      'src/components/SettingsTheme.tsx',
+    ]);
     const [project] = api.admin.projects();
     expect(project?.prompts).toEqual([prompt, 'Add a settings page with a theme switch']);
     expect(project?.status).toBe('ready');
+  });
+
+  it('names projects after their subject and shows follow-ups on the app page', async () => {
+    const api = createMockAgentApi({ speed: 'instant' });
+    const names: string[] = [];
+    for (const text of [
+      'A recipe box with tags and a shopping list',
+      'A landing page for a neighbourhood bakery',
+      'Portfolio site',
+      '!!!!!!!!!!!!',
+    ]) {
+      const created = (await generate(api, { prompt: text })).events[0]!;
+      names.push((await callJson(api, 'GET', `/agent/project/${created.project_id}`)).body.name);
+    }
+    expect(names).toEqual(['Recipe Box', 'Neighbourhood Bakery', 'Portfolio Site', 'Untitled project']);
+
+    const created = (await generate(api, { prompt: 'A recipe box with <b>tags</b>' })).events[0]!;
+    const page = async () => (await call(api, 'GET', new URL(created.app_url).pathname, { token: null })).text();
+    const before = await page();
+    expect(before).toContain('&#60;b&#62;tags&#60;/b&#62;');
+    expect(before).not.toContain('<b>');
+    expect(before).toContain('--bg: #ffffff');
+    await generate(api, { prompt: 'Add a dark theme with green buttons' }, created.project_id);
+    const after = await page();
+    expect(after).toContain('--bg: #0f1115');
+    expect(after).toContain('--accent: #15803d');
+    expect(after).toContain('<li>Add a dark theme with green buttons</li>');
   });
 
   it("refuses follow-ups on unknown (404) and other teams' (403) projects, and validates them", async () => {

@@ -47,7 +47,7 @@ describe('startMockAgentServer', () => {
     // app_url points at this server, and the page is there.
     const page = await fetch(events[0]!.app_url as string);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Build A Todo App With Dark');
+    expect(await page.text()).toContain('Todo App');
   });
 
   it('writes each event as it happens, not in one buffer at the end', async () => {
