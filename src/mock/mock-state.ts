@@ -260,8 +260,9 @@ export function projectName(prompt: string): string {
     .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
     .split(/\s+/)
     .filter(Boolean);
-  let { phrase, stop } = phraseAt(words, 0);
-  if (stop === 'for' && phrase.every((word) => genericWords.has(word.toLowerCase()))) {
+  const head = phraseAt(words, 0);
+  let phrase = head.phrase;
+  if (head.stop === 'for' && phrase.every((word) => genericWords.has(word.toLowerCase()))) {
     const after = phraseAt(words, words.findIndex((word) => word.toLowerCase() === 'for') + 1).phrase;
     if (after.length > 0) phrase = after;
   }
