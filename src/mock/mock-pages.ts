@@ -44,7 +44,7 @@ function featureCards(project: MockProject): string {
       const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
       const title = words.charAt(0) + words.slice(1).toLowerCase();
       const blurb = blurbs.find(([pattern]) => pattern.test(name))?.[1] ?? 'Added in a later change.';
-      return `<article class="card"><h3>${escapeHtml(title)}</h3><p>${escapeHtml(blurb)}</p></article>`;
+      return `<article class="card"><h2>${escapeHtml(title)}</h2><p>${escapeHtml(blurb)}</p></article>`;
     })
     .join('\n');
 }
@@ -86,7 +86,7 @@ h1 { font-size: clamp(2rem, 5vw, 3.4rem); line-height: 1.1; margin: 0 0 16px; le
 .button.ghost { background: transparent; color: var(--text); border: 1px solid var(--line); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 16px; padding: 0 6vw 8vh; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 14px; padding: 20px; }
-.card h3 { margin: 0 0 6px; font-size: 17px; }
+.card h2 { margin: 0 0 6px; font-size: 17px; }
 .card p { margin: 0; color: var(--muted); font-size: 15px; }
 .changes { padding: 0 6vw 8vh; }
 .changes h2 { font-size: 18px; margin: 0 0 10px; }
@@ -95,7 +95,7 @@ footer { padding: 20px 6vw; border-top: 1px solid var(--line); color: var(--mute
 </style>
 </head>
 <body>
-<header class="nav"><span class="logo" aria-hidden="true"></span><strong>${escapeHtml(project.name)}</strong>
+<header class="nav" aria-label="${escapeHtml(project.name)}"><span class="logo" aria-hidden="true"></span><strong>${escapeHtml(project.name)}</strong>
 <nav aria-label="Main"><span>Home</span><span>Features</span><span>Contact</span></nav></header>
 ${building ? '<p class="banner" role="status">Building… this page refreshes by itself.</p>\n' : ''}<main>
 <section class="hero">

@@ -78,7 +78,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
       await waitForState(buildLog(page), 'completed');
       await page.locator('.ae-builder[data-phase="ready"]').waitFor();
       await page.getByTitle('Preview of the generated app').scrollIntoViewIfNeeded();
-      await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Status: ready').waitFor();
+      await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Live app').waitFor();
     },
   ],
   [

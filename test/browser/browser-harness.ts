@@ -141,12 +141,18 @@ export function mockGenerationPosts(mock: MockAgentServer): string[] {
 
 /** The build log region. */
 export function buildLog(page: Page): Locator {
-  return page.getByRole('region', { name: 'Build progress' });
+  return page.getByRole('region', { name: 'Build progress', includeHidden: true });
 }
 
-/** Waits until `locator` shows `data-state="state"`. */
+/** Opens the builder's build details, which fold away once the app is ready, as a user would. */
+export async function showBuildDetails(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Show build details' }).click();
+  await buildLog(page).waitFor();
+}
+
+/** Waits until `locator` shows `data-state="state"` (shown or not: the builder folds its log once the app is ready). */
 export function waitForState(locator: Locator, state: string): Promise<void> {
-  return locator.and(locator.page().locator(`[data-state="${state}"]`)).waitFor();
+  return locator.and(locator.page().locator(`[data-state="${state}"]`)).waitFor({ state: 'attached' });
 }
 
 /** Switches the page to a colour scheme: the system preference and the playground's Theme select. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildLog,
   mockGenerationPosts,
+  showBuildDetails,
   useBrowserHarness,
   tabTo,
   waitForState,
@@ -60,6 +61,7 @@ describe('the generation journey in Chromium', () => {
     expect(project.prompts).toEqual(['A recipe box with tags and a shopping list']);
 
     // Progress: the container bar reached 100 %, the container was ready, and every file was listed.
+    await showBuildDetails(page);
     const progress = log.getByRole('progressbar', { name: 'Build progress' });
     expect(await progress.getAttribute('aria-valuenow')).toBe('100');
     expect(await progress.getAttribute('aria-valuetext')).toBe('100% done');
@@ -84,7 +86,7 @@ describe('the generation journey in Chromium', () => {
     await frame.scrollIntoViewIfNeeded();
     const app = page.frameLocator('iframe[title="Preview of the generated app"]');
     expect(await app.getByRole('heading', { level: 1 }).textContent()).toBe(project.name);
-    await app.getByText('Status: ready').waitFor();
+    await app.getByText('Live app').waitFor();
     expect(ada.generationPosts).toEqual(['/api/agent/agent/generate']);
 
     // The follow-up goes to the same project and changes two files.
@@ -92,7 +94,8 @@ describe('the generation journey in Chromium', () => {
     await followUp.getByText(/^Changes go to /).waitFor();
     await followUp.getByLabel('What should change?').fill('Add a dark mode toggle to the header');
     await followUp.getByRole('button', { name: 'Send follow-up' }).click();
-    // The follow-up's own log: the two files it modified and the one it created.
+    // The follow-up's own log (the details stay open as the user left them): the two files it modified
+    // and the one it created.
     await log.getByText('1 new, 2 changed files').waitFor();
     await waitForState(log, 'completed');
     expect(onlyProject().prompts).toEqual([
@@ -220,6 +223,9 @@ describe('the generation journey in Chromium', () => {
     await tabTo(page, page.getByRole('button', { name: 'Send follow-up' }));
     await page.keyboard.press('Space');
     // The follow-up's own log: the two files it modified and the one it created.
+    await page.locator('.ae-turn[data-outcome="completed"]').nth(1).waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Show build details' }));
+    await page.keyboard.press('Enter');
     await log.getByText('1 new, 2 changed files').waitFor();
     await waitForState(log, 'completed');
     expect(onlyProject().prompts).toEqual(['A habit tracker with streaks', 'Add weekly charts']);

@@ -84,7 +84,10 @@ export function AgentBuilder({
   const { store } = useAgentContext();
   const [rootRef, layout] = useLayout();
   const [tab, setTab] = useState<Tab>('chat');
-  const [logOpen, setLogOpen] = useState(true);
+  // Build details fold away once the app is ready (the preview shows it); a failure or a stop keeps them
+  // open, since they say what happened and what to do. The user's own choice wins.
+  const [logChoice, setLogChoice] = useState<boolean | undefined>(undefined);
+  const logOpen = logChoice ?? view.phase !== 'ready';
   const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
   const [container, setContainer] = useState<HTMLElement | null>(null);
   const id = useId();
@@ -114,7 +117,7 @@ export function AgentBuilder({
               className="ae-button ae-button-quiet ae-builder-log-toggle"
               aria-expanded={logOpen}
               aria-controls={logId}
-              onClick={() => setLogOpen((open) => !open)}
+              onClick={() => setLogChoice(!logOpen)}
             >
               {logOpen ? text.hideDetails : text.showDetails}
             </button>

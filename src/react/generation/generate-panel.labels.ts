@@ -7,6 +7,7 @@ export interface GeneratePanelLabels {
   promptPlaceholder: string;
   followUpPromptPlaceholder: string;
   promptHint: string;
+  followUpPromptHint: string;
   /** Shown when the prompt is too short, before anything is sent (the API's own words by default). */
   promptTooShort: string;
   modeLegend: string;
@@ -22,7 +23,6 @@ export interface GeneratePanelLabels {
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
-  /** Which project a follow-up goes to. */
   /** Names the project follow-ups go to. */
   followUpTarget: (projectName: string) => string;
   /** Stands for the project's name until the status poll has told it. */
@@ -38,6 +38,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   promptPlaceholder: 'A booking site for a yoga studio with a class calendar and sign-up form',
   followUpPromptPlaceholder: 'Make the header sticky and add a contact page',
   promptHint: 'Say what it is for, the pages it needs and the look you want.',
+  followUpPromptHint: 'One or two changes at a time work best.',
   promptTooShort: 'The prompt must be at least 10 characters.',
   modeLegend: 'Mode',
   modeBuild: 'Build',
