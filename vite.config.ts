@@ -19,17 +19,12 @@ export const entryAliases = [
 ];
 
 const react18Modules = fileURLToPath(new URL('./compat/react18/node_modules/', import.meta.url));
-const react18Aliases = [
-  'react',
-  'react-dom',
-  '@radix-ui/react-dialog',
-  '@testing-library/react',
-  '@testing-library/dom',
-  'zustand',
-].map((name) => ({
-  find: new RegExp(`^${name.replace('/', '\\/')}(?=$|/)`),
-  replacement: `${react18Modules}${name}`,
-}));
+const react18Aliases = ['react', 'react-dom', '@testing-library/react', '@testing-library/dom', 'zustand'].map(
+  (name) => ({
+    find: new RegExp(`^${name.replace('/', '\\/')}(?=$|/)`),
+    replacement: `${react18Modules}${name}`,
+  }),
+);
 
 const external = [
   ...Object.keys(packageJson.dependencies),

@@ -68,7 +68,6 @@ const prebundled = [
   'zustand',
   'zustand/vanilla',
   '@microsoft/fetch-event-source',
-  '@radix-ui/react-dialog',
 ];
 
 function isUnder(url: string, path: string): boolean {

@@ -1,4 +1,7 @@
-/** AgentBuilder in real Chromium: the deploy dialog, and the code-host install page with its redirect back. */
+/**
+ * AgentBuilder in real Chromium: the deploy dialog, the modal behaviour of the sheet and the dialog, and the
+ * code-host install page with its redirect back.
+ */
 import { describe, expect, it } from 'vitest';
 import { axeViolations, buildLog, useBrowserHarness, waitForState, type PlaygroundPage } from './browser-harness.js';
 
@@ -80,5 +83,33 @@ describe('AgentBuilder in Chromium', () => {
     await page.getByRole('form').first().waitFor();
     const connectedViolations = await violationsInBothSchemes(opened);
     expect(connectedViolations, `axe violations once connected:\n${connectedViolations.join('\n')}`).toEqual([]);
+  });
+
+  it('the sheet and the token dialog are modal: focus moves in and back, Escape and the backdrop close the topmost only, the page behind stays put', async () => {
+    const { page } = await harness.openPage();
+    const isFocused = (element: Element) => element === document.activeElement;
+    const publish = page.getByRole('button', { name: 'Publish' });
+    await publish.click();
+    const sheet = page.getByRole('dialog', { name: 'Publish your app' });
+    await sheet.waitFor();
+    expect(await sheet.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+    const connect = page.getByRole('button', { name: /^Connect Vercel$/i });
+    await connect.click();
+    const dialog = page.getByRole('dialog', { name: /^Connect Vercel$/i });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel(/access token/i).evaluate(isFocused)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await sheet.isVisible()).toBe(true);
+    expect(await connect.evaluate(isFocused)).toBe(true);
+
+    // A press on the backdrop closes the sheet, and reaches nothing under it: the prompt box there stays unfocused.
+    const prompt = page.getByLabel('Describe the app you want');
+    const box = (await prompt.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await sheet.waitFor({ state: 'detached' });
+    expect(await publish.evaluate(isFocused)).toBe(true);
+    expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
   });
 });

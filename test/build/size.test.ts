@@ -29,13 +29,12 @@ async function shippedBytes(entry: string): Promise<number> {
 }
 
 describe('bundle budgets (gzipped, dependencies included, React excluded)', () => {
-  // Raised from 16,000 and 48,000 when the events route, the project list, the error table, the conversation
-  // and the project view (core) and end-user error copy, icons and the builder (React) landed together: the
-  // React entry's 46.9 KiB target is not met yet (56.4 KiB with the project list), and this budget stops it
-  // from growing further meanwhile.
+  // Core's was raised from 16,000 when the events route, the project list, the error table, the conversation
+  // and the project view landed. The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
+  // its two dialogs moved from Radix Dialog (14.5 KB of it) to the platform's <dialog>.
   it.each([
     ['dist/core.js', 20_200],
-    ['dist/index.js', 58_300],
+    ['dist/index.js', 48_025],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -94,7 +94,7 @@ describe('a Vite app on React 18', () => {
     const built = await runCommand('npx', ['--no-install', 'vite', 'build'], { cwd: app.path, env: app.env() });
     expect(built.code, built.output).toBe(0);
     // The one warning this used to print: node:http externalised, from the mock's Node server in the same entry.
-    // ("use client" directives are reported for every Radix package and ours alike; Next.js needs them.)
+    // (Our entry's "use client" directives are reported as well; Next.js needs them.)
     expect(built.output).not.toMatch(/externali[sz]ed for browser compatibility|node:/);
     const assets = join(app.path, 'dist/assets');
     const scripts = readdirSync(assets).filter((file) => file.endsWith('.js'));

@@ -4,7 +4,6 @@
  * column holds the conversation, the prompt box and the build log, and deploy, code host, repositories and
  * plans wait in a sheet opened from the toolbar. Narrower than 768 px it becomes three tabs.
  */
-import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
@@ -19,6 +18,7 @@ import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import { ModalDialog } from '../shared/modal-dialog.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
 export interface AgentBuilderProps {
@@ -89,14 +89,8 @@ export function AgentBuilder({
   const [logChoice, setLogChoice] = useState<boolean | undefined>(undefined);
   const logOpen = logChoice ?? view.phase !== 'ready';
   const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
-  const [container, setContainer] = useState<HTMLElement | null>(null);
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
-
-  useEffect(() => {
-    // The sheet renders inside the provider's root so that its styles and theme apply.
-    setContainer(rootRef.current?.closest<HTMLElement>('[data-agent-embed]') ?? null);
-  }, [rootRef]);
 
   const ship = (
     <div className="ae-builder-ship">
@@ -239,26 +233,28 @@ export function AgentBuilder({
           ))}
         </div>
       )}
-      <Dialog.Root open={sheet !== undefined} onOpenChange={(open) => !open && setSheet(undefined)}>
-        <Dialog.Portal container={container}>
-          <Dialog.Overlay className="ae-dialog-overlay" />
-          <Dialog.Content className="ae-dialog ae-sheet" aria-describedby={undefined}>
-            <div className="ae-sheet-header">
-              <Dialog.Title className="ae-title">
-                {sheet === 'plans' ? text.plansLabel : sheet === 'projects' ? text.projectsLabel : text.shipTitle}
-              </Dialog.Title>
-              <Dialog.Close className="ae-button ae-button-quiet">{text.close}</Dialog.Close>
-            </div>
-            {sheet === 'plans' ? (
-              <PlanList />
-            ) : sheet === 'projects' ? (
-              <ProjectList onOpen={() => setSheet(undefined)} />
-            ) : (
-              ship
-            )}
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <ModalDialog
+        open={sheet !== undefined}
+        onClose={() => setSheet(undefined)}
+        className="ae-dialog ae-sheet"
+        aria-labelledby={`${id}-sheet-title`}
+      >
+        <div className="ae-sheet-header">
+          <h2 id={`${id}-sheet-title`} className="ae-title">
+            {sheet === 'plans' ? text.plansLabel : sheet === 'projects' ? text.projectsLabel : text.shipTitle}
+          </h2>
+          <button type="button" className="ae-button ae-button-quiet" onClick={() => setSheet(undefined)}>
+            {text.close}
+          </button>
+        </div>
+        {sheet === 'plans' ? (
+          <PlanList />
+        ) : sheet === 'projects' ? (
+          <ProjectList onOpen={() => setSheet(undefined)} />
+        ) : (
+          ship
+        )}
+      </ModalDialog>
     </div>
   );
 }

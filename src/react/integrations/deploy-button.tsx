@@ -3,11 +3,11 @@
  * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
  * provider token: a password field read once on submit and emptied at once, never held in React state.
  */
-import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
+import { ModalDialog } from '../shared/modal-dialog.js';
 import { safeHttpUrl } from '../../core/index.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -94,16 +94,9 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, deployment, signedIn);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [container, setContainer] = useState<HTMLElement | null>(null);
-  const rootRef = useRef<HTMLElement>(null);
   const callOnDeployed = useLatestCallback(onDeployed);
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
-
-  useEffect(() => {
-    // The dialog renders inside the provider's root so that its styles and theme apply.
-    setContainer(rootRef.current?.closest<HTMLElement>('[data-agent-embed]') ?? null);
-  }, []);
 
   const connectionStatus = connection?.status;
   const deploying = deployment?.status === 'deploying';
@@ -135,7 +128,6 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
 
   return (
     <section
-      ref={rootRef}
       className={cx('ae-deploy', className)}
       data-state={state}
       data-connection={connectionStatus ?? 'idle'}
@@ -211,7 +203,6 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
         <TokenDialog
           open={dialogOpen}
           onOpenChange={setDialogOpen}
-          container={container}
           providerName={providerName}
           connection={connection}
           onToken={async (token) => {
@@ -285,14 +276,13 @@ function ConnectionSummary({
 interface TokenDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
-  container: HTMLElement | null;
   providerName: string;
   connection: DeploymentConnectionState | undefined;
   /** Sends the token; resolves true when it was accepted. */
   onToken(token: string): Promise<boolean>;
 }
 
-function TokenDialog({ open, onOpenChange, container, providerName, connection, onToken }: TokenDialogProps) {
+function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: TokenDialogProps) {
   const text = useAgentLabels().deployButton;
   const tokenRef = useRef<HTMLInputElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -341,60 +331,59 @@ function TokenDialog({ open, onOpenChange, container, providerName, connection, 
   const inputId = `${id}-token`;
   const errorId = `${id}-token-error`;
   return (
-    <Dialog.Root open={open} onOpenChange={changeOpen}>
-      <Dialog.Portal container={container}>
-        <Dialog.Overlay className="ae-dialog-overlay" />
-        <Dialog.Content className="ae-dialog" data-connect={connection?.connectStatus ?? 'idle'}>
-          <Dialog.Title className="ae-title">{text.dialogTitle(providerName)}</Dialog.Title>
-          <Dialog.Description className="ae-hint">{text.dialogDescription(providerName)}</Dialog.Description>
-          <form className="ae-dialog-form" noValidate onSubmit={submit} aria-busy={submitting}>
-            <div className="ae-field">
-              <label htmlFor={inputId} className="ae-label">
-                {text.tokenLabel(providerName)}
-              </label>
-              <input
-                ref={tokenRef}
-                id={inputId}
-                name="token"
-                className="ae-input"
-                type="password"
-                autoComplete="off"
-                spellCheck={false}
-                autoCapitalize="off"
-                required
-                disabled={submitting}
-                aria-invalid={fieldMessage === undefined ? undefined : true}
-                aria-describedby={fieldMessage === undefined ? undefined : errorId}
-                onChange={() => {
-                  if (emptyError) setEmptyError(false);
-                }}
-              />
-              {fieldMessage !== undefined && (
-                <p id={errorId} className="ae-field-error">
-                  {fieldMessage}
-                </p>
-              )}
-            </div>
-            <ErrorAlert
-              ref={alertRef}
-              error={generalError}
-              title={text.connectErrorTitle}
-              context="deploymentConnection"
-            />
-            {error !== undefined && tokenErrors !== undefined && <OtherFieldErrors error={error} />}
-            <div className="ae-actions">
-              <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
-                {submitting ? text.submitting : text.submit}
-              </button>
-              <Dialog.Close asChild>
-                <button type="button" className="ae-button">
-                  {text.cancel}
-                </button>
-              </Dialog.Close>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ModalDialog
+      open={open}
+      onClose={() => changeOpen(false)}
+      className="ae-dialog"
+      data-connect={connection?.connectStatus ?? 'idle'}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-description`}
+    >
+      <h2 id={`${id}-title`} className="ae-title">
+        {text.dialogTitle(providerName)}
+      </h2>
+      <p id={`${id}-description`} className="ae-hint">
+        {text.dialogDescription(providerName)}
+      </p>
+      <form className="ae-dialog-form" noValidate onSubmit={submit} aria-busy={submitting}>
+        <div className="ae-field">
+          <label htmlFor={inputId} className="ae-label">
+            {text.tokenLabel(providerName)}
+          </label>
+          <input
+            ref={tokenRef}
+            id={inputId}
+            name="token"
+            className="ae-input"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            required
+            disabled={submitting}
+            aria-invalid={fieldMessage === undefined ? undefined : true}
+            aria-describedby={fieldMessage === undefined ? undefined : errorId}
+            onChange={() => {
+              if (emptyError) setEmptyError(false);
+            }}
+          />
+          {fieldMessage !== undefined && (
+            <p id={errorId} className="ae-field-error">
+              {fieldMessage}
+            </p>
+          )}
+        </div>
+        <ErrorAlert ref={alertRef} error={generalError} title={text.connectErrorTitle} context="deploymentConnection" />
+        {error !== undefined && tokenErrors !== undefined && <OtherFieldErrors error={error} />}
+        <div className="ae-actions">
+          <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
+            {submitting ? text.submitting : text.submit}
+          </button>
+          <button type="button" className="ae-button" onClick={() => changeOpen(false)}>
+            {text.cancel}
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
   );
 }
