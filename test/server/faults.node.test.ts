@@ -29,6 +29,15 @@ afterEach(async () => {
 });
 
 type ProxyStackLike = Awaited<ReturnType<typeof startProxy>>;
+
+/** Alice's generate POST to the proxy, as her browser sends it. */
+function postGenerate(stack: ProxyStackLike): Promise<Response> {
+  return fetch(`${stack.proxyUrl}/agent/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
+    body: JSON.stringify({ prompt }),
+  });
+}
 type UpstreamLike = Awaited<ReturnType<typeof startScriptedUpstream>>;
 
 async function faultyStack(options: Parameters<typeof startProxy>[2] = {}) {
@@ -47,11 +56,7 @@ describe('proxy under upstream faults', () => {
   it('answers 504 once when the upstream hangs before headers, and aborts the upstream request', async () => {
     const { upstream, stack } = await faultyStack();
     const started = performance.now();
-    const refused = fetch(`${stack.proxyUrl}/agent/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
-      body: JSON.stringify({ prompt }),
-    });
+    const refused = postGenerate(stack);
     const exchange = await upstream.next();
     const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
     const answer = await refused;
@@ -69,11 +74,7 @@ describe('proxy under upstream faults', () => {
 
   it('ends a stalled stream as interrupted after the idle limit, heartbeats notwithstanding, and cancels upstream', async () => {
     const { upstream, stack } = await faultyStack();
-    const response = fetch(`${stack.proxyUrl}/agent/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
-      body: JSON.stringify({ prompt }),
-    });
+    const response = postGenerate(stack);
     const exchange = await upstream.next();
     const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
     const events = openEventStream(exchange);
@@ -95,11 +96,7 @@ describe('proxy under upstream faults', () => {
 describe('an upstream that drips', () => {
   it('ends the stream within the idle limit when dripped bytes never complete an event', async () => {
     const { upstream, stack } = await faultyStack();
-    const response = fetch(`${stack.proxyUrl}/agent/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
-      body: JSON.stringify({ prompt }),
-    });
+    const response = postGenerate(stack);
     const exchange = await upstream.next();
     const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
     const events = openEventStream(exchange);
@@ -136,11 +133,7 @@ describe('after many faults', () => {
 
   /** One generation against an upstream that fails in one of four ways; resolves when the browser's answer ended. */
   async function faultyGeneration(stack: ProxyStackLike, upstream: UpstreamLike, fault: number): Promise<void> {
-    const pending = fetch(`${stack.proxyUrl}/agent/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
-      body: JSON.stringify({ prompt }),
-    });
+    const pending = postGenerate(stack);
     const exchange = await upstream.next();
     if (fault === 0) {
       // Hangs before headers: the proxy answers 504.
@@ -303,11 +296,7 @@ describe('misbehaving upstream answers', () => {
     options: Parameters<typeof startProxy>[2] = {},
   ) {
     const { upstream, stack } = await faultyStack(options);
-    const pending = fetch(`${stack.proxyUrl}/agent/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: sessionCookie('alice'), origin: stack.origin },
-      body: JSON.stringify({ prompt }),
-    });
+    const pending = postGenerate(stack);
     answer(await upstream.next());
     const response = await pending;
     const text = await response.text();
