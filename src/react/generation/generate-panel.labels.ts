@@ -22,6 +22,8 @@ export interface GeneratePanelLabels {
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
+  /** The next step when a request is refused for want of credits (with `onBuyCredits` or `buyCreditsUrl`). */
+  buyCredits: string;
   /** Which project a follow-up goes to. */
   /** Names the project follow-ups go to. */
   followUpTarget: (projectName: string) => string;
@@ -51,6 +53,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   stopWaiting: 'Stop waiting',
   newProject: 'Start a new project',
   errorTitle: 'Your app could not be started',
+  buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',
 };

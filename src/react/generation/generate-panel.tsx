@@ -8,6 +8,7 @@ import { useProjectView } from './use-project-view.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { cx } from '../shared/class-names.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
+import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 
@@ -20,6 +21,10 @@ export interface GeneratePanelProps {
   onComplete?: (result: GenerationActionResult) => void;
   /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
   offerNewProject?: boolean;
+  /** The "Buy credits" button's action when a request is refused for want of credits. */
+  onBuyCredits?: () => void;
+  /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+  buyCreditsUrl?: string;
   className?: string;
 }
 
@@ -34,6 +39,8 @@ export function GeneratePanel({
   defaultMode = 'build',
   onComplete,
   offerNewProject = true,
+  onBuyCredits,
+  buyCreditsUrl,
   className,
 }: GeneratePanelProps) {
   const labels = useAgentLabels();
@@ -208,7 +215,17 @@ export function GeneratePanel({
           ))}
         </fieldset>
       )}
-      <ErrorAlert ref={alertRef} error={generalError} title={text.errorTitle} context="generation" />
+      <ErrorAlert
+        ref={alertRef}
+        error={generalError}
+        title={text.errorTitle}
+        context="generation"
+        action={
+          generalError?.kind === 'insufficient_credits' && canBuyCredits(onBuyCredits, buyCreditsUrl) ? (
+            <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={text.buyCredits} />
+          ) : undefined
+        }
+      />
       <div className="ae-actions">
         <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running || waiting}>
           {submitLabel}
