@@ -133,13 +133,42 @@ export function createConversationSlice(
         // No proxy route, or a failure: what this browser saw stays.
         return;
       }
-      const fromProxy = turns.map(fromProxyTurn);
-      const lastAt = fromProxy.length === 0 ? Number.NEGATIVE_INFINITY : fromProxy[fromProxy.length - 1]!.at;
-      // A turn the proxy has not recorded yet (still running here, or sent a moment ago) stays.
-      const local = (get().conversations[projectId] ?? []).filter((entry) => entry.at > lastAt + 1000);
-      set({ conversations: { ...get().conversations, [projectId]: [...fromProxy, ...local].slice(-maxTurns) } });
+      const merged = mergeTurns(turns.map(fromProxyTurn), get().conversations[projectId] ?? []);
+      set({ conversations: { ...get().conversations, [projectId]: merged.slice(-maxTurns) } });
     },
   };
+}
+
+/**
+ * The proxy's record with this browser's turns laid over it. A turn sent from here is in the proxy's record
+ * once the proxy has relayed it (same kind and prompt, matched newest first): it keeps its local id, so its
+ * outcome still lands on it when the generation ends here, and it is never listed twice. A turn the proxy
+ * has not recorded yet (sent a moment ago) stays after the record.
+ */
+function mergeTurns(fromProxy: readonly ConversationEntry[], local: readonly ConversationEntry[]): ConversationEntry[] {
+  const merged = [...fromProxy];
+  const unrecorded: ConversationEntry[] = [];
+  let searchBelow = merged.length;
+  for (let localIndex = local.length - 1; localIndex >= 0; localIndex -= 1) {
+    const entry = local[localIndex]!;
+    let match = -1;
+    for (let index = searchBelow - 1; index >= 0; index -= 1) {
+      const candidate = merged[index]!;
+      if (candidate.kind === entry.kind && candidate.prompt === entry.prompt) {
+        match = index;
+        break;
+      }
+    }
+    if (match === -1) {
+      unrecorded.unshift(entry);
+      continue;
+    }
+    const recorded = merged[match]!;
+    merged[match] = { ...recorded, id: entry.id, outcome: recorded.outcome ?? entry.outcome };
+    searchBelow = match;
+  }
+  const lastAt = fromProxy.length === 0 ? Number.NEGATIVE_INFINITY : fromProxy[fromProxy.length - 1]!.at;
+  return [...merged, ...unrecorded.filter((entry) => entry.at > lastAt + 1000)];
 }
 
 function savedKey(options: ConversationOptions): string {
