@@ -19,6 +19,7 @@ import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import { outcomeSlotKey } from '../shared/error-slots.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
 export interface AgentBuilderProps {
@@ -30,8 +31,13 @@ export interface AgentBuilderProps {
   repositoriesPerPage?: number;
   /** Offers the subscription plans in the toolbar. */
   showPlans?: boolean;
-  /** Called by the build log's "buy credits" button when credits run out. */
+  /**
+   * The "Buy credits" action when credits run out (before a build or during it). Without it and without
+   * `buyCreditsUrl`, "Buy credits" opens the plans when `showPlans` is on.
+   */
   onBuyCredits?: () => void;
+  /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+  buyCreditsUrl?: string;
   /** Offers the end user's earlier projects (from the agency proxy) in the toolbar (default true). */
   showProjects?: boolean;
   /** Anything else for the toolbar, before the actions. */
@@ -74,6 +80,7 @@ export function AgentBuilder({
   repositoriesPerPage,
   showPlans = false,
   onBuyCredits,
+  buyCreditsUrl,
   showProjects = true,
   toolbarSlot,
   className,
@@ -84,7 +91,8 @@ export function AgentBuilder({
   const { store } = useAgentContext();
   const [rootRef, layout] = useLayout();
   const [tab, setTab] = useState<Tab>('chat');
-  const [logOpen, setLogOpen] = useState(true);
+  // Undefined while the log is open; else what it was closed on (a bad ending's slot, or null).
+  const [logClosedAt, setLogClosedAt] = useState<string | null | undefined>(undefined);
   const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
   const [container, setContainer] = useState<HTMLElement | null>(null);
   const id = useId();
@@ -94,6 +102,18 @@ export function AgentBuilder({
     // The sheet renders inside the provider's root so that its styles and theme apply.
     setContainer(rootRef.current?.closest<HTMLElement>('[data-agent-embed]') ?? null);
   }, [rootRef]);
+
+  // A build that ends badly is told in the log, with its next step: it opens even if the person closed it
+  // before (closing it again keeps it closed for that outcome).
+  const badEnding = outcomeSlotKey(view);
+  const logOpen = logClosedAt === undefined || (badEnding !== undefined && logClosedAt !== badEnding);
+
+  // "Buy credits" everywhere in the builder: the agency's action, else its page, else the plans sheet.
+  const buyAction = onBuyCredits ?? (buyCreditsUrl === undefined && showPlans ? () => setSheet('plans') : undefined);
+  const buyCredits = {
+    ...(buyAction === undefined ? {} : { onBuyCredits: buyAction }),
+    ...(buyCreditsUrl === undefined ? {} : { buyCreditsUrl }),
+  };
 
   const ship = (
     <div className="ae-builder-ship">
@@ -107,24 +127,26 @@ export function AgentBuilder({
     <div className="ae-builder-chat">
       <div className="ae-builder-thread">
         <Conversation />
-        {view.generation !== undefined && (
+        {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
+        {view.generation !== undefined && view.phase !== 'idle' && (
           <div className="ae-builder-log" data-open={logOpen}>
             <button
               type="button"
               className="ae-button ae-button-quiet ae-builder-log-toggle"
               aria-expanded={logOpen}
               aria-controls={logId}
-              onClick={() => setLogOpen((open) => !open)}
+              onClick={() => setLogClosedAt(logOpen ? (badEnding ?? null) : undefined)}
             >
               {logOpen ? text.hideDetails : text.showDetails}
             </button>
             <div id={logId} hidden={!logOpen}>
-              <LiveBuildLog {...(onBuyCredits === undefined ? {} : { onBuyCredits })} />
+              {/* Closed, it lets go of what it would tell: the conversation then says how the build ended. */}
+              {logOpen && <LiveBuildLog {...buyCredits} />}
             </div>
           </div>
         )}
       </div>
-      <GeneratePanel className="ae-builder-prompt" offerNewProject={false} />
+      <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
   );
   const preview = <AppPreview className="ae-builder-preview" />;
@@ -174,7 +196,7 @@ export function AgentBuilder({
           </button>
         )}
         {toolbarSlot}
-        {view.key !== undefined && !view.busy && (
+        {view.key !== undefined && !view.busy && view.phase !== 'idle' && (
           <button type="button" className="ae-button ae-button-quiet" onClick={() => store.getState().newProject()}>
             {text.newProject}
           </button>

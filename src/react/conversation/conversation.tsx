@@ -1,9 +1,12 @@
 'use client';
 /** The conversation of a project: each prompt the end user sent, when, and what came of it. */
-import type { ConversationEntry } from '../../core/index.js';
+import { useStore } from 'zustand';
+import { selectProjectView, type ConversationEntry } from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { ConversationLabels } from './conversation.labels.js';
 import { useConversation } from './use-conversation.js';
 import type { AgentFormat } from '../provider/agent-format.js';
@@ -15,7 +18,17 @@ export interface ConversationProps {
   className?: string;
 }
 
-function Turn({ turn, text, format }: { turn: ConversationEntry; text: ConversationLabels; format: AgentFormat }) {
+function Turn({
+  turn,
+  text,
+  format,
+  showOutcome,
+}: {
+  turn: ConversationEntry;
+  text: ConversationLabels;
+  format: AgentFormat;
+  showOutcome: boolean;
+}) {
   const { outcome } = turn;
   return (
     <li className="ae-turn" data-outcome={outcome?.status ?? 'running'}>
@@ -30,19 +43,21 @@ function Turn({ turn, text, format }: { turn: ConversationEntry; text: Conversat
         )}
         <time dateTime={new Date(turn.at).toISOString()}>{format.time(turn.at)}</time>
       </p>
-      <p className="ae-turn-outcome">
-        {outcome === undefined ? (
-          <>
-            <span className="ae-spinner" aria-hidden="true" /> {text.running}
-          </>
-        ) : (
-          text.outcome(outcome, {
-            created: format.number(outcome.filesCreated),
-            modified: format.number(outcome.filesModified),
-            steps: format.number(outcome.steps),
-          })
-        )}
-      </p>
+      {showOutcome && (
+        <p className="ae-turn-outcome">
+          {outcome === undefined ? (
+            <>
+              <span className="ae-spinner" aria-hidden="true" /> {text.running}
+            </>
+          ) : (
+            text.outcome(outcome, {
+              created: format.number(outcome.filesCreated),
+              modified: format.number(outcome.filesModified),
+              steps: format.number(outcome.steps),
+            })
+          )}
+        </p>
+      )}
     </li>
   );
 }
@@ -52,6 +67,15 @@ export function Conversation({ projectId, className }: ConversationProps) {
   const text = useAgentLabels().conversation;
   const format = useAgentFormat();
   const turns = useConversation(projectId);
+  const { store } = useAgentContext();
+  // How the latest build ended badly, if it did: the build log tells it with its next step when it is on
+  // screen, and then the latest turn does not say it a second time.
+  const badEnding = useStore(store, (state) => {
+    const view = selectProjectView(state, projectId ?? state.currentKey);
+    const last = turns[turns.length - 1];
+    return last?.outcome?.status === view.phase ? outcomeSlotKey(view) : undefined;
+  });
+  const toldHere = useFailureSlot(badEnding, slotRank.mention);
   return (
     <section
       className={cx('ae-conversation', className)}
@@ -62,8 +86,14 @@ export function Conversation({ projectId, className }: ConversationProps) {
         <p className="ae-muted">{text.empty}</p>
       ) : (
         <ol className="ae-turns">
-          {turns.map((turn) => (
-            <Turn key={turn.id} turn={turn} text={text} format={format} />
+          {turns.map((turn, index) => (
+            <Turn
+              key={turn.id}
+              turn={turn}
+              text={text}
+              format={format}
+              showOutcome={toldHere || index < turns.length - 1}
+            />
           ))}
         </ol>
       )}
