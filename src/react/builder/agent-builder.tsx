@@ -260,7 +260,7 @@ export function AgentBuilder({
       )}
       <Dialog.Root open={sheet !== undefined} onOpenChange={(open) => !open && setSheet(undefined)}>
         <Dialog.Portal container={container}>
-          <Dialog.Overlay className="ae-dialog-overlay" />
+          <Dialog.Overlay className="ae-dialog-overlay ae-sheet-overlay" />
           <Dialog.Content className="ae-dialog ae-sheet" aria-describedby={undefined}>
             <div className="ae-sheet-header">
               <Dialog.Title className="ae-title">
