@@ -207,7 +207,12 @@ export function AgentBuilder({
           </button>
         )}
         {layout === 'wide' && (
-          <button type="button" className="ae-button ae-button-primary" onClick={() => setSheet('ship')}>
+          // The primary action once there is an app to publish; before, the prompt box's is the one.
+          <button
+            type="button"
+            className={cx('ae-button', view.hasApp && 'ae-button-primary')}
+            onClick={() => setSheet('ship')}
+          >
             {text.shipLabel}
           </button>
         )}

@@ -77,6 +77,8 @@ export function GeneratePanel({
   // A rate limit holds the submit button until its countdown (shown in the alert) reaches zero.
   const secondsLeft = useRetryCountdown(generalError);
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
+  // Out of credits, buying them is the next step (here or in the build log): sending again is not the primary one.
+  const outOfCredits = status === 'credits_exhausted';
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -222,12 +224,17 @@ export function GeneratePanel({
         context="generation"
         action={
           generalError?.kind === 'insufficient_credits' && canBuyCredits(onBuyCredits, buyCreditsUrl) ? (
-            <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={text.buyCredits} />
+            <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={text.buyCredits} primary />
           ) : undefined
         }
       />
       <div className="ae-actions">
-        <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running || waiting}>
+        <button
+          ref={submitRef}
+          type="submit"
+          className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
+          disabled={running || waiting}
+        >
           {submitLabel}
         </button>
         {running && (
