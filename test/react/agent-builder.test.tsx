@@ -138,7 +138,10 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
       .filter((element) => element.closest('.ae-visually-hidden') === null);
 
   it('credits refused before a build: once, in the prompt box, and "Buy credits" opens the plans', async () => {
-    const { user, transport } = renderWithMock(<AgentBuilder showPlans />, { provider: { externalUser: ada } });
+    const onSelectPlan = vi.fn();
+    const { user, transport } = renderWithMock(<AgentBuilder showPlans onSelectPlan={onSelectPlan} />, {
+      provider: { externalUser: ada },
+    });
     transport.api.admin.setCredits(0);
     const builder = screen.getByRole('region', { name: 'App builder' });
     await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
@@ -155,6 +158,10 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await user.click(within(alert).getByRole('button', { name: 'Buy credits' }));
     const plans = within(screen.getByRole('dialog', { name: 'Plans' })).getByRole('region', { name: 'Plans' });
     await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
+    // Choosing a plan is the agency's checkout; the sheet gets out of the way.
+    await user.click(within(plans).getByRole('button', { name: 'Choose Pro' }));
+    expect(onSelectPlan).toHaveBeenCalledWith(expect.objectContaining({ name: 'Pro' }));
+    expect(screen.queryByRole('dialog', { name: 'Plans' })).not.toBeInTheDocument();
   });
 
   it('credits running out during a build: once, in the build log, which opens for it even if it was closed', async () => {

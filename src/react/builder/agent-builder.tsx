@@ -6,6 +6,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { SubscriptionPlan } from '../../core/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
@@ -31,6 +32,8 @@ export interface AgentBuilderProps {
   repositoriesPerPage?: number;
   /** Offers the subscription plans in the toolbar. */
   showPlans?: boolean;
+  /** Gives each plan a "Choose" button that calls this (the plans sheet then closes). */
+  onSelectPlan?: (plan: SubscriptionPlan) => void;
   /**
    * The "Buy credits" action when credits run out (before a build or during it). Without it and without
    * `buyCreditsUrl`, "Buy credits" opens the plans when `showPlans` is on.
@@ -79,6 +82,7 @@ export function AgentBuilder({
   codehost,
   repositoriesPerPage,
   showPlans = false,
+  onSelectPlan,
   onBuyCredits,
   buyCreditsUrl,
   showProjects = true,
@@ -274,7 +278,16 @@ export function AgentBuilder({
               <Dialog.Close className="ae-button ae-button-quiet">{text.close}</Dialog.Close>
             </div>
             {sheet === 'plans' ? (
-              <PlanList />
+              <PlanList
+                {...(onSelectPlan === undefined
+                  ? {}
+                  : {
+                      onSelect: (plan: SubscriptionPlan) => {
+                        onSelectPlan(plan);
+                        setSheet(undefined);
+                      },
+                    })}
+              />
             ) : sheet === 'projects' ? (
               <ProjectList onOpen={() => setSheet(undefined)} />
             ) : (
