@@ -7,6 +7,8 @@ export interface GeneratePanelLabels {
   promptPlaceholder: string;
   followUpPromptPlaceholder: string;
   promptHint: string;
+  /** The hint under a follow-up's prompt. */
+  followUpPromptHint: string;
   /** Shown when the prompt is too short, before anything is sent (the API's own words by default). */
   promptTooShort: string;
   modeLegend: string;
@@ -40,6 +42,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   promptPlaceholder: 'A booking site for a yoga studio with a class calendar and sign-up form',
   followUpPromptPlaceholder: 'Make the header sticky and add a contact page',
   promptHint: 'Say what it is for, the pages it needs and the look you want.',
+  followUpPromptHint: 'Describe one change at a time: what to add, remove or restyle.',
   promptTooShort: 'The prompt must be at least 10 characters.',
   modeLegend: 'Mode',
   modeBuild: 'Build',

@@ -187,7 +187,7 @@ export function GeneratePanel({
           }}
         />
         <p id={hintId} className="ae-hint">
-          {text.promptHint}
+          {followUpProject === undefined ? text.promptHint : text.followUpPromptHint}
         </p>
         {fieldError !== undefined && (
           <p id={errorId} className="ae-field-error">
