@@ -141,33 +141,19 @@ export function createConversationSlice(
 
 /**
  * The proxy's record with this browser's turns laid over it. A turn sent from here is in the proxy's record
- * once the proxy has relayed it (same kind and prompt, matched newest first): it keeps its local id, so its
- * outcome still lands on it when the generation ends here, and it is never listed twice. A turn the proxy
- * has not recorded yet (sent a moment ago) stays after the record.
+ * once the proxy has relayed it (same kind and prompt, paired in order): it keeps its local id, so its outcome
+ * still lands on it when the generation ends here, and it is never listed twice. A turn the proxy has not
+ * recorded yet (sent a moment ago) stays after the record.
  */
 function mergeTurns(fromProxy: readonly ConversationEntry[], local: readonly ConversationEntry[]): ConversationEntry[] {
-  const merged = [...fromProxy];
-  const unrecorded: ConversationEntry[] = [];
-  let searchBelow = merged.length;
-  for (let localIndex = local.length - 1; localIndex >= 0; localIndex -= 1) {
-    const entry = local[localIndex]!;
-    let match = -1;
-    for (let index = searchBelow - 1; index >= 0; index -= 1) {
-      const candidate = merged[index]!;
-      if (candidate.kind === entry.kind && candidate.prompt === entry.prompt) {
-        match = index;
-        break;
-      }
-    }
-    if (match === -1) {
-      unrecorded.unshift(entry);
-      continue;
-    }
-    const recorded = merged[match]!;
-    merged[match] = { ...recorded, id: entry.id, outcome: recorded.outcome ?? entry.outcome };
-    searchBelow = match;
-  }
-  const lastAt = fromProxy.length === 0 ? Number.NEGATIVE_INFINITY : fromProxy[fromProxy.length - 1]!.at;
+  const unrecorded = [...local];
+  const merged = fromProxy.map((turn) => {
+    const index = unrecorded.findIndex((entry) => entry.kind === turn.kind && entry.prompt === turn.prompt);
+    if (index === -1) return turn;
+    const [entry] = unrecorded.splice(index, 1) as [ConversationEntry];
+    return { ...turn, id: entry.id, outcome: turn.outcome ?? entry.outcome };
+  });
+  const lastAt = fromProxy.at(-1)?.at ?? Number.NEGATIVE_INFINITY;
   return [...merged, ...unrecorded.filter((entry) => entry.at > lastAt + 1000)];
 }
 

@@ -113,10 +113,9 @@ export function AgentBuilder({
   const logOpen = logClosedAt === undefined || (badEnding !== undefined && logClosedAt !== badEnding);
 
   // "Buy credits" everywhere in the builder: the agency's action, else its page, else the plans sheet.
-  const buyAction = onBuyCredits ?? (buyCreditsUrl === undefined && showPlans ? () => setSheet('plans') : undefined);
   const buyCredits = {
-    ...(buyAction === undefined ? {} : { onBuyCredits: buyAction }),
-    ...(buyCreditsUrl === undefined ? {} : { buyCreditsUrl }),
+    onBuyCredits: onBuyCredits ?? (buyCreditsUrl === undefined && showPlans ? () => setSheet('plans') : undefined),
+    buyCreditsUrl,
   };
 
   const ship = (

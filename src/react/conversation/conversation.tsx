@@ -1,8 +1,7 @@
 'use client';
 /** The conversation of a project: each prompt the end user sent, when, and what came of it. */
-import { useStore } from 'zustand';
-import { selectProjectView, type ConversationEntry } from '../../core/index.js';
-import { useAgentContext } from '../provider/agent-context.js';
+import type { ConversationEntry } from '../../core/index.js';
+import { useProjectView } from '../generation/use-project-view.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
@@ -67,14 +66,11 @@ export function Conversation({ projectId, className }: ConversationProps) {
   const text = useAgentLabels().conversation;
   const format = useAgentFormat();
   const turns = useConversation(projectId);
-  const { store } = useAgentContext();
   // How the latest build ended badly, if it did: the build log tells it with its next step when it is on
   // screen, and then the latest turn does not say it a second time.
-  const badEnding = useStore(store, (state) => {
-    const view = selectProjectView(state, projectId ?? state.currentKey);
-    const last = turns[turns.length - 1];
-    return last?.outcome?.status === view.phase ? outcomeSlotKey(view) : undefined;
-  });
+  const view = useProjectView(projectId);
+  const last = turns[turns.length - 1];
+  const badEnding = last?.outcome?.status === view.phase ? outcomeSlotKey(view) : undefined;
   const toldHere = useFailureSlot(badEnding, slotRank.mention);
   return (
     <section

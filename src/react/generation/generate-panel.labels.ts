@@ -42,7 +42,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   promptPlaceholder: 'A booking site for a yoga studio with a class calendar and sign-up form',
   followUpPromptPlaceholder: 'Make the header sticky and add a contact page',
   promptHint: 'Say what it is for, the pages it needs and the look you want.',
-  followUpPromptHint: 'Describe one change at a time: what to add, remove or restyle.',
+  followUpPromptHint: 'Describe one change at a time.',
   promptTooShort: 'The prompt must be at least 10 characters.',
   modeLegend: 'Mode',
   modeBuild: 'Build',

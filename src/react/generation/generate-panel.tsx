@@ -22,9 +22,9 @@ export interface GeneratePanelProps {
   /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
   offerNewProject?: boolean;
   /** The "Buy credits" button's action when a request is refused for want of credits. */
-  onBuyCredits?: () => void;
+  onBuyCredits?: (() => void) | undefined;
   /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
-  buyCreditsUrl?: string;
+  buyCreditsUrl?: string | undefined;
   className?: string;
 }
 

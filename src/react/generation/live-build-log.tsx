@@ -19,9 +19,9 @@ export interface LiveBuildLogProps {
   /** The project to show; the provider's current generation by default. */
   projectId?: string;
   /** Called by the "buy credits" button when credits run out. */
-  onBuyCredits?: () => void;
+  onBuyCredits?: (() => void) | undefined;
   /** Where the "buy credits" link goes when there is no `onBuyCredits` (http/https only). */
-  buyCreditsUrl?: string;
+  buyCreditsUrl?: string | undefined;
   className?: string;
 }
 

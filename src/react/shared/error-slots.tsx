@@ -35,9 +35,8 @@ function createErrorSlots(): ErrorSlots {
   const notify = () => listeners.forEach((listener) => listener());
   return {
     claim(key, id, rank) {
-      const held = claims.get(key) ?? [];
-      if (held.some((claim) => claim.id === id && claim.rank === rank)) return;
-      claims.set(key, [...held.filter((claim) => claim.id !== id), { id, rank }]);
+      // Each effect releases before it claims again, so a claim is always new.
+      claims.set(key, [...(claims.get(key) ?? []), { id, rank }]);
       notify();
     },
     release(key, id) {
