@@ -90,6 +90,15 @@ function ScenarioPanel({ externalUserId }: { externalUserId: string | undefined 
   );
 }
 
+/** The fake agency's checkout: choosing a plan tops the mock's credits up, so "Buy credits" leads somewhere. */
+function choosePlan() {
+  void fetch('/playground/mock/credits', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ credits: 1000 }),
+  });
+}
+
 function App() {
   const user = userFromCookie(document.cookie);
   const [colorScheme, setColorScheme] = useState<'light' | 'dark' | 'auto'>('auto');
@@ -130,7 +139,7 @@ function App() {
               externalUser={{ id: user.externalUserId, name: user.name, email: user.email }}
               colorScheme={colorScheme}
             >
-              <AgentBuilder showPlans />
+              <AgentBuilder showPlans {...(__PLAYGROUND_BACKEND__ === 'mock' ? { onSelectPlan: choosePlan } : {})} />
             </AgentProvider>
           ) : (
             <p>Sign in as one of the fake end users to start building.</p>

@@ -2,7 +2,7 @@ import type { Decorator, Meta, StoryObj } from '@storybook/react-vite';
 import { AgentBuilder } from 'agent-embed';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, installCodehost, storyPrompt, storyUser } from './story-agent.js';
-import { reach } from './story-states.js';
+import { prepare, reach } from './story-states.js';
 
 const meta = {
   title: 'Builder/AgentBuilder',
@@ -73,6 +73,52 @@ export const ReadyToShip: Story = {
     await waitFor(() => expect(part('Repository')).toHaveAttribute('data-state', 'ready'));
     await userEvent.click(within(part('Deploy to Vercel')).getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'deployed'));
+  },
+};
+
+/** Where the builder says that credits ran out, on screen (not the build log's screen-reader announcement). */
+function creditsTold(element: HTMLElement) {
+  return within(element)
+    .queryAllByText(/run out of credits|credits ran out/i)
+    .filter((node) => node.closest('.ae-visually-hidden') === null);
+}
+
+export const OutOfCreditsBefore: Story = {
+  name: 'Out of credits before a build: told once, by the prompt box; Buy credits opens the plans',
+  args: { showPlans: true },
+  parameters: agentParameters(prepare.noCredits),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    await userEvent.type(view.getByLabelText('Describe the app you want'), storyPrompt);
+    await userEvent.click(view.getByRole('button', { name: 'Generate' }));
+    const alert = await view.findByRole('alert');
+    await expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
+    // Nothing was built: no pill, no build log, a neutral stage.
+    await expect(element).toHaveAttribute('data-phase', 'idle');
+    await expect(view.queryByRole('region', { name: 'Build progress' })).not.toBeInTheDocument();
+    await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
+    await expect(creditsTold(element)).toHaveLength(1);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Buy credits' }));
+    await waitFor(() =>
+      expect(within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Plans' })).toBeInTheDocument(),
+    );
+  },
+};
+
+export const OutOfCreditsDuring: Story = {
+  name: 'Credits ran out during a build: told once, by the build log',
+  args: { onBuyCredits: fn() },
+  parameters: agentParameters(reach.creditsExhaustedDuring),
+  play: async ({ canvasElement, args }) => {
+    const { element, view } = builder(canvasElement);
+    await expect(element).toHaveAttribute('data-phase', 'credits_exhausted');
+    const log = view.getByRole('region', { name: 'Build progress' });
+    await expect(log).toHaveTextContent('Your credits ran out.');
+    await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
+    await expect(view.getByRole('region', { name: 'App preview' })).toHaveTextContent('Your app will appear here.');
+    await expect(creditsTold(element)).toHaveLength(1);
+    await userEvent.click(within(log).getByRole('button', { name: 'Buy credits' }));
+    await expect(args.onBuyCredits).toHaveBeenCalledTimes(1);
   },
 };
 

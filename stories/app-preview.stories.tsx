@@ -41,6 +41,22 @@ export const WhileGenerating: Story = {
   play: async ({ canvasElement }) => expectEmpty(canvasElement, 'Your app will appear here when it is built.'),
 };
 
+export const CreditsRanOutAlone: Story = {
+  name: 'Credits ran out, alone: the stage tells it',
+  parameters: agentParameters(reach.creditsExhaustedDuring),
+  play: async ({ canvasElement }) => {
+    // With no build log on screen to tell it with its next step, the preview says how the build ended.
+    await expectEmpty(canvasElement, 'The build stopped when the credits ran out.');
+    await expect(preview(canvasElement).view.getByText('Out of credits')).toBeInTheDocument();
+  },
+};
+
+export const CreditsRefusedAlone: Story = {
+  name: 'Credits refused before a build (400): nothing was built',
+  parameters: agentParameters(reach.creditsExhaustedBefore),
+  play: async ({ canvasElement }) => expectEmpty(canvasElement),
+};
+
 export const Ready: Story = {
   name: 'Completed: live preview',
   parameters: agentParameters(reach.completed),

@@ -3,7 +3,7 @@ import { GeneratePanel } from 'agent-embed';
 import { agentApiMessages, type AgentErrorKind } from 'agent-embed/core';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, storyAgent, storyPrompt, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
-import { prepare, reach } from './story-states.js';
+import { prepare, reach, storyBillingUrl } from './story-states.js';
 
 const meta = {
   title: 'Generation/GeneratePanel',
@@ -208,17 +208,38 @@ export const FollowUp: Story = {
 };
 
 export const CreditsExhaustedBefore: Story = {
-  name: 'Credits exhausted before (400)',
+  name: 'Credits exhausted before (400): Buy credits',
+  args: { onBuyCredits: fn() },
   parameters: agentParameters(prepare.noCredits),
   play: async (context) => {
-    const { canvas, form } = panel(context.canvasElement);
+    const { canvas, form, prompt } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement);
     const alert = await canvas.findByRole('alert');
     await expect(alert).toHaveTextContent('Your app could not be started');
+    await expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
+    // The API's own words wait behind Details, for the agency's support.
     await expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(alert).toHaveAttribute('data-kind', 'insufficient_credits');
     await waitFor(() => expect(alert).toHaveFocus());
     await expect(form).toHaveAttribute('data-state', 'credits_exhausted');
+    // Nothing was built, so the form owns this failure and its next step; the prompt is kept for later.
+    await expect(prompt()).toHaveValue(storyPrompt);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Buy credits' }));
+    await expect(context.args.onBuyCredits).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const CreditsExhaustedBeforeBuyLink: Story = {
+  name: 'Credits exhausted before (400): a link to the billing page',
+  args: { buyCreditsUrl: storyBillingUrl },
+  parameters: agentParameters(prepare.noCredits),
+  play: async (context) => {
+    const { canvas } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    const alert = await canvas.findByRole('alert');
+    const link = within(alert).getByRole('link', { name: 'Buy credits' });
+    await expect(link).toHaveAttribute('href', storyBillingUrl);
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
   },
 };
 

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { createAgentFormat, LiveBuildLog } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import { creditsExhaustedMessage } from 'agent-embed/mock';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fn, waitFor, within } from 'storybook/test';
 import { agentParameters, currentGeneration, storyAgent } from './story-agent.js';
 import { reach, storyBillingUrl, storyFailureMessage } from './story-states.js';
 
@@ -205,20 +205,9 @@ export const FollowUpCompleted: Story = {
 };
 
 export const CreditsExhaustedBefore: Story = {
-  name: 'Credits exhausted before (400)',
+  ...refusal(reach.creditsExhaustedBefore, agentApiMessages.insufficientCredits, 'credits_exhausted'),
+  name: 'Credits exhausted before (400): nothing built, the prompt form tells it',
   args: { onBuyCredits: fn() },
-  parameters: agentParameters(reach.creditsExhaustedBefore),
-  play: async ({ canvasElement, args }) => {
-    const { region, log, outcome } = parts(canvasElement);
-    await expect(region).toHaveAttribute('data-state', 'credits_exhausted');
-    await expect(outcome()).toHaveTextContent('Your credits ran out.');
-    await expect(outcome()).not.toHaveTextContent(agentApiMessages.insufficientCredits);
-    await expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
-    // With onBuyCredits, the call to action is a button rather than the link.
-    await userEvent.click(log.getByRole('button', { name: 'Buy credits' }));
-    await expect(args.onBuyCredits).toHaveBeenCalledTimes(1);
-    await expect(log.queryByRole('link', { name: 'Buy credits' })).not.toBeInTheDocument();
-  },
 };
 
 export const CreditsExhaustedDuring: Story = {
@@ -306,13 +295,13 @@ export const Cancelled: Story = {
   },
 };
 
-function refusal(parameters: typeof reach.rateLimited, message: string): Story {
+function refusal(parameters: typeof reach.rateLimited, message: string, state = 'failed'): Story {
   return {
     parameters: agentParameters(parameters),
     play: async ({ canvasElement }) => {
       const { region, log } = parts(canvasElement);
       // A refused request never started a build: the prompt form shows why (once); the log stays empty.
-      await expect(region).toHaveAttribute('data-state', 'failed');
+      await expect(region).toHaveAttribute('data-state', state);
       await expect(region).toHaveAttribute('data-phase', 'idle');
       await expect(log.getByText('Nothing is being built yet.')).toBeInTheDocument();
       await expect(region).not.toHaveTextContent(message);

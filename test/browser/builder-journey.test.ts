@@ -12,6 +12,15 @@ async function violationsInBothSchemes(entry: PlaygroundPage): Promise<string[]>
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await entry.page.emulateMedia({ colorScheme: scheme });
+    // Colours change with a short transition: axe reads them once it has ended, not halfway.
+    await entry.page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+    );
     found.push(...(await axeViolations(entry.page)).map((line) => `${scheme}: ${line}`));
   }
   return found;

@@ -23,6 +23,7 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     // The preview's toolbar fits one row, and the device widths really differ.
     const toolbar = builder.locator('.ae-preview .ae-toolbar');
     const buttons = await toolbar.getByRole('button').all();
+    // One row: every button on about the same middle line (the device widths sit in a slightly shorter track).
     const middles = await Promise.all(
       buttons.map(async (button) => {
         const box = (await button.boundingBox())!;

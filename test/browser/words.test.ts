@@ -17,6 +17,28 @@ function visibleText(page: Page): Promise<string> {
   return page.getByRole('main', { name: 'App builder' }).innerText();
 }
 
+/**
+ * What a sighted end user reads, line by line: the text that is rendered on screen, without the build
+ * log's screen-reader announcements (clipped to a pixel) or the inside of a closed Details.
+ */
+function seenText(page: Page): Promise<string> {
+  return page.getByRole('main', { name: 'App builder' }).evaluate((main) => {
+    const lines: string[] = [];
+    const walker = main.ownerDocument.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      const text = node.textContent?.trim() ?? '';
+      if (text === '' || parent === null || parent.closest('.ae-visually-hidden') !== null) continue;
+      if (!parent.checkVisibility({ visibilityProperty: true })) continue;
+      lines.push(text);
+    }
+    return lines.join('\n');
+  });
+}
+
+/** How often the end user reads that credits ran out, in whatever words. */
+const creditsWords = /run out of credits|credits ran out|out of credits/gi;
+
 function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
 }
@@ -106,6 +128,37 @@ describe('failure scenarios in end-user words', () => {
     expect(occurrences(text, defaultErrorLabels.kinds.token_expired), text).toBe(1);
   });
 
+  it('No credits: told once, in the prompt box, with "Buy credits" (the plans), and nothing else says it', async () => {
+    const { page } = await harness.openPage();
+    await runScenario(page, 'No credits');
+    await generate(page);
+    const alert = page.getByRole('alert');
+    await alert.getByText(defaultErrorLabels.kinds.insufficient_credits).waitFor();
+    await page.waitForLoadState('networkidle');
+    const seen = await seenText(page);
+    // One sentence, one place: no "Out of credits" pill, build log or stage beside the prompt box's alert.
+    expect(seen.match(creditsWords), seen).toEqual(['run out of credits']);
+    expect(await page.getByRole('region', { name: 'Build progress' }).count()).toBe(0);
+    expect(await page.locator('.ae-builder').getAttribute('data-phase')).toBe('idle');
+    await alert.getByRole('button', { name: 'Buy credits' }).click();
+    await page.getByRole('dialog', { name: 'Plans' }).locator('section.ae-plans[data-state="loaded"]').waitFor();
+  });
+
+  it('credits running out mid-build: told once, in the build log, with "Buy credits"', async () => {
+    const { page } = await harness.openPage();
+    await runScenario(page, 'Credits run out mid-build');
+    await generate(page);
+    const log = page.getByRole('region', { name: 'Build progress' });
+    await log.locator('[data-outcome="credits_exhausted"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    const seen = await seenText(page);
+    const told = (seen.match(creditsWords) ?? []).filter((words) => words !== 'Out of credits');
+    // The pills name the state; the sentence with its next step is the log's alone.
+    expect(told, seen).toEqual(['credits ran out']);
+    expect(await page.getByRole('button', { name: 'Buy credits' }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'App preview' }).innerText()).toContain('Your app will appear here.');
+  });
+
   it('a 429 counts down from Retry-After', async () => {
     const { page } = await harness.openPage();
     await runScenario(page, 'Next request: 429');
@@ -128,13 +181,19 @@ describe('failure scenarios in end-user words', () => {
     expect(occurrences(text, 'You can try again in')).toBe(1);
   });
 
-  it('a dropped stream: no operator words, no failure repeated', async () => {
+  it('a dropped stream: no operator words, no failure repeated, the prompt once in the conversation', async () => {
     const { page } = await harness.openPage();
     await runScenario(page, 'Drop the next stream');
     await generate(page);
-    await page.locator('[data-state="completed"], [data-state="failed"], [data-state="interrupted"]').first().waitFor();
+    await page.locator('.ae-builder[data-phase="ready"], .ae-builder[data-phase="interrupted"]').waitFor();
+    await page.waitForLoadState('networkidle');
     const text = await visibleText(page);
     for (const word of operatorWords) expect(text, `"${word}" on screen`).not.toContain(word);
     expect(await page.getByRole('alert').count()).toBeLessThanOrEqual(1);
+    // The proxy's record of the turn and this browser's are one turn, not one stuck "Working on it…" and one done.
+    const turns = page.getByRole('region', { name: 'Conversation' }).getByRole('listitem');
+    expect(await turns.count()).toBe(1);
+    expect(occurrences(await seenText(page), 'A recipe box with tags and a shopping list')).toBe(1);
+    expect(await turns.first().innerText()).not.toContain('Working on it');
   });
 });

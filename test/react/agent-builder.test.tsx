@@ -128,3 +128,90 @@ describe('AgentBuilder, the one-line embed', () => {
     },
   );
 });
+
+describe('AgentBuilder: each failure told once, with its next step', () => {
+  const creditsWords = /run out of credits|credits ran out/i;
+  /** Where the builder tells that credits ran out, on screen (not the screen-reader announcement of the log). */
+  const creditsTold = (builder: HTMLElement) =>
+    within(builder)
+      .queryAllByText(creditsWords)
+      .filter((element) => element.closest('.ae-visually-hidden') === null);
+
+  it('credits refused before a build: once, in the prompt box, and "Buy credits" opens the plans', async () => {
+    const onSelectPlan = vi.fn();
+    const { user, transport } = renderWithMock(<AgentBuilder showPlans onSelectPlan={onSelectPlan} />, {
+      provider: { externalUser: ada },
+    });
+    transport.api.admin.setCredits(0);
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    const alert = await within(builder).findByRole('alert');
+    expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
+    // Nothing was built: no project name or pill, no build log, a neutral stage; the sentence reads once.
+    expect(builder).toHaveAttribute('data-phase', 'idle');
+    expect(within(builder).getByRole('toolbar')).toHaveTextContent('New app');
+    expect(within(builder).queryByText('Out of credits')).not.toBeInTheDocument();
+    expect(within(builder).queryByRole('region', { name: 'Build progress' })).not.toBeInTheDocument();
+    expect(within(builder).queryByRole('button', { name: 'New project' })).not.toBeInTheDocument();
+    expect(creditsTold(builder)).toHaveLength(1);
+    await user.click(within(alert).getByRole('button', { name: 'Buy credits' }));
+    const plans = within(screen.getByRole('dialog', { name: 'Plans' })).getByRole('region', { name: 'Plans' });
+    await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
+    // Choosing a plan is the agency's checkout; the sheet gets out of the way.
+    await user.click(within(plans).getByRole('button', { name: 'Choose Pro' }));
+    expect(onSelectPlan).toHaveBeenCalledWith(expect.objectContaining({ name: 'Pro' }));
+    expect(screen.queryByRole('dialog', { name: 'Plans' })).not.toBeInTheDocument();
+  });
+
+  it('credits running out during a build: once, in the build log, which opens for it though it had folded', async () => {
+    const onBuyCredits = vi.fn();
+    const { user, transport } = renderWithMock(<AgentBuilder onBuyCredits={onBuyCredits} />, {
+      provider: { externalUser: ada },
+    });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    // The app is ready: its build details have folded away by themselves.
+    expect(within(builder).getByRole('button', { name: 'Show build details' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    transport.api.admin.setCredits(1);
+    await user.type(within(builder).getByLabelText('What should change?'), 'Add a page with the class timetable');
+    await user.click(within(builder).getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'credits_exhausted'));
+    const log = within(builder).getByRole('region', { name: 'Build progress' });
+    expect(log.querySelector('[data-outcome="credits_exhausted"]')).toHaveTextContent('Your credits ran out.');
+    // The conversation keeps the prompts; the preview stays neutral: neither says it a second time.
+    const conversation = within(builder).getByRole('region', { name: 'Conversation' });
+    expect(conversation).toHaveTextContent('Add a page with the class timetable');
+    expect(within(builder).getByRole('region', { name: 'App preview' })).toHaveTextContent(
+      'Your app will appear here.',
+    );
+    expect(creditsTold(builder)).toHaveLength(1);
+    await user.click(within(log).getByRole('button', { name: 'Buy credits' }));
+    expect(onBuyCredits).toHaveBeenCalledTimes(1);
+    // Closed again, the log lets go of it and the conversation's turn says how the build ended.
+    await user.click(within(builder).getByRole('button', { name: 'Hide build details' }));
+    expect(conversation).toHaveTextContent('Stopped when the credits ran out, after 1 changed file.');
+    expect(creditsTold(builder)).toHaveLength(1);
+  });
+  it('a dropped stream: the prompt is one turn of the conversation, not one stuck and one done', async () => {
+    const { user, transport, generationPosts } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada },
+      store: { pollIntervalMs: 20, maxPollIntervalMs: 40, storage: null },
+    });
+    transport.api.admin.injectFault({ kind: 'drop_after', events: 4 });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    const conversation = within(builder).getByRole('region', { name: 'Conversation' });
+    await waitFor(() => expect(within(conversation).getAllByRole('listitem')).toHaveLength(1));
+    expect(conversation).not.toHaveTextContent('Working on it…');
+    expect(within(builder).queryByRole('alert')).not.toBeInTheDocument();
+    expect(generationPosts()).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
-import { agentApiMessages, defaultStorageKey } from 'agent-embed/core';
+import { defaultStorageKey } from 'agent-embed/core';
 import { creditsExhaustedMessage, createMockAgentApi } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
@@ -18,28 +18,50 @@ function outcome() {
 }
 
 describe('credits exhausted', () => {
-  it('before the generation (400): out of credits, the API message in the panel, a buy-credits call to action', async () => {
+  it('before the generation (400): told once, by the prompt form, with a buy-credits call to action', async () => {
     const onBuyCredits = vi.fn();
     const { user, transport, generationPosts } = renderWithMock(
       <>
-        <GeneratePanel />
+        <GeneratePanel onBuyCredits={onBuyCredits} />
         <LiveBuildLog onBuyCredits={onBuyCredits} />
+        <AppPreview />
       </>,
     );
     transport.api.admin.setCredits(0);
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
+    await waitFor(() => expect(screen.getByRole('form')).toHaveAttribute('data-state', 'credits_exhausted'));
     const alert = screen.getByRole('alert');
-    expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
+    expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
     await waitFor(() => expect(alert).toHaveFocus());
-    expect(outcome()).toHaveAttribute('data-outcome', 'credits_exhausted');
-    expect(outcome()).toHaveTextContent('Your credits ran out.');
-    expect(outcome()).toHaveTextContent('Buy more credits to continue building.');
-    await user.click(within(buildLog()).getByRole('button', { name: 'Buy credits' }));
+    // The request built nothing: the log and the preview have nothing to tell, so the failure reads once.
+    expect(buildLog()).toHaveAttribute('data-phase', 'idle');
+    expect(outcome()).toBeNull();
+    expect(within(buildLog()).getByText('Nothing is being built yet.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'App preview' })).toHaveTextContent('Your app will appear here.');
+    expect(screen.getAllByText(/run out of credits|credits ran out/i)).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Buy credits' })).toHaveLength(1);
+    await user.click(within(alert).getByRole('button', { name: 'Buy credits' }));
     expect(onBuyCredits).toHaveBeenCalledTimes(1);
-    expect(within(buildLog()).getByRole('log')).toHaveTextContent('Your credits ran out.');
+    // The prompt comes back to the box, ready once credits are bought.
+    expect(screen.getByLabelText('Describe the app you want')).toHaveValue(validPrompt);
     expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('before the generation (400), alone: a buy link from buyCreditsUrl, none for a URL that is not http(s)', async () => {
+    const { user, transport } = renderWithMock(<GeneratePanel buyCreditsUrl="https://agency.example.test/billing" />);
+    transport.api.admin.setCredits(0);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const link = await screen.findByRole('link', { name: 'Buy credits' });
+    expect(link).toHaveAttribute('href', 'https://agency.example.test/billing');
+    cleanupRendered();
+    const unsafe = renderWithMock(<GeneratePanel buyCreditsUrl="javascript:alert(1)" />);
+    unsafe.transport.api.admin.setCredits(0);
+    await unsafe.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await unsafe.user.click(screen.getByRole('button', { name: 'Generate' }));
+    await screen.findByRole('alert');
+    expect(screen.queryByRole('link', { name: 'Buy credits' })).not.toBeInTheDocument();
   });
 
   it('during the generation (event): out of credits after the files it could pay for, with a buy link', async () => {
@@ -72,10 +94,11 @@ describe('credits exhausted', () => {
         <LiveBuildLog buyCreditsUrl="javascript:alert(1)" />
       </>,
     );
-    transport.api.admin.setCredits(0);
+    transport.api.admin.setCredits(3);
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'credits_exhausted'));
+    expect(outcome()).toHaveTextContent('Your credits ran out.');
     expect(within(buildLog()).queryByRole('link')).not.toBeInTheDocument();
   });
 });

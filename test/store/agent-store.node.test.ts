@@ -3,6 +3,7 @@ import {
   AgentApiError,
   createAgentClient,
   createAgentStore,
+  selectProjectView,
   type AgentEvent,
   type AgentLogEntry,
   type AgentStoreOptions,
@@ -372,6 +373,10 @@ describe('refusals, cancel and end states', () => {
     const first = await refused;
     expect(first.outcome).toBe('credits_exhausted');
     expect(store.getState().generations[first.key]?.status).toBe('credits_exhausted');
+    // Refused, it built nothing: the project's view stays idle (the prompt form tells the refusal, once).
+    const refusedView = selectProjectView(store.getState(), first.key);
+    expect(refusedView).toMatchObject({ phase: 'idle', error: undefined, hasApp: false });
+    expect(refusedView.refusal?.kind).toBe('insufficient_credits');
 
     const during = store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[1]!;
@@ -383,6 +388,8 @@ describe('refusals, cancel and end states', () => {
     expect(second.outcome).toBe('credits_exhausted');
     expect(store.getState().generations.p2).toMatchObject({ status: 'credits_exhausted', projectId: 'p2' });
     expect(store.getState().generations.p2?.error?.message).toBe('Credits ran out.');
+    // Started, it is the build's own ending: the view says so (the build log tells it).
+    expect(selectProjectView(store.getState(), 'p2')).toMatchObject({ phase: 'credits_exhausted', refusal: undefined });
   });
 
   it('a stream error event ends in failed with its message', async () => {

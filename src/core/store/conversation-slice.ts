@@ -133,13 +133,28 @@ export function createConversationSlice(
         // No proxy route, or a failure: what this browser saw stays.
         return;
       }
-      const fromProxy = turns.map(fromProxyTurn);
-      const lastAt = fromProxy.length === 0 ? Number.NEGATIVE_INFINITY : fromProxy[fromProxy.length - 1]!.at;
-      // A turn the proxy has not recorded yet (still running here, or sent a moment ago) stays.
-      const local = (get().conversations[projectId] ?? []).filter((entry) => entry.at > lastAt + 1000);
-      set({ conversations: { ...get().conversations, [projectId]: [...fromProxy, ...local].slice(-maxTurns) } });
+      const merged = mergeTurns(turns.map(fromProxyTurn), get().conversations[projectId] ?? []);
+      set({ conversations: { ...get().conversations, [projectId]: merged.slice(-maxTurns) } });
     },
   };
+}
+
+/**
+ * The proxy's record with this browser's turns laid over it. A turn sent from here is in the proxy's record
+ * once the proxy has relayed it (same kind and prompt, paired in order): it keeps its local id, so its outcome
+ * still lands on it when the generation ends here, and it is never listed twice. A turn the proxy has not
+ * recorded yet (sent a moment ago) stays after the record.
+ */
+function mergeTurns(fromProxy: readonly ConversationEntry[], local: readonly ConversationEntry[]): ConversationEntry[] {
+  const unrecorded = [...local];
+  const merged = fromProxy.map((turn) => {
+    const index = unrecorded.findIndex((entry) => entry.kind === turn.kind && entry.prompt === turn.prompt);
+    if (index === -1) return turn;
+    const [entry] = unrecorded.splice(index, 1) as [ConversationEntry];
+    return { ...turn, id: entry.id, outcome: turn.outcome ?? entry.outcome };
+  });
+  const lastAt = fromProxy.at(-1)?.at ?? Number.NEGATIVE_INFINITY;
+  return [...merged, ...unrecorded.filter((entry) => entry.at > lastAt + 1000)];
 }
 
 function savedKey(options: ConversationOptions): string {

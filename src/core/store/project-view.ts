@@ -107,10 +107,10 @@ function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase |
     case 'completed':
       return 'ready';
     case 'credits_exhausted':
-      return 'credits_exhausted';
     case 'failed':
-      // A refused follow-up leaves the project as it was; a refused new project never existed.
-      return generation.refused ? (polled ?? 'idle') : 'failed';
+      // A refused request built nothing (the prompt form says why, with credits as with any refusal): a refused
+      // follow-up leaves the project as it was; a refused new project never existed.
+      return generation.refused ? (polled ?? 'idle') : generation.status;
     case 'aborted':
       // The stream was closed, not the build: the poll says how it goes on.
       if (polled === 'ready' || polled === 'failed' || polled === 'credits_exhausted') return polled;

@@ -5,6 +5,7 @@
  * plans wait in a sheet opened from the toolbar. Narrower than 768 px it becomes three tabs.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { SubscriptionPlan } from '../../core/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
@@ -18,6 +19,7 @@ import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import { outcomeSlotKey } from '../shared/error-slots.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
@@ -30,8 +32,15 @@ export interface AgentBuilderProps {
   repositoriesPerPage?: number;
   /** Offers the subscription plans in the toolbar. */
   showPlans?: boolean;
-  /** Called by the build log's "buy credits" button when credits run out. */
+  /** Gives each plan a "Choose" button that calls this (the plans sheet then closes). */
+  onSelectPlan?: (plan: SubscriptionPlan) => void;
+  /**
+   * The "Buy credits" action when credits run out (before a build or during it). Without it and without
+   * `buyCreditsUrl`, "Buy credits" opens the plans when `showPlans` is on.
+   */
   onBuyCredits?: () => void;
+  /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+  buyCreditsUrl?: string;
   /** Offers the end user's earlier projects (from the agency proxy) in the toolbar (default true). */
   showProjects?: boolean;
   /** Anything else for the toolbar, before the actions. */
@@ -73,7 +82,9 @@ export function AgentBuilder({
   codehost,
   repositoriesPerPage,
   showPlans = false,
+  onSelectPlan,
   onBuyCredits,
+  buyCreditsUrl,
   showProjects = true,
   toolbarSlot,
   className,
@@ -84,13 +95,25 @@ export function AgentBuilder({
   const { store } = useAgentContext();
   const [rootRef, layout] = useLayout();
   const [tab, setTab] = useState<Tab>('chat');
-  // Build details fold away once the app is ready (the preview shows it); a failure or a stop keeps them
-  // open, since they say what happened and what to do. The user's own choice wins.
-  const [logChoice, setLogChoice] = useState<boolean | undefined>(undefined);
-  const logOpen = logChoice ?? view.phase !== 'ready';
+  // Build details fold away once the app is ready (the preview shows it) and stay open while a build runs or
+  // after a bad ending, which they tell with its next step. A person's choice wins, except that a new bad
+  // ending opens them again.
+  const [logChoice, setLogChoice] = useState<{ open: boolean; at: string | null } | undefined>(undefined);
   const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+
+  const badEnding = outcomeSlotKey(view);
+  const logOpen =
+    logChoice === undefined
+      ? view.phase !== 'ready'
+      : logChoice.open || (badEnding !== undefined && badEnding !== logChoice.at);
+
+  // "Buy credits" everywhere in the builder: the agency's action, else its page, else the plans sheet.
+  const buyCredits = {
+    onBuyCredits: onBuyCredits ?? (buyCreditsUrl === undefined && showPlans ? () => setSheet('plans') : undefined),
+    buyCreditsUrl,
+  };
 
   const ship = (
     <div className="ae-builder-ship">
@@ -104,24 +127,26 @@ export function AgentBuilder({
     <div className="ae-builder-chat">
       <div className="ae-builder-thread">
         <Conversation />
-        {view.generation !== undefined && (
+        {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
+        {view.generation !== undefined && view.phase !== 'idle' && (
           <div className="ae-builder-log" data-open={logOpen}>
             <button
               type="button"
               className="ae-button ae-button-quiet ae-builder-log-toggle"
               aria-expanded={logOpen}
               aria-controls={logId}
-              onClick={() => setLogChoice(!logOpen)}
+              onClick={() => setLogChoice({ open: !logOpen, at: badEnding ?? null })}
             >
               {logOpen ? text.hideDetails : text.showDetails}
             </button>
             <div id={logId} hidden={!logOpen}>
-              <LiveBuildLog {...(onBuyCredits === undefined ? {} : { onBuyCredits })} />
+              {/* Closed, it lets go of what it would tell: the conversation then says how the build ended. */}
+              {logOpen && <LiveBuildLog {...buyCredits} />}
             </div>
           </div>
         )}
       </div>
-      <GeneratePanel className="ae-builder-prompt" offerNewProject={false} />
+      <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
   );
   const preview = <AppPreview className="ae-builder-preview" />;
@@ -171,7 +196,7 @@ export function AgentBuilder({
           </button>
         )}
         {toolbarSlot}
-        {view.key !== undefined && !view.busy && (
+        {view.key !== undefined && !view.busy && view.phase !== 'idle' && (
           <button type="button" className="ae-button ae-button-quiet" onClick={() => store.getState().newProject()}>
             {text.newProject}
           </button>
@@ -182,7 +207,12 @@ export function AgentBuilder({
           </button>
         )}
         {layout === 'wide' && (
-          <button type="button" className="ae-button ae-button-primary" onClick={() => setSheet('ship')}>
+          // The primary action once there is an app to publish; before, the prompt box's is the one.
+          <button
+            type="button"
+            className={cx('ae-button', view.hasApp && 'ae-button-primary')}
+            onClick={() => setSheet('ship')}
+          >
             {text.shipLabel}
           </button>
         )}
@@ -248,7 +278,16 @@ export function AgentBuilder({
           </button>
         </div>
         {sheet === 'plans' ? (
-          <PlanList />
+          <PlanList
+            {...(onSelectPlan === undefined
+              ? {}
+              : {
+                  onSelect: (plan: SubscriptionPlan) => {
+                    onSelectPlan(plan);
+                    setSheet(undefined);
+                  },
+                })}
+          />
         ) : sheet === 'projects' ? (
           <ProjectList onOpen={() => setSheet(undefined)} />
         ) : (

@@ -31,9 +31,13 @@ export const defaultConversationLabels: ConversationLabels = {
     const files =
       counts.modified === '0'
         ? plural(counts.created, 'new file', 'new files')
-        : `${plural(counts.created, 'new file', 'new files')}, ${counts.modified} changed`;
+        : counts.created === '0'
+          ? plural(counts.modified, 'changed file', 'changed files')
+          : `${plural(counts.created, 'new file', 'new files')}, ${counts.modified} changed`;
     switch (outcome.status) {
       case 'completed':
+        // Nothing seen (the stream was cut early and the outcome came from the status): no "0 new files".
+        if (counts.created === '0' && counts.modified === '0' && counts.steps === '0') return 'Done.';
         return `Done: ${files}, ${plural(counts.steps, 'step', 'steps')}.`;
       case 'credits_exhausted':
         return `Stopped when the credits ran out, after ${files}.`;

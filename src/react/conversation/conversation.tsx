@@ -1,9 +1,11 @@
 'use client';
 /** The conversation of a project: each prompt the end user sent, when, and what came of it. */
 import type { ConversationEntry } from '../../core/index.js';
+import { useProjectView } from '../generation/use-project-view.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { ConversationLabels } from './conversation.labels.js';
 import { useConversation } from './use-conversation.js';
 import type { AgentFormat } from '../provider/agent-format.js';
@@ -15,7 +17,17 @@ export interface ConversationProps {
   className?: string;
 }
 
-function Turn({ turn, text, format }: { turn: ConversationEntry; text: ConversationLabels; format: AgentFormat }) {
+function Turn({
+  turn,
+  text,
+  format,
+  showOutcome,
+}: {
+  turn: ConversationEntry;
+  text: ConversationLabels;
+  format: AgentFormat;
+  showOutcome: boolean;
+}) {
   const { outcome } = turn;
   return (
     <li className="ae-turn" data-outcome={outcome?.status ?? 'running'}>
@@ -30,19 +42,21 @@ function Turn({ turn, text, format }: { turn: ConversationEntry; text: Conversat
         )}
         <time dateTime={new Date(turn.at).toISOString()}>{format.time(turn.at)}</time>
       </p>
-      <p className="ae-turn-outcome">
-        {outcome === undefined ? (
-          <>
-            <span className="ae-spinner" aria-hidden="true" /> {text.running}
-          </>
-        ) : (
-          text.outcome(outcome, {
-            created: format.number(outcome.filesCreated),
-            modified: format.number(outcome.filesModified),
-            steps: format.number(outcome.steps),
-          })
-        )}
-      </p>
+      {showOutcome && (
+        <p className="ae-turn-outcome">
+          {outcome === undefined ? (
+            <>
+              <span className="ae-spinner" aria-hidden="true" /> {text.running}
+            </>
+          ) : (
+            text.outcome(outcome, {
+              created: format.number(outcome.filesCreated),
+              modified: format.number(outcome.filesModified),
+              steps: format.number(outcome.steps),
+            })
+          )}
+        </p>
+      )}
     </li>
   );
 }
@@ -52,6 +66,12 @@ export function Conversation({ projectId, className }: ConversationProps) {
   const text = useAgentLabels().conversation;
   const format = useAgentFormat();
   const turns = useConversation(projectId);
+  // How the latest build ended badly, if it did: the build log tells it with its next step when it is on
+  // screen, and then the latest turn does not say it a second time.
+  const view = useProjectView(projectId);
+  const last = turns[turns.length - 1];
+  const badEnding = last?.outcome?.status === view.phase ? outcomeSlotKey(view) : undefined;
+  const toldHere = useFailureSlot(badEnding, slotRank.mention);
   return (
     <section
       className={cx('ae-conversation', className)}
@@ -62,8 +82,14 @@ export function Conversation({ projectId, className }: ConversationProps) {
         <p className="ae-muted">{text.empty}</p>
       ) : (
         <ol className="ae-turns">
-          {turns.map((turn) => (
-            <Turn key={turn.id} turn={turn} text={text} format={format} />
+          {turns.map((turn, index) => (
+            <Turn
+              key={turn.id}
+              turn={turn}
+              text={text}
+              format={format}
+              showOutcome={toldHere || index < turns.length - 1}
+            />
           ))}
         </ol>
       )}

@@ -5,6 +5,7 @@ import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 
 /** Props of `AppPreview`. */
 export interface AppPreviewProps {
@@ -45,6 +46,10 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
   const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
   const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
+  // A build that ended badly is told, with its next step, by the build log when one is on screen: the stage
+  // then stays neutral instead of saying it a second time. Alone, the stage tells it.
+  const toldHere = useFailureSlot(url === undefined ? outcomeSlotKey(view) : undefined, slotRank.mention);
+  const stagePhase = toldHere ? view.phase : 'idle';
 
   return (
     <section
@@ -57,9 +62,9 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
         <div className="ae-preview-empty" data-phase={view.phase}>
           {view.building && <span className="ae-spinner" aria-hidden="true" />}
           <p className="ae-preview-empty-title">
-            {state === 'unsafe' ? text.unsafeUrl : view.phase === 'idle' ? text.empty : labels.phase[view.phase]}
+            {state === 'unsafe' ? text.unsafeUrl : stagePhase === 'idle' ? text.empty : labels.phase[stagePhase]}
           </p>
-          {state !== 'unsafe' && view.phase !== 'idle' && <p className="ae-muted">{text.waiting[view.phase]}</p>}
+          {state !== 'unsafe' && stagePhase !== 'idle' && <p className="ae-muted">{text.waiting[stagePhase]}</p>}
         </div>
       ) : (
         <>

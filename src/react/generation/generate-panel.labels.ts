@@ -7,6 +7,7 @@ export interface GeneratePanelLabels {
   promptPlaceholder: string;
   followUpPromptPlaceholder: string;
   promptHint: string;
+  /** The hint under a follow-up's prompt. */
   followUpPromptHint: string;
   /** Shown when the prompt is too short, before anything is sent (the API's own words by default). */
   promptTooShort: string;
@@ -23,6 +24,8 @@ export interface GeneratePanelLabels {
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
+  /** The next step when a request is refused for want of credits (with `onBuyCredits` or `buyCreditsUrl`). */
+  buyCredits: string;
   /** Names the project follow-ups go to. */
   followUpTarget: (projectName: string) => string;
   /** Stands for the project's name until the status poll has told it. */
@@ -38,7 +41,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   promptPlaceholder: 'A booking site for a yoga studio with a class calendar and sign-up form',
   followUpPromptPlaceholder: 'Make the header sticky and add a contact page',
   promptHint: 'Say what it is for, the pages it needs and the look you want.',
-  followUpPromptHint: 'One or two changes at a time work best.',
+  followUpPromptHint: 'Describe one change at a time.',
   promptTooShort: 'The prompt must be at least 10 characters.',
   modeLegend: 'Mode',
   modeBuild: 'Build',
@@ -52,6 +55,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   stopWaiting: 'Stop waiting',
   newProject: 'Start a new project',
   errorTitle: 'Your app could not be started',
+  buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',
 };

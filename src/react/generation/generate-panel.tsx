@@ -8,6 +8,7 @@ import { useProjectView } from './use-project-view.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { cx } from '../shared/class-names.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
+import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 
@@ -20,6 +21,10 @@ export interface GeneratePanelProps {
   onComplete?: (result: GenerationActionResult) => void;
   /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
   offerNewProject?: boolean;
+  /** The "Buy credits" button's action when a request is refused for want of credits. */
+  onBuyCredits?: (() => void) | undefined;
+  /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+  buyCreditsUrl?: string | undefined;
   className?: string;
 }
 
@@ -34,6 +39,8 @@ export function GeneratePanel({
   defaultMode = 'build',
   onComplete,
   offerNewProject = true,
+  onBuyCredits,
+  buyCreditsUrl,
   className,
 }: GeneratePanelProps) {
   const labels = useAgentLabels();
@@ -70,6 +77,8 @@ export function GeneratePanel({
   // A rate limit holds the submit button until its countdown (shown in the alert) reaches zero.
   const secondsLeft = useRetryCountdown(generalError);
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
+  // Out of credits, buying them is the next step (here or in the build log): sending again is not the primary one.
+  const outOfCredits = status === 'credits_exhausted';
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -208,9 +217,24 @@ export function GeneratePanel({
           ))}
         </fieldset>
       )}
-      <ErrorAlert ref={alertRef} error={generalError} title={text.errorTitle} context="generation" />
+      <ErrorAlert
+        ref={alertRef}
+        error={generalError}
+        title={text.errorTitle}
+        context="generation"
+        action={
+          generalError?.kind === 'insufficient_credits' && canBuyCredits(onBuyCredits, buyCreditsUrl) ? (
+            <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={text.buyCredits} primary />
+          ) : undefined
+        }
+      />
       <div className="ae-actions">
-        <button ref={submitRef} type="submit" className="ae-button ae-button-primary" disabled={running || waiting}>
+        <button
+          ref={submitRef}
+          type="submit"
+          className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
+          disabled={running || waiting}
+        >
           {submitLabel}
         </button>
         {running && (

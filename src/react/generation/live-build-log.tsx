@@ -1,9 +1,11 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
+import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
@@ -17,9 +19,9 @@ export interface LiveBuildLogProps {
   /** The project to show; the provider's current generation by default. */
   projectId?: string;
   /** Called by the "buy credits" button when credits run out. */
-  onBuyCredits?: () => void;
+  onBuyCredits?: (() => void) | undefined;
   /** Where the "buy credits" link goes when there is no `onBuyCredits` (http/https only). */
-  buyCreditsUrl?: string;
+  buyCreditsUrl?: string | undefined;
   className?: string;
 }
 
@@ -112,6 +114,10 @@ function Outcome({
   buyCreditsUrl: string | undefined;
 }) {
   const { phase } = view;
+  // A build that ended badly is told here, with its next step; other places (the preview's stage) only mention it.
+  useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
+  // Stable across renders, so that its alert keeps one slot.
+  const fallbackError = useMemo(() => new AgentApiError('upstream', labels.failed), [labels.failed]);
   switch (phase) {
     case 'idle':
     case 'submitting':
@@ -136,25 +142,11 @@ function Outcome({
         <div className="ae-outcome" data-outcome={phase}>
           <p className="ae-outcome-title">{labels.creditsExhausted}</p>
           <p className="ae-hint">{labels.creditsExhaustedHint}</p>
-          {onBuyCredits !== undefined ? (
-            <button type="button" className="ae-button ae-button-primary" onClick={onBuyCredits}>
-              {labels.buyCredits}
-            </button>
-          ) : (
-            <ExternalLink className="ae-button ae-button-primary" href={buyCreditsUrl}>
-              {labels.buyCredits}
-            </ExternalLink>
-          )}
+          <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={labels.buyCredits} primary />
         </div>
       );
     case 'failed':
-      return (
-        <ErrorAlert
-          error={view.error ?? new AgentApiError('upstream', labels.failed)}
-          title={labels.failed}
-          className="ae-outcome"
-        />
-      );
+      return <ErrorAlert error={view.error ?? fallbackError} title={labels.failed} className="ae-outcome" />;
     case 'recovering':
       return (
         <div className="ae-outcome" data-outcome={phase}>

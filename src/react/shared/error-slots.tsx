@@ -1,40 +1,56 @@
 'use client';
 /**
- * "One error, shown once": every `ErrorAlert` of a provider claims a slot for what it shows; the first
- * to claim an error shows it in full, the others only name what failed. An account-wide failure (the
+ * "One error, shown once": every place of a provider that can show a failure (each `ErrorAlert`, the build
+ * log's outcome, the preview's empty stage) claims a slot for it; the claim of the highest rank shows it in
+ * full (the first among equals), the others only name it or stay neutral. An account-wide failure (the
  * service unavailable, paused, or its key expired) is one failure however many calls met it.
  */
 import { createContext, useContext, useEffect, useId, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { AgentApiError, AgentErrorKind } from '../../core/index.js';
+import type { AgentApiError, AgentErrorKind, ProjectView } from '../../core/index.js';
 
 /** Kinds that say the same thing whichever call met them: shown once per provider, not once per call. */
 const accountWideKinds: ReadonlySet<AgentErrorKind> = new Set(['unauthorized', 'token_expired', 'suspended']);
 
+/**
+ * How strongly a place claims the failure it could show: the place with the next step outranks one that can
+ * only mention it (the build log's outcome, with "Buy credits", outranks the preview's empty stage).
+ */
+export const slotRank = { mention: 0, nextStep: 1 } as const;
+
+interface Claim {
+  id: string;
+  rank: number;
+}
+
 interface ErrorSlots {
-  claim(key: unknown, id: string): void;
+  claim(key: unknown, id: string, rank: number): void;
   release(key: unknown, id: string): void;
   owner(key: unknown): string | undefined;
   subscribe(listener: () => void): () => void;
 }
 
 function createErrorSlots(): ErrorSlots {
-  const claims = new Map<unknown, string[]>();
+  const claims = new Map<unknown, Claim[]>();
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
   return {
-    claim(key, id) {
-      const ids = claims.get(key) ?? [];
-      if (ids.includes(id)) return;
-      claims.set(key, [...ids, id]);
+    claim(key, id, rank) {
+      // Each effect releases before it claims again, so a claim is always new.
+      claims.set(key, [...(claims.get(key) ?? []), { id, rank }]);
       notify();
     },
     release(key, id) {
-      const ids = (claims.get(key) ?? []).filter((claimed) => claimed !== id);
-      if (ids.length === 0) claims.delete(key);
-      else claims.set(key, ids);
+      const held = (claims.get(key) ?? []).filter((claim) => claim.id !== id);
+      if (held.length === 0) claims.delete(key);
+      else claims.set(key, held);
       notify();
     },
-    owner: (key) => claims.get(key)?.[0],
+    owner(key) {
+      let owner: Claim | undefined;
+      // The highest rank; among equals, the first to claim.
+      for (const claim of claims.get(key) ?? []) if (owner === undefined || claim.rank > owner.rank) owner = claim;
+      return owner?.id;
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -53,16 +69,34 @@ export function ErrorSlotsProvider({ children }: { children: ReactNode }) {
 const noOwner = () => undefined;
 const noSubscription = () => () => {};
 
+/**
+ * The slot of a build that ended badly (failed, out of credits, connection lost), shared by every place that
+ * tells it for the same project; undefined while nothing has gone wrong.
+ */
+export function outcomeSlotKey(view: Pick<ProjectView, 'phase' | 'projectId' | 'key'>): string | undefined {
+  const { phase } = view;
+  if (phase !== 'failed' && phase !== 'credits_exhausted' && phase !== 'interrupted') return undefined;
+  return `outcome:${view.projectId ?? view.key ?? ''}:${phase}`;
+}
+
 /** Whether this alert is the one that shows `error` in full (always, outside a provider). */
-export function useErrorSlot(error: AgentApiError | undefined): boolean {
+export function useErrorSlot(error: AgentApiError | undefined, rank: number = slotRank.nextStep): boolean {
+  const key = error === undefined ? undefined : accountWideKinds.has(error.kind) ? `kind:${error.kind}` : error;
+  return useFailureSlot(key, rank);
+}
+
+/**
+ * Whether this place is the one that shows the failure named by `key` in full (always, outside a provider,
+ * and when `key` is undefined). Places that show the same failure in their own words share a key.
+ */
+export function useFailureSlot(key: unknown, rank: number): boolean {
   const slots = useContext(ErrorSlotsContext);
   const id = useId();
-  const key = error === undefined ? undefined : accountWideKinds.has(error.kind) ? `kind:${error.kind}` : error;
   useEffect(() => {
     if (slots === undefined || key === undefined) return;
-    slots.claim(key, id);
+    slots.claim(key, id, rank);
     return () => slots.release(key, id);
-  }, [slots, key, id]);
+  }, [slots, key, id, rank]);
   const owner = useSyncExternalStore(
     slots?.subscribe ?? noSubscription,
     () => (key === undefined ? undefined : (slots?.owner(key) ?? noOwner())),
