@@ -1,8 +1,15 @@
 /**
- * `npm run bench`: measures the client's streaming pipeline and the store's (parse + reduce into the store,
- * publishing once per frame) against bare JSON.parse on the same stream, in one run, and prints the ratios
- * (target: within 2x) and what the store's flushes cost. Timings are printed, never asserted.
+ * `npm run bench`: the client's streaming pipeline and the store's (parse + reduce into the store, publishing
+ * once per frame) against bare JSON.parse of the same stream, and what fetch-event-source costs on its own.
+ * Every case reads the same 20,002 events from a fresh Response over the same bytes and must count all of
+ * them; the cases run interleaved, in a rotating order after warm-up rounds, so that machine noise and
+ * garbage collection hit them alike; medians are compared. Timings are printed, never asserted. (A forced
+ * full collection before each case was tried: it shrinks the young generation and measures a cold heap.)
+ *
+ * BENCH_EVENTS, BENCH_RUNS, BENCH_WARMUP and BENCH_CHUNK (bytes per network chunk) change the defaults.
  */
+import { fetchEventSource } from '@microsoft/fetch-event-source';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createAgentClient, createAgentStore, createHttpTransport } from '../src/core/index.ts';
 
@@ -12,12 +19,13 @@ globals.window ??= globalThis;
 globals.document ??= { addEventListener() {}, removeEventListener() {} };
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 20_000);
-const runs = Number(process.env.BENCH_RUNS ?? 21);
-const chunkSize = 16 * 1024;
+const runs = Number(process.env.BENCH_RUNS ?? 31);
+const warmup = Number(process.env.BENCH_WARMUP ?? 5);
+const chunkSize = Number(process.env.BENCH_CHUNK ?? 16 * 1024);
 
-function buildStream(): Uint8Array[] {
-  const lines: string[] = [
-    `data: ${JSON.stringify({ type: 'project_created', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`,
+function buildStream(): { chunks: Uint8Array[]; payloads: string[] } {
+  const payloads: string[] = [
+    JSON.stringify({ type: 'project_created', project_id: 'bench', app_url: 'https://bench.apps.test/' }),
   ];
   for (let index = 0; index < eventCount; index++) {
     const event =
@@ -28,54 +36,97 @@ function buildStream(): Uint8Array[] {
             path: `src/components/generated/component-${index}.tsx`,
             action: index % 7 === 0 ? 'modified' : 'created',
           };
-    lines.push(`data: ${JSON.stringify(event)}\n\n`);
+    payloads.push(JSON.stringify(event));
   }
-  lines.push(
-    `data: ${JSON.stringify({ type: 'stream_end', project_id: 'bench', app_url: 'https://bench.apps.test/' })}\n\n`,
-  );
-  const bytes = new TextEncoder().encode(lines.join(''));
+  payloads.push(JSON.stringify({ type: 'stream_end', project_id: 'bench', app_url: 'https://bench.apps.test/' }));
+  const bytes = new TextEncoder().encode(payloads.map((payload) => `data: ${payload}\n\n`).join(''));
   const chunks: Uint8Array[] = [];
   for (let offset = 0; offset < bytes.length; offset += chunkSize) chunks.push(bytes.slice(offset, offset + chunkSize));
-  return chunks;
+  return { chunks, payloads };
 }
 
-const chunks = buildStream();
+const { chunks, payloads } = buildStream();
 const totalBytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 
-function bareParse(): number {
+/** The same bytes as a fresh streamed response, as fetch hands them over. */
+function streamResponse(): Response {
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  );
+}
+
+/** The baseline: read the stream, decode it, cut it at blank lines, JSON.parse each `data:` payload. */
+async function bareParse(): Promise<number> {
+  const reader = (streamResponse().body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   let count = 0;
-  for (const chunk of chunks) {
-    buffer += decoder.decode(chunk, { stream: true });
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffer += decoder.decode(read.value, { stream: true });
+    let start = 0;
     let boundary = buffer.indexOf('\n\n');
     while (boundary !== -1) {
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      if (block.startsWith('data: ')) {
-        JSON.parse(block.slice(6));
+      if (buffer.startsWith('data: ', start)) {
+        JSON.parse(buffer.slice(start + 6, boundary));
         count++;
       }
-      boundary = buffer.indexOf('\n\n');
+      start = boundary + 2;
+      boundary = buffer.indexOf('\n\n', start);
     }
+    buffer = buffer.slice(start);
   }
   return count;
 }
 
+/** For reference: JSON.parse of the payloads alone, already decoded and cut (no stream at all). */
+async function payloadParse(): Promise<number> {
+  let count = 0;
+  for (const payload of payloads) {
+    JSON.parse(payload);
+    count++;
+  }
+  return count;
+}
+
+/**
+ * fetch-event-source with nothing of ours: its own cost (`none`), with JSON.parse of each message (`parse`),
+ * and with the least a store must keep on top (`files`): the files de-duplicated by path in a Map, as objects.
+ */
+async function librarySse(work: 'none' | 'parse' | 'files'): Promise<number> {
+  let count = 0;
+  const files = new Map<string, { path: string; action: string; updates: number }>();
+  await fetchEventSource('http://bench.invalid/stream', {
+    fetch: async () => streamResponse(),
+    openWhenHidden: true,
+    async onopen() {},
+    onmessage(message) {
+      count++;
+      if (work === 'none') return;
+      const event = JSON.parse(message.data) as { type: string; path?: string; action?: string };
+      if (work === 'files' && event.type === 'file_created' && event.path !== undefined) {
+        const previous = files.get(event.path);
+        files.set(event.path, {
+          path: event.path,
+          action: previous === undefined ? (event.action ?? 'created') : 'modified',
+          updates: (previous?.updates ?? 0) + 1,
+        });
+      }
+    },
+    onerror(thrown) {
+      throw thrown;
+    },
+  });
+  return count;
+}
+
 const client = createAgentClient({
-  transport: createHttpTransport({
-    baseUrl: 'http://bench.invalid/api/v1',
-    fetch: async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const chunk of chunks) controller.enqueue(chunk);
-            controller.close();
-          },
-        }),
-        { headers: { 'content-type': 'text/event-stream' } },
-      ),
-  }),
+  transport: createHttpTransport({ baseUrl: 'http://bench.invalid/api/v1', fetch: async () => streamResponse() }),
 });
 
 async function clientPipeline(): Promise<number> {
@@ -112,48 +163,86 @@ async function storePipeline(): Promise<number> {
   return stats.events;
 }
 
-/** Runs them, interleaved so that machine noise hits them alike; the first pair warms the JIT. */
-async function measure(): Promise<void> {
-  const bareTimes: number[] = [];
-  const pipelineTimes: number[] = [];
-  const storeTimes: number[] = [];
-  const counts = { bare: 0, pipeline: 0, store: 0 };
-  for (let index = 0; index < runs + 1; index++) {
-    let start = performance.now();
-    counts.bare = bareParse();
-    const bare = performance.now() - start;
-    start = performance.now();
-    counts.pipeline = await clientPipeline();
-    const pipeline = performance.now() - start;
-    start = performance.now();
-    counts.store = await storePipeline();
-    const storeTime = performance.now() - start;
-    if (index > 0) {
-      bareTimes.push(bare);
-      pipelineTimes.push(pipeline);
-      storeTimes.push(storeTime);
-    }
-  }
-  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-  const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
-  const fastest = (values: number[]) => sorted(values)[0] ?? Number.NaN;
-  const line = (name: string, values: number[], count: number) =>
-    console.log(
-      `${name.padEnd(28)} fastest ${fastest(values).toFixed(1).padStart(6)} ms, median ${median(values).toFixed(1).padStart(6)} ms of ${runs}  (${count} events)`,
-    );
-  line('bare JSON.parse', bareTimes, counts.bare);
-  line('client.generate pipeline', pipelineTimes, counts.pipeline);
-  line('store.generate pipeline', storeTimes, counts.store);
-  const ratio = (name: string, values: number[]) =>
-    console.log(
-      `ratio ${name} / bare: ${(fastest(values) / fastest(bareTimes)).toFixed(2)}x fastest, ${(median(values) / median(bareTimes)).toFixed(2)}x median (target <= 2x)`,
-    );
-  ratio('client', pipelineTimes);
-  ratio('store', storeTimes);
-  console.log(
-    `store flushes (last run): ${flushCost.flushes} flushes, ${flushCost.ms.toFixed(1)} ms publishing in frames, ${(flushCost.copiedItems / Math.max(1, flushCost.flushes)).toFixed(0)} list items copied per flush`,
-  );
+interface Case {
+  name: string;
+  run(): Promise<number>;
+  /** Wall-clock milliseconds per measured run. */
+  times: number[];
+  /** CPU milliseconds of the process per measured run (GC helper threads included, other processes not). */
+  cpuTimes: number[];
 }
 
-console.log(`${eventCount + 2} events, ${(totalBytes / 1024).toFixed(0)} KiB in ${chunks.length} chunks`);
+const newCase = (name: string, run: () => Promise<number>): Case => ({ name, run, times: [], cpuTimes: [] });
+const baseline = newCase('bare JSON.parse (baseline)', bareParse);
+const libraryParse = newCase('fetch-event-source + parse', () => librarySse('parse'));
+const libraryFiles = newCase('  + a Map of the files', () => librarySse('files'));
+const client_ = newCase('client.generate pipeline', clientPipeline);
+const store_ = newCase('store.generate pipeline', storePipeline);
+const cases: Case[] = [
+  baseline,
+  newCase('JSON.parse of payloads only', payloadParse),
+  newCase('fetch-event-source alone', () => librarySse('none')),
+  libraryParse,
+  libraryFiles,
+  client_,
+  store_,
+];
+
+async function measure(): Promise<void> {
+  const expected = payloads.length;
+  for (let round = 0; round < warmup + runs; round++) {
+    for (let offset = 0; offset < cases.length; offset++) {
+      const item = cases[(round + offset) % cases.length] as Case;
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      const count = await item.run();
+      const elapsed = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
+      // Like with like: every case must have seen every event.
+      if (count !== expected) throw new Error(`${item.name} saw ${count} events, expected ${expected}`);
+      if (round >= warmup) {
+        item.times.push(elapsed);
+        item.cpuTimes.push((cpu.user + cpu.system) / 1000);
+      }
+    }
+  }
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
+const fastest = (values: number[]) => sorted(values)[0] ?? Number.NaN;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+console.log(
+  `${payloads.length} events, ${(totalBytes / 1024).toFixed(0)} KiB in ${chunks.length} chunks; ${warmup} warm-up + ${runs} measured rounds; ${availableParallelism()} CPUs, load ${load()} (1, 5, 15 min)`,
+);
 await measure();
+const base = median(baseline.times);
+const cpuBase = median(baseline.cpuTimes);
+console.log(
+  `${''.padEnd(30)}${'wall median'.padStart(12)}${'fastest'.padStart(10)}${'ratio'.padStart(8)}${'CPU median'.padStart(13)}${'ratio'.padStart(8)}`,
+);
+for (const item of cases) {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  console.log(
+    `${item.name.padEnd(30)}${ms(median(item.times)).padStart(12)}${ms(fastest(item.times)).padStart(10)}${`${(median(item.times) / base).toFixed(2)}x`.padStart(8)}${ms(median(item.cpuTimes)).padStart(13)}${`${(median(item.cpuTimes) / cpuBase).toFixed(2)}x`.padStart(8)}`,
+  );
+}
+const floors = [
+  [client_, libraryParse, 'fetch-event-source + JSON.parse'],
+  [store_, libraryFiles, 'that + a Map of the files'],
+] as const;
+for (const [item, floor, floorText] of floors) {
+  const time = median(item.times);
+  const floorTime = median(floor.times);
+  console.log(
+    `${item.name}: ${(time / base).toFixed(2)}x bare JSON.parse by the wall clock, ${(median(item.cpuTimes) / cpuBase).toFixed(2)}x by CPU time (target <= 2x); ${floorText} alone is ${(floorTime / base).toFixed(2)}x, our code adds ${((time - floorTime) / base).toFixed(2)}x`,
+  );
+}
+console.log(
+  `store flushes (last run): ${flushCost.flushes} flushes, ${flushCost.ms.toFixed(1)} ms publishing in frames, ${(flushCost.copiedItems / Math.max(1, flushCost.flushes)).toFixed(0)} list items copied per flush`,
+);
+console.log(`load at the end: ${load()}`);

@@ -42,7 +42,8 @@ export type { UseDeploymentConnectionsResult, UseDeploymentResult } from './inte
 export { useCodehost } from './integrations/use-codehost.js';
 export type { UseCodehostOptions, UseCodehostResult } from './integrations/use-codehost.js';
 export { useRepositories } from './integrations/use-repositories.js';
-export type { UseRepositoriesResult } from './integrations/use-repositories.js';
+export type { UseRepositoriesOptions, UseRepositoriesResult } from './integrations/use-repositories.js';
+export type { UseLoadOptions } from './shared/use-auto-load.js';
 export { useRepositoryActions } from './integrations/use-repository-actions.js';
 export type { RepositoryRef, UseRepositoryActionsResult } from './integrations/use-repository-actions.js';
 export { usePlans } from './integrations/use-plans.js';

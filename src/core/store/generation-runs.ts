@@ -54,7 +54,8 @@ export interface GenerationRunsContext {
   pollers: ProjectPollers;
   persistence: ProjectPersistence;
   stats: AgentStoreStats;
-  log(kind: AgentLogKind, text: () => string, key: string | undefined): void;
+  /** Adds a line to the log; `undefined` when nobody listens, so `log?.(…)` does not even build the text's closure. */
+  log: ((kind: AgentLogKind, text: () => string, key: string | undefined) => void) | undefined;
   requestPublish(immediate: boolean): void;
   isDestroyed(): boolean;
 }
@@ -146,7 +147,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (!generation.removed && !destroyed()) {
       persist(generation);
       if (changed) {
-        log(
+        log?.(
           error === undefined ? 'outcome' : 'error',
           () => `Outcome: ${status}${error === undefined ? '' : ` (${error.message})`}`,
           generation.key,
@@ -181,7 +182,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       onFatal: (error) => finish(run, { outcome: 'interrupted', projectId, error }),
       onMethod(method) {
         phase.method = method;
-        log(
+        log?.(
           'action',
           () =>
             `Recovering the outcome of ${projectId} by ${method === 'replay' ? 'replaying its events' : 'polling its status'}`,
@@ -203,7 +204,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       generation.status = 'recovering';
       generation.error = result.error;
       persist(generation);
-      log(
+      log?.(
         'error',
         () => `The stream was interrupted${result.error === undefined ? '' : ` (${result.error.message})`}`,
         generation.key,
@@ -229,7 +230,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (generation.removed) return;
     registry.keyByProject(generation);
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
-    log('event', () => describeGenerationEvent(event), generation.key);
+    log?.('event', () => describeGenerationEvent(event), generation.key);
     registry.touch(generation);
     requestPublish(applied === 'ended');
     if (first && generation.projectId !== undefined) pollers.refresh(generation.projectId);
@@ -254,7 +255,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const run = createRun(generation);
     registry.place(generation);
     registry.setCurrent(key);
-    log('action', () => (kind === 'generate' ? `Generate (${mode})` : `Follow-up on ${String(projectId)}`), key);
+    log?.('action', () => (kind === 'generate' ? `Generate (${mode})` : `Follow-up on ${String(projectId)}`), key);
     if (destroyed()) {
       finish(run, { outcome: 'aborted', error: new AgentApiError('aborted', 'The store was destroyed.') });
       return run.promise;
@@ -293,7 +294,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const run = findRun(key);
     if (run === undefined) return;
     if (run.phase.name === 'recovering') {
-      log('action', () => 'Stopped waiting for the outcome', run.generation.key);
+      log?.('action', () => 'Stopped waiting for the outcome', run.generation.key);
       finish(run, {
         outcome: 'interrupted',
         ...(run.generation.projectId === undefined ? {} : { projectId: run.generation.projectId }),
@@ -301,7 +302,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       });
       return;
     }
-    log('action', () => 'Cancel', run.generation.key);
+    log?.('action', () => 'Cancel', run.generation.key);
     run.controller.abort();
   }
 

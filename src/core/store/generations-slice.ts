@@ -106,7 +106,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
   let resumed = false;
   let destroyed = false;
 
-  const log = (kind: AgentLogKind, text: () => string, key: string | undefined) => context.log?.(kind, text(), key);
+  const { log: logLine } = context;
+  const log =
+    logLine === undefined
+      ? undefined
+      : (kind: AgentLogKind, text: () => string, key: string | undefined) => logLine(kind, text(), key);
 
   const pollers = createProjectPollers({
     client,
@@ -205,7 +209,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
         error: savedError(saved),
       });
       if (registry.currentKey === undefined) registry.setCurrent(generation.key);
-      log('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
+      log?.('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
       requestPublish(true);
     },
     newProject() {
@@ -221,7 +225,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (generation === undefined) return;
       if (generation.projectId !== undefined) persistence.forget(generation.projectId);
       if (registry.currentKey === key) registry.setCurrent(undefined);
-      log('action', () => `Reset ${key}`, undefined);
+      log?.('action', () => `Reset ${key}`, undefined);
       requestPublish(true);
     },
   };

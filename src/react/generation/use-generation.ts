@@ -16,9 +16,12 @@ export interface UseGenerationResult {
   /** The generation of that project, or the provider's current one; undefined before any. */
   generation: GenerationState | undefined;
   status: GenerationStatus;
-  /** Starts a new project (de-duplicated while one runs). Call it from an event handler, never an effect. */
+  /**
+   * Starts a new project (de-duplicated while one runs). Never rejects: a refusal resolves with outcome
+   * `failed` (or `credits_exhausted`) and the error. Call it from an event handler, never an effect.
+   */
   generate(input: GenerateInput): Promise<GenerationActionResult>;
-  /** Sends a follow-up (de-duplicated per project). Call it from an event handler, never an effect. */
+  /** Sends a follow-up (de-duplicated per project); never rejects, like `generate`. Call it from an event handler. */
   followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
   /** Cancels this generation (or stops waiting for its recovery). */
   cancel(): void;

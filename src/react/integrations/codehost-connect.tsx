@@ -156,7 +156,6 @@ export function CodehostConnect({
 
   async function connect() {
     const pending = startConnect(returnUrl ?? window.location.href);
-    if (pending === undefined) return;
     setPhase('idle');
     const result = await pending;
     if (!result.ok) return;

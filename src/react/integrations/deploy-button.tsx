@@ -114,9 +114,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   const deployError = deployment?.status === 'failed' ? deployment.error : undefined;
 
   function startDeploy() {
-    const pending = deploy();
-    if (pending === undefined) return;
-    void pending.then((result) => {
+    void deploy().then((result) => {
       if (result.ok) callOnDeployed(result.data);
     });
   }
@@ -207,7 +205,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
           connection={connection}
           onToken={async (token) => {
             const result = await connect(token);
-            if (result?.ok !== true) return false;
+            if (!result.ok) return false;
             setDialogOpen(false);
             // The dialog was the first step of a deploy: carry on with it.
             if (intentRef.current === 'deploy') startDeploy();

@@ -84,14 +84,14 @@ export function RepoPickerActions({ text, projectId, selected, login, onLinked, 
   function onLink() {
     if (chosen === undefined) return;
     setLatest('link');
-    void linkRepository(chosen)?.then((result) => {
+    void linkRepository(chosen).then((result) => {
       if (result.ok) callOnLinked(result.data);
     });
   }
 
   function startPush(repository?: RepositoryRef) {
     setLatest('push');
-    void pushRepository(repository)?.then((result) => {
+    void pushRepository(repository).then((result) => {
       if (result.ok) callOnPushed(result.data);
     });
   }

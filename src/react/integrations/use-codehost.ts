@@ -10,9 +10,11 @@ import type {
   StartCodehostConnectResult,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { unavailableResult } from '../shared/unavailable-result.js';
+import { useAutoLoad, type UseLoadOptions } from '../shared/use-auto-load.js';
 
 /** Options of `useCodehost`. */
-export interface UseCodehostOptions {
+export interface UseCodehostOptions extends UseLoadOptions {
   /**
    * Load again when the user may be back from the install page (default true): when the page is restored
    * from the back/forward cache, and on focus or a visible tab while not connected. A connected account is
@@ -26,14 +28,16 @@ export interface UseCodehostResult {
   /** Undefined without an `externalUser` on the provider. */
   connection: CodehostConnectionState | undefined;
   start: CodehostStartState | undefined;
-  refresh(): Promise<IntegrationResult<CodehostConnection>> | undefined;
+  /** Loads the connection again. */
+  refresh(): Promise<IntegrationResult<CodehostConnection>>;
   /** Starts the install flow; name and email come from the provider's `externalUser`. */
-  startConnect(returnUrl: string): Promise<IntegrationResult<StartCodehostConnectResult>> | undefined;
+  startConnect(returnUrl: string): Promise<IntegrationResult<StartCodehostConnectResult>>;
 }
 
-/** Loads the connection on mount and, by default, whenever the user comes back to the page. */
+/** The connection, loaded by the hooks' load policy and, by default, again when the user comes back to the page. */
 export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult {
   const { store, externalUser } = useAgentContext();
+  const enabled = options.enabled ?? true;
   const refreshOnReturn = options.refreshOnReturn ?? true;
   const userId = externalUser?.id;
   const userName = externalUser?.name;
@@ -42,10 +46,8 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
   const start = useStore(store, (state) => (userId === undefined ? undefined : state.codehostStarts[userId]));
 
   useEffect(() => {
-    if (userId === undefined) return undefined;
+    if (userId === undefined || !enabled || !refreshOnReturn || typeof window === 'undefined') return undefined;
     const refresh = () => void store.getState().loadCodehostConnection(userId);
-    refresh();
-    if (!refreshOnReturn || typeof window === 'undefined') return undefined;
     const refreshUnlessConnected = () => {
       if (store.getState().codehostConnections[userId]?.status !== 'connected') refresh();
     };
@@ -64,14 +66,17 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
       window.removeEventListener('focus', refreshUnlessConnected);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [store, userId, refreshOnReturn]);
+  }, [store, userId, enabled, refreshOnReturn]);
 
   const actions = useMemo(
     () => ({
-      refresh: () => (userId === undefined ? undefined : store.getState().loadCodehostConnection(userId)),
+      refresh: () =>
+        userId === undefined
+          ? unavailableResult<CodehostConnection>('signedOut')
+          : store.getState().loadCodehostConnection(userId),
       startConnect: (returnUrl: string) =>
         userId === undefined
-          ? undefined
+          ? unavailableResult<StartCodehostConnectResult>('signedOut')
           : store.getState().startCodehostConnect({
               external_user_id: userId,
               ...(userName === undefined ? {} : { external_user_name: userName }),
@@ -80,6 +85,13 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
             }),
     }),
     [store, userId, userName, userEmail],
+  );
+  const status = connection?.status;
+  useAutoLoad(
+    userId,
+    status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held',
+    enabled,
+    actions.refresh,
   );
   return { connection, start, ...actions };
 }

@@ -1,6 +1,6 @@
 'use client';
 /** An end user's connection to a deployment provider and a project's deployment there, with their actions. */
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import {
   deploymentConnectionKey,
@@ -13,6 +13,8 @@ import {
   type IntegrationResult,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { unavailableResult } from '../shared/unavailable-result.js';
+import { useAutoLoad, type Holding, type UseLoadOptions } from '../shared/use-auto-load.js';
 
 /** What `useDeployment` returns. */
 export interface UseDeploymentResult {
@@ -21,37 +23,51 @@ export interface UseDeploymentResult {
   /** The project's latest deployment to the provider. */
   deployment: DeploymentState | undefined;
   /** Loads the connection again. */
-  reload(): Promise<IntegrationResult<DeploymentConnection>> | undefined;
+  reload(): Promise<IntegrationResult<DeploymentConnection>>;
   /** Sends a provider token once; it is not kept anywhere. Call it from an event handler. */
-  connect(token: string): Promise<IntegrationResult<DeploymentConnection>> | undefined;
+  connect(token: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Deploys the project (de-duplicated while one runs). Call it from an event handler, never an effect. */
-  deploy(): Promise<IntegrationResult<Deployment>> | undefined;
+  deploy(): Promise<IntegrationResult<Deployment>>;
 }
 
-/** Loads the signed-in end user's connection to `provider` on mount and follows `projectId`'s deployment. */
-export function useDeployment(provider: string, projectId: string | undefined): UseDeploymentResult {
+function holdingOf(status: DeploymentConnectionState['status'] | undefined): Holding {
+  return status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held';
+}
+
+/** The signed-in end user's connection to `provider` (loaded by the hooks' load policy) and `projectId`'s deployment. */
+export function useDeployment(
+  provider: string,
+  projectId: string | undefined,
+  options: UseLoadOptions = {},
+): UseDeploymentResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
+  const connectionKey = userId === undefined ? undefined : deploymentConnectionKey(provider, userId);
   const connection = useStore(store, (state) =>
-    userId === undefined ? undefined : state.deploymentConnections[deploymentConnectionKey(provider, userId)],
+    connectionKey === undefined ? undefined : state.deploymentConnections[connectionKey],
   );
   const deployment = useStore(store, (state) =>
     projectId === undefined ? undefined : state.deployments[deploymentKey(provider, projectId)],
   );
 
-  useEffect(() => {
-    if (userId !== undefined) void store.getState().loadDeploymentConnection(provider, userId);
-  }, [store, provider, userId]);
-
   const actions = useMemo(
     () => ({
-      reload: () => (userId === undefined ? undefined : store.getState().loadDeploymentConnection(provider, userId)),
+      reload: () =>
+        userId === undefined
+          ? unavailableResult<DeploymentConnection>('signedOut')
+          : store.getState().loadDeploymentConnection(provider, userId),
       connect: (token: string) =>
-        userId === undefined ? undefined : store.getState().connectDeployment(provider, userId, token),
-      deploy: () => (projectId === undefined ? undefined : store.getState().deploy(provider, projectId, userId)),
+        userId === undefined
+          ? unavailableResult<DeploymentConnection>('signedOut')
+          : store.getState().connectDeployment(provider, userId, token),
+      deploy: () =>
+        projectId === undefined
+          ? unavailableResult<Deployment>('noProject')
+          : store.getState().deploy(provider, projectId, userId),
     }),
     [store, provider, userId, projectId],
   );
+  useAutoLoad(connectionKey, holdingOf(connection?.status), options.enabled ?? true, actions.reload);
   return { connection, deployment, ...actions };
 }
 
@@ -61,17 +77,23 @@ export interface UseDeploymentConnectionsResult extends DeploymentConnectionList
 }
 
 /**
- * The agency's connections to a provider, loaded on mount (behind the agency's proxy, only the signed-in
- * end user's own). For agency dashboards built on the headless hooks.
+ * The agency's connections to a provider, loaded by the hooks' load policy (behind the agency's proxy, only
+ * the signed-in end user's own). For agency dashboards built on the headless hooks.
  */
-export function useDeploymentConnections(provider: string): UseDeploymentConnectionsResult {
+export function useDeploymentConnections(
+  provider: string,
+  options: UseLoadOptions = {},
+): UseDeploymentConnectionsResult {
   const { store } = useAgentContext();
   const list = useStore(store, (state) => state.deploymentConnectionLists[provider]);
-  useEffect(() => {
-    void store.getState().loadDeploymentConnections(provider);
-  }, [store, provider]);
-  return {
-    ...(list ?? { status: 'loading', connections: [], error: undefined }),
-    reload: () => store.getState().loadDeploymentConnections(provider),
-  };
+  const enabled = options.enabled ?? true;
+  const reload = useMemo(() => () => store.getState().loadDeploymentConnections(provider), [store, provider]);
+  const status = list?.status;
+  useAutoLoad(
+    provider,
+    status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held',
+    enabled,
+    reload,
+  );
+  return { ...(list ?? { status: enabled ? 'loading' : 'idle', connections: [], error: undefined }), reload };
 }

@@ -1,6 +1,6 @@
 'use client';
 /** The signed-in end user's repositories, page by page. */
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import {
   clampPerPage,
@@ -10,6 +10,14 @@ import {
   type RepositoryListState,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { unavailableResult } from '../shared/unavailable-result.js';
+import { useAutoLoad, type Holding, type UseLoadOptions } from '../shared/use-auto-load.js';
+
+/** Options of `useRepositories`. */
+export interface UseRepositoriesOptions extends UseLoadOptions {
+  /** Repositories per page, clamped to 1–100 (default 30). */
+  perPage?: number;
+}
 
 /** What `useRepositories` returns. */
 export interface UseRepositoriesResult {
@@ -21,10 +29,11 @@ export interface UseRepositoriesResult {
   loaded: Repository[];
   /** Whether another page may exist when `total_count` is null (the last loaded page was full). */
   canLoadMore: boolean;
-  goToPage(page: number): Promise<IntegrationResult<RepositoryList>> | undefined;
+  goToPage(page: number): Promise<IntegrationResult<RepositoryList>>;
   /** Loads the page after the last loaded one (for a null `total_count`). */
-  loadMore(): Promise<IntegrationResult<RepositoryList>> | undefined;
-  reload(): Promise<IntegrationResult<RepositoryList>> | undefined;
+  loadMore(): Promise<IntegrationResult<RepositoryList>>;
+  /** Loads the current page again. */
+  reload(): Promise<IntegrationResult<RepositoryList>>;
 }
 
 function loadedPages(list: RepositoryListState | undefined): number[] {
@@ -35,23 +44,22 @@ function loadedPages(list: RepositoryListState | undefined): number[] {
         .sort((a, b) => a - b);
 }
 
-/** Loads the first page on mount (and again after the cache was dropped); `perPage` is clamped to 1–100. */
-export function useRepositories(options: { perPage?: number; enabled?: boolean } = {}): UseRepositoriesResult {
+function holdingOf(list: RepositoryListState | undefined, perPage: number): Holding {
+  // A list of another page size, or one the store started over (a push created a repository), is not held.
+  if (list === undefined || list.perPage !== perPage) return 'absent';
+  if (list.status === 'idle' && Object.keys(list.pages).length === 0) return 'absent';
+  return list.status === 'error' ? 'failed' : 'held';
+}
+
+/**
+ * The signed-in end user's repositories, page by page; the first page is loaded by the hooks' load policy
+ * (again after the store started the listing over). `perPage` is clamped to 1–100.
+ */
+export function useRepositories(options: UseRepositoriesOptions = {}): UseRepositoriesResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
   const perPage = clampPerPage(options.perPage);
-  const enabled = options.enabled ?? true;
   const list = useStore(store, (state) => (userId === undefined ? undefined : state.repositoryLists[userId]));
-  const needsLoad =
-    userId !== undefined &&
-    enabled &&
-    (list === undefined ||
-      list.perPage !== perPage ||
-      (list.status === 'idle' && Object.keys(list.pages).length === 0));
-
-  useEffect(() => {
-    if (needsLoad && userId !== undefined) void store.getState().loadRepositories(userId, { page: 1, perPage });
-  }, [store, userId, perPage, needsLoad]);
 
   const loaded = useMemo(() => {
     const seen = new Set<string>();
@@ -75,7 +83,9 @@ export function useRepositories(options: { perPage?: number; enabled?: boolean }
 
   const actions = useMemo(() => {
     const load = (page: number) =>
-      userId === undefined ? undefined : store.getState().loadRepositories(userId, { page, perPage });
+      userId === undefined
+        ? unavailableResult<RepositoryList>('signedOut')
+        : store.getState().loadRepositories(userId, { page, perPage });
     return {
       goToPage: load,
       loadMore: () =>
@@ -85,6 +95,10 @@ export function useRepositories(options: { perPage?: number; enabled?: boolean }
       reload: () => load(userId === undefined ? 1 : (store.getState().repositoryLists[userId]?.page ?? 1)),
     };
   }, [store, userId, perPage]);
+  const holding = holdingOf(list, perPage);
+  useAutoLoad(userId === undefined ? undefined : `${userId}:${perPage}`, holding, options.enabled ?? true, () =>
+    holding === 'failed' ? actions.reload() : actions.goToPage(1),
+  );
 
   return { list, perPage, pageCount, loaded, canLoadMore, ...actions };
 }

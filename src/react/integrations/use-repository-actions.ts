@@ -10,6 +10,7 @@ import type {
   RepositoryPushState,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { unavailableResult } from '../shared/unavailable-result.js';
 
 /** A repository by owner and name. */
 export interface RepositoryRef {
@@ -22,12 +23,12 @@ export interface UseRepositoryActionsResult {
   link: RepositoryLinkState | undefined;
   push: RepositoryPushState | undefined;
   /** Links the project to an existing repository. Call it from an event handler. */
-  linkRepository(repository: RepositoryRef): Promise<IntegrationResult<LinkResult>> | undefined;
+  linkRepository(repository: RepositoryRef): Promise<IntegrationResult<LinkResult>>;
   /** Pushes to the repository (created if missing), or to the linked one without it. Call it from an event handler. */
-  pushRepository(repository?: RepositoryRef): Promise<IntegrationResult<PushResult>> | undefined;
+  pushRepository(repository?: RepositoryRef): Promise<IntegrationResult<PushResult>>;
 }
 
-/** The project's latest link and push, and the actions that make them. */
+/** The project's latest link and push, and the actions that make them (nothing is loaded). */
 export function useRepositoryActions(projectId: string | undefined): UseRepositoryActionsResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
@@ -36,13 +37,17 @@ export function useRepositoryActions(projectId: string | undefined): UseReposito
   const actions = useMemo(
     () => ({
       linkRepository: (repository: RepositoryRef) =>
-        projectId === undefined || userId === undefined
-          ? undefined
-          : store.getState().linkRepository(projectId, userId, repository),
+        userId === undefined
+          ? unavailableResult<LinkResult>('signedOut')
+          : projectId === undefined
+            ? unavailableResult<LinkResult>('noProject')
+            : store.getState().linkRepository(projectId, userId, repository),
       pushRepository: (repository?: RepositoryRef) =>
-        projectId === undefined || userId === undefined
-          ? undefined
-          : store.getState().pushRepository(projectId, userId, repository),
+        userId === undefined
+          ? unavailableResult<PushResult>('signedOut')
+          : projectId === undefined
+            ? unavailableResult<PushResult>('noProject')
+            : store.getState().pushRepository(projectId, userId, repository),
     }),
     [store, projectId, userId],
   );

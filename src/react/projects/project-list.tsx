@@ -25,7 +25,8 @@ export function ProjectList({ onOpen, className }: ProjectListProps) {
   const labels = useAgentLabels();
   const text = labels.projectList;
   const format = useAgentFormat();
-  const projects = useProjects();
+  // Asked again each time the list is shown, not only when the store holds none: every build changes it.
+  const projects = useProjects({ enabled: false });
   const { load, open } = projects;
 
   useEffect(() => {

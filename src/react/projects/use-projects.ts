@@ -2,21 +2,22 @@
 /** The signed-in end user's projects from the agency proxy, and opening one. */
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import type { IntegrationResult, ProjectListState } from '../../core/index.js';
+import type { IntegrationResult, ProjectListState, ProjectSummary } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { useAutoLoad, type UseLoadOptions } from '../shared/use-auto-load.js';
 
 /** What `useProjects` returns. */
 export interface UseProjectsResult extends ProjectListState {
   /** The project the provider shows now, if any. */
   currentProjectId: string | undefined;
   /** Loads (or reloads) the list; one request however many callers. */
-  load(): Promise<IntegrationResult<unknown>>;
+  load(): Promise<IntegrationResult<ProjectSummary[]>>;
   /** Makes a project the current one: its status, preview and conversation, ready for a follow-up. */
   open(projectId: string): Promise<IntegrationResult<{ projectId: string }>>;
 }
 
-/** The end user's projects (`status` is `unavailable` without the proxy's route). Call `load` to fetch them. */
-export function useProjects(): UseProjectsResult {
+/** The end user's projects (`status` is `unavailable` without the proxy's route), loaded by the hooks' load policy. */
+export function useProjects(options: UseLoadOptions = {}): UseProjectsResult {
   const { store } = useAgentContext();
   const list = useStore(store, (state) => state.projectList);
   const currentProjectId = useStore(store, (state) => {
@@ -30,5 +31,7 @@ export function useProjects(): UseProjectsResult {
     }),
     [store],
   );
+  const holding = list.status === 'idle' ? 'absent' : list.status === 'error' ? 'failed' : 'held';
+  useAutoLoad('projects', holding, options.enabled ?? true, actions.load);
   return { ...list, currentProjectId, ...actions };
 }
