@@ -1,7 +1,14 @@
 /** axe-core in real Chromium (colour contrast included): every state of the generation experience, light and dark. */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, buildLog, useBrowserHarness, useColorScheme, waitForState } from './browser-harness.js';
+import {
+  axeViolations,
+  buildLog,
+  builderRegion,
+  useBrowserHarness,
+  useColorScheme,
+  waitForState,
+} from './browser-harness.js';
 
 const harness = useBrowserHarness();
 
@@ -75,7 +82,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
     'completed with the preview',
     async (page) => {
       await generate(page);
-      await waitForState(buildLog(page), 'completed');
+      await waitForState(builderRegion(page), 'completed');
       await page.locator('.ae-builder[data-phase="ready"]').waitFor();
       await page.getByTitle('Preview of the generated app').scrollIntoViewIfNeeded();
       await page.frameLocator('iframe[title="Preview of the generated app"]').getByText('Live app').waitFor();

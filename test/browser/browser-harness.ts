@@ -144,6 +144,11 @@ export function buildLog(page: Page): Locator {
   return page.getByRole('region', { name: 'Build progress', includeHidden: true });
 }
 
+/** The playground's AgentBuilder; its `data-state` is the current generation's status, shown log or not. */
+export function builderRegion(page: Page): Locator {
+  return page.getByRole('region', { name: 'App builder' });
+}
+
 /** Opens the builder's build details, which fold away once the app is ready, as a user would. */
 export async function showBuildDetails(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Show build details' }).click();

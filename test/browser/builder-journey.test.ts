@@ -3,7 +3,13 @@
  * code-host install page with its redirect back.
  */
 import { describe, expect, it } from 'vitest';
-import { axeViolations, buildLog, useBrowserHarness, waitForState, type PlaygroundPage } from './browser-harness.js';
+import {
+  axeViolations,
+  builderRegion,
+  useBrowserHarness,
+  waitForState,
+  type PlaygroundPage,
+} from './browser-harness.js';
 
 const harness = useBrowserHarness();
 
@@ -30,7 +36,7 @@ async function generatedApp(entry: PlaygroundPage) {
   const { page } = entry;
   await page.getByLabel('Describe the app you want').fill('A recipe box with tags and a shopping list');
   await page.getByRole('button', { name: 'Generate' }).click();
-  await waitForState(buildLog(page), 'completed');
+  await waitForState(builderRegion(page), 'completed');
   const projects = harness.mock.api.admin.projects();
   expect(projects).toHaveLength(1);
   return projects[0]!;

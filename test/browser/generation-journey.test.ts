@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildLog,
+  builderRegion,
   mockGenerationPosts,
   showBuildDetails,
   useBrowserHarness,
@@ -55,7 +56,7 @@ describe('the generation journey in Chromium', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
 
     const log = buildLog(page);
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     const project = onlyProject();
     expect(project.status).toBe('ready');
     expect(project.prompts).toEqual(['A recipe box with tags and a shopping list']);
@@ -97,7 +98,7 @@ describe('the generation journey in Chromium', () => {
     // The follow-up's own log (the details stay open as the user left them): the two files it modified
     // and the one it created.
     await log.getByText('1 new, 2 changed files').waitFor();
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     expect(onlyProject().prompts).toEqual([
       'A recipe box with tags and a shopping list',
       'Add a dark mode toggle to the header',
@@ -183,8 +184,7 @@ describe('the generation journey in Chromium', () => {
     const { page, generationPosts } = await open();
     await page.getByLabel('Describe the app you want').fill('A booking site for a yoga studio');
     await page.getByRole('button', { name: 'Generate' }).dblclick();
-    const log = buildLog(page);
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     expect(generationPosts).toEqual(['/api/agent/agent/generate']);
     expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate']);
 
@@ -199,7 +199,7 @@ describe('the generation journey in Chromium', () => {
     await expect.poll(() => harness.mock.api.admin.projects().length, { timeout: 20_000 }).toBe(2);
     const second = harness.mock.api.admin.projects()[1]!;
     await page.getByText(`Changes go to ${second.name}.`).waitFor();
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     expect(generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
     expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate', '/api/v1/agent/generate']);
   });
@@ -212,7 +212,7 @@ describe('the generation journey in Chromium', () => {
     await tabTo(page, page.getByRole('button', { name: 'Generate' }));
     await page.keyboard.press('Enter');
     const log = buildLog(page);
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     const project = onlyProject();
     expect(project.prompts).toEqual(['A habit tracker with streaks']);
 
@@ -227,7 +227,7 @@ describe('the generation journey in Chromium', () => {
     await tabTo(page, page.getByRole('button', { name: 'Show build details' }));
     await page.keyboard.press('Enter');
     await log.getByText('1 new, 2 changed files').waitFor();
-    await waitForState(log, 'completed');
+    await waitForState(builderRegion(page), 'completed');
     expect(onlyProject().prompts).toEqual(['A habit tracker with streaks', 'Add weekly charts']);
     expect(generationPosts).toEqual(['/api/agent/agent/generate', `/api/agent/agent/generate/${project.id}`]);
   });
