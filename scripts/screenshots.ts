@@ -159,7 +159,7 @@ try {
   // The code-host install page is the mock's; it sends the browser back to the playground.
   sheet = await openSheet(page, 'Publish');
   await sheet.getByRole('button', { name: 'Connect GitHub' }).click();
-  await page.getByRole('button', { name: 'Install' }).click();
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
   await page.waitForURL((url) => url.origin === new URL(playground.url).origin);
   await page.locator('.ae-builder[data-phase="ready"]').waitFor();
   sheet = await openSheet(page, 'Publish');
@@ -255,7 +255,7 @@ try {
       await publish.getByRole('button', { name: 'Deploy to Vercel', exact: true }).click();
     } else {
       await publish.getByRole('button', { name: 'Connect GitHub' }).click();
-      await failing.getByRole('button', { name: 'Install' }).click();
+      await failing.getByRole('button', { name: 'Install', exact: true }).click();
       await failing.waitForURL((url) => url.origin === new URL(playground.url).origin);
       await failing.locator('.ae-builder[data-phase="ready"]').waitFor();
       publish = await openSheet(failing, 'Publish');
