@@ -51,13 +51,13 @@ import {
 import {
   createMockState,
   planRecords,
-  projectName,
   publicPlan,
   randomHex,
   type MockProject,
   type MockRequestRecord,
   type MockState,
 } from './mock-state.js';
+import { projectName } from './mock-names.js';
 
 /** Creates a mock Agent API with one default team and token. */
 export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgentApi {

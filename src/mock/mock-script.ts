@@ -1,6 +1,6 @@
 /** The mock's generation scripts: what a generation of a prompt "writes", step by step. */
 import type { GenerationMode } from '../core/index.js';
-import { changeName, pascal, promptSubject } from './mock-state.js';
+import { changeName, pascal, promptSubject } from './mock-names.js';
 
 /** One step of the AI-generation part of a stream (container events come first on a new project). */
 export type MockGenerationStep =

@@ -11,7 +11,6 @@ import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-sto
 import { deferOptionChecks } from './proxy-options.js';
 import { createDrainState } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
-import type { GenerationRecording } from './generation-recorder.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
 import { frameEventStream } from './sse-frames.js';
@@ -309,22 +308,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-        const recording: GenerationRecording = {
-          store,
-          userId: user.externalUserId,
-          kind: match.name === 'followUp' ? 'followUp' : 'generate',
-          projectId,
-          requestBody: body,
-          now,
-          onStoreError: (error) =>
-            log({
-              level: 'error',
-              event: 'internal_error',
-              method: 'POST',
-              route: match.name,
-              reason: `not recorded: ${String(error)}`,
-            }),
-        };
         const events = frameEventStream(response.body, redact.json);
         return {
           response: relayGenerationStream(
@@ -333,7 +316,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             match.name,
             user.externalUserId,
             policy.recordsOwner,
-            recording,
+            { projectId, requestBody: body },
             {
               store,
               timers,

@@ -7,7 +7,7 @@
 import { agentIdPattern, parseAgentEvent, type AgentRouteName } from '../core/index.js';
 import type { createDrainState } from './drain.js';
 import { relayEvents, type RelayTimers } from './event-stream-relay.js';
-import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
+import { recordGeneration } from './generation-recorder.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
 import type { SseFrame } from './sse-frames.js';
@@ -31,10 +31,19 @@ export function relayGenerationStream(
   route: AgentRouteName,
   userId: string,
   recordsOwner: boolean,
-  recording: GenerationRecording,
+  turn: { projectId: string | undefined; requestBody: string | undefined },
   context: GenerationRelayContext,
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
+  const recording = {
+    ...turn,
+    store,
+    userId,
+    kind: route === 'followUp' ? ('followUp' as const) : ('generate' as const),
+    now,
+    onStoreError: (error: unknown) =>
+      log({ level: 'error', event: 'internal_error', method: 'POST', route, reason: `not recorded: ${String(error)}` }),
+  };
   let recorded = !recordsOwner;
   let recordedProject: string | undefined;
   const idleLimited = withIdleDeadline(upstreamEvents, context.upstreamIdleTimeoutMs, timers, () =>
