@@ -3,11 +3,11 @@ module.exports = {
   forbidden: [
     {
       name: 'core-is-the-foundation',
-      comment: 'core imports only zustand/vanilla, fetch-event-source and itself: no React, no other layer.',
+      comment: 'core imports only zustand/vanilla, eventsource-parser and itself: no React, no other layer.',
       severity: 'error',
       from: { path: '^src/core/' },
       to: {
-        pathNot: ['^src/core/', '^node_modules/(zustand|@microsoft/fetch-event-source)/'],
+        pathNot: ['^src/core/', '^node_modules/(zustand|eventsource-parser)/'],
         dependencyTypesNot: ['type-only'],
       },
     },

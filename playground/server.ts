@@ -67,7 +67,7 @@ const prebundled = [
   'react/jsx-dev-runtime',
   'zustand',
   'zustand/vanilla',
-  '@microsoft/fetch-event-source',
+  'eventsource-parser',
 ];
 
 function isUnder(url: string, path: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the client's streaming pipeline and the store's (parse + reduce into the store, publishing
- * once per frame) against bare JSON.parse of the same stream, and what fetch-event-source costs on its own.
+ * once per frame) against bare JSON.parse of the same stream, and what eventsource-parser costs on its own.
  * Every case reads the same 20,002 events from a fresh Response over the same bytes and must count all of
  * them; the cases run interleaved, in a rotating order after warm-up rounds, so that machine noise and
  * garbage collection hit them alike; medians are compared. Timings are printed, never asserted. (A forced
@@ -8,15 +8,10 @@
  *
  * BENCH_EVENTS, BENCH_RUNS, BENCH_WARMUP and BENCH_CHUNK (bytes per network chunk) change the defaults.
  */
-import { fetchEventSource } from '@microsoft/fetch-event-source';
+import { createParser } from 'eventsource-parser';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createAgentClient, createAgentStore, createHttpTransport } from '../src/core/index.ts';
-
-// fetch-event-source needs window and document; this script is not library code, so it may provide them.
-const globals = globalThis as { window?: unknown; document?: unknown };
-globals.window ??= globalThis;
-globals.document ??= { addEventListener() {}, removeEventListener() {} };
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 20_000);
 const runs = Number(process.env.BENCH_RUNS ?? 31);
@@ -95,17 +90,14 @@ async function payloadParse(): Promise<number> {
 }
 
 /**
- * fetch-event-source with nothing of ours: its own cost (`none`), with JSON.parse of each message (`parse`),
+ * eventsource-parser with nothing of ours: its own cost (`none`), with JSON.parse of each message (`parse`),
  * and with the least a store must keep on top (`files`): the files de-duplicated by path in a Map, as objects.
  */
 async function librarySse(work: 'none' | 'parse' | 'files'): Promise<number> {
   let count = 0;
   const files = new Map<string, { path: string; action: string; updates: number }>();
-  await fetchEventSource('http://bench.invalid/stream', {
-    fetch: async () => streamResponse(),
-    openWhenHidden: true,
-    async onopen() {},
-    onmessage(message) {
+  const parser = createParser({
+    onEvent(message) {
       count++;
       if (work === 'none') return;
       const event = JSON.parse(message.data) as { type: string; path?: string; action?: string };
@@ -118,10 +110,12 @@ async function librarySse(work: 'none' | 'parse' | 'files'): Promise<number> {
         });
       }
     },
-    onerror(thrown) {
-      throw thrown;
-    },
   });
+  const reader = (streamResponse().body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    parser.feed(decoder.decode(read.value, { stream: true }));
+  }
   return count;
 }
 
@@ -174,14 +168,14 @@ interface Case {
 
 const newCase = (name: string, run: () => Promise<number>): Case => ({ name, run, times: [], cpuTimes: [] });
 const baseline = newCase('bare JSON.parse (baseline)', bareParse);
-const libraryParse = newCase('fetch-event-source + parse', () => librarySse('parse'));
+const libraryParse = newCase('eventsource-parser + parse', () => librarySse('parse'));
 const libraryFiles = newCase('  + a Map of the files', () => librarySse('files'));
 const client_ = newCase('client.generate pipeline', clientPipeline);
 const store_ = newCase('store.generate pipeline', storePipeline);
 const cases: Case[] = [
   baseline,
   newCase('JSON.parse of payloads only', payloadParse),
-  newCase('fetch-event-source alone', () => librarySse('none')),
+  newCase('eventsource-parser alone', () => librarySse('none')),
   libraryParse,
   libraryFiles,
   client_,
@@ -232,7 +226,7 @@ for (const item of cases) {
   );
 }
 const floors = [
-  [client_, libraryParse, 'fetch-event-source + JSON.parse'],
+  [client_, libraryParse, 'eventsource-parser + JSON.parse'],
   [store_, libraryFiles, 'that + a Map of the files'],
 ] as const;
 for (const [item, floor, floorText] of floors) {

@@ -12,8 +12,8 @@ function abortError(reason: unknown): unknown {
 }
 
 /**
- * Wraps the body so that aborting the request ends it, as a network fetch does: fetch-event-source stops
- * listening on abort but keeps reading, and must not see events after a cancel.
+ * Wraps the body so that aborting the request ends it, as a network fetch does: a reader must not see
+ * events after a cancel.
  */
 function abortable(response: Response, signal: AbortSignal): Response {
   if (response.body === null) return response;

@@ -21,4 +21,4 @@ export function createSandbox(dependencies: readonly string[]): { path: string; 
 }
 
 /** The package's runtime dependencies, without the optional React peers. */
-export const runtimeDependencies = ['zustand', '@microsoft/fetch-event-source'] as const;
+export const runtimeDependencies = ['zustand', 'eventsource-parser'] as const;

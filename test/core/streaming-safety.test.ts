@@ -115,7 +115,7 @@ describe('a generation POST is sent once', () => {
     expect(result.projectId).toBe('p1');
     expect(result.error).toBeInstanceOf(AgentApiError);
     expect(result.error?.kind).toBe('network');
-    // fetch-event-source's default would re-POST after one second.
+    // A retrying SSE client (fetch-event-source's default, EventSource's) would re-POST after about a second.
     await tick(1200);
     expect(server.posts).toBe(1);
   });
@@ -263,6 +263,33 @@ describe('parsing the stream', () => {
     expect(problems).toEqual([]);
   });
 
+  it('ignores fields the SSE spec does not know, and event names', async () => {
+    const server = await scriptedServer((_request, response) => {
+      openStream(response);
+      response.end(`${sse(created)}retry: soon\nfoo: bar\nevent: message\n${sse(fileEvent('a.ts'))}${sse(streamEnd)}`);
+    });
+    const { result, events, problems } = await generateCollecting(server.baseUrl);
+    expect(result.outcome).toBe('completed');
+    expect(events.map((event) => event.type)).toEqual(['project_created', 'file_created', 'stream_end']);
+    expect(problems).toEqual([]);
+  });
+
+  it('fails a stream whose event grows past 16 MiB without ending, once, without a retry', async () => {
+    const server = await scriptedServer((_request, response) => {
+      openStream(response);
+      response.write(sse(created));
+      const piece = `data: ${'x'.repeat(1024 * 1024 - 7)}\n`;
+      for (let index = 0; index < 17; index++) response.write(piece);
+      // The server would go on forever; the client must not wait for it.
+    });
+    const { result, events } = await generateCollecting(server.baseUrl);
+    expect(result.outcome).toBe('interrupted');
+    expect(result.error).toMatchObject({ kind: 'protocol', message: 'An event grew past 16 MiB without ending.' });
+    expect(events.map((event) => event.type)).toEqual(['project_created']);
+    await tick(50);
+    expect(server.posts).toBe(1);
+  });
+
   it('reports a malformed line through onProtocolError and goes on', async () => {
     const server = await scriptedServer((_request, response) => {
       openStream(response);
@@ -333,13 +360,19 @@ describe('after a cancel', () => {
     const encoder = new TextEncoder();
     let push: (text: string) => void = () => {};
     let opened: () => void = () => {};
+    let cancelled = false;
     const streamOpened = new Promise<void>((resolve) => (opened = resolve));
     const deafFetch: typeof fetch = async () =>
       new Response(
         new ReadableStream<Uint8Array>({
           start(controller) {
-            push = (text) => controller.enqueue(encoder.encode(text));
+            push = (text) => {
+              if (!cancelled) controller.enqueue(encoder.encode(text));
+            };
             opened();
+          },
+          cancel() {
+            cancelled = true;
           },
         }),
         { headers: { 'content-type': 'text/event-stream' } },
@@ -358,6 +391,8 @@ describe('after a cancel', () => {
     await expect(pending).resolves.toMatchObject({ outcome: 'aborted' });
     await tick(20);
     expect(events).toEqual(['project_created']);
+    // The body is released, not left to be read by nobody.
+    expect(cancelled).toBe(true);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * The one module that calls fetch-event-source. Its defaults are unsafe for requests that cost credits
- * (see "Streaming rules" in DESIGN.md): every option here exists to send the POST exactly once.
+ * The one module that reads event streams: one fetch, never repeated (a POST costs credits; see "Streaming
+ * rules" in DESIGN.md), its body cut into events by eventsource-parser, the spec-conformant parser the AI
+ * SDK uses. There is no retry, no reconnect and no visibility handling to turn off: nothing here can send
+ * the request a second time. It needs no DOM, so the client streams in Node, workers and edge runtimes too.
  */
-import { fetchEventSource } from '@microsoft/fetch-event-source';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { AgentApiError, errorFromResponse, errorFromThrown, streamInterruptedError } from './errors.js';
 import { isTerminalEvent, parseAgentEvent } from './events.js';
 import type { AgentEvent } from './events.js';
@@ -34,6 +36,8 @@ export interface EventStreamRequest {
 /** Work done on a stream before the main thread is handed back, and the largest piece parsed at once. */
 const sliceMs = 8;
 const maxPieceBytes = 16 * 1024;
+/** The largest event kept while waiting for its blank line (characters); a longer one fails the stream. */
+const maxEventChars = 16 * 1024 * 1024;
 
 /** Resolves in a new task (not a microtask), so rendering and input run in between. */
 function nextTask(): Promise<void> {
@@ -55,80 +59,45 @@ function nextTask(): Promise<void> {
   });
 }
 
-/**
- * The response with its body cut into small pieces and a new task started every `sliceMs`: a burst of
- * thousands of queued events would otherwise be parsed and applied in one long main-thread task, since
- * every read of an already-buffered body resolves as a microtask.
- */
-function timeSlicedResponse(
-  response: Response,
-  onBytes: () => void,
-  now: () => number = () => performance.now(),
-): Response {
-  const source = response.body;
-  if (source === null) return response;
-  const reader = source.getReader();
-  let pending: Uint8Array | undefined;
-  let sliceStart = now();
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (now() - sliceStart >= sliceMs) {
-          await nextTask();
-          sliceStart = now();
-        }
-        if (pending === undefined) {
-          const { done, value } = await reader.read();
-          if (done) {
-            controller.close();
-            return;
-          }
-          pending = value;
-          onBytes();
-        }
-        controller.enqueue(pending.subarray(0, maxPieceBytes));
-        pending = pending.length > maxPieceBytes ? pending.subarray(maxPieceBytes) : undefined;
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+function eventIdOf(id: string | undefined): number | undefined {
+  // Most streams (straight from the API) number nothing: skip the pattern test for every event.
+  if (id === undefined || id === '') return undefined;
+  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }
 
-function eventIdOf(id: string): number | undefined {
-  // Most streams (straight from the API) number nothing: skip the pattern test for every event.
-  if (id === '') return undefined;
-  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+/** Refuses an answer that is not an event stream, with the error its status and body say. */
+async function checkStreamAnswer(response: Response): Promise<void> {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (response.ok && contentType.toLowerCase().startsWith('text/event-stream')) return;
+  const text = await response.text().catch(() => '');
+  const refused = errorFromResponse(response.status, response.headers, text);
+  if (!response.ok || refused.kind !== 'protocol') throw refused;
+  throw new AgentApiError(
+    'protocol',
+    `Expected an event stream but the Agent API answered with ${contentType || 'no content type'}.`,
+    { status: response.status },
+  );
 }
 
 /** Opens the stream once; see `AgentTransport.stream` for how it settles. */
 export async function openEventStream(request: EventStreamRequest): Promise<void> {
   const outer = request.signal;
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);
-  // fetch-event-source calls window and document when a stream ends; without them it would crash the process.
-  if (typeof window === 'undefined' || typeof document === 'undefined') {
-    throw new AgentApiError(
-      'protocol',
-      'Event streams need a browser-like environment with window and document (a browser, or jsdom in Node).',
-    );
-  }
   // Our own controller, so a terminal event can close the connection without looking like a cancel.
   const controller = new AbortController();
-  // Read for every event: a plain flag costs less than the signal's two checked getters.
+  // Set by a terminal event, an abort or a failure; read for every event, as a plain flag is cheaper than
+  // the signal's checked getters. A fetch that ignores the abort keeps delivering: nothing passes this.
   let closed = false;
-  controller.signal.addEventListener(
-    'abort',
-    () => {
-      closed = true;
-    },
-    { once: true },
-  );
-  const forwardAbort = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', forwardAbort, { once: true });
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let failure: unknown;
+  const close = () => {
+    closed = true;
+    // Also ends a read pending on a fetch that ignores the abort signal.
+    reader?.cancel().catch(() => {});
+    controller.abort();
+  };
+  const forwardAbort = () => close();
+  outer?.addEventListener('abort', forwardAbort, { once: true });
   // A connection that dies silently (a closed laptop, a network switch) would otherwise stay open forever.
   // Each read only notes the time; the one timer re-arms itself for what is left, so a burst costs no timers.
   const idleMs = request.idleTimeoutMs > 0 && Number.isFinite(request.idleTimeoutMs) ? request.idleTimeoutMs : 0;
@@ -141,78 +110,80 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
       return;
     }
     failure ??= streamInterruptedError('idle');
-    controller.abort();
+    close();
   };
   const noteBytes = () => {
     lastBytesAt = Date.now();
-    if (idleMs > 0 && idleTimer === undefined && !controller.signal.aborted) idleTimer = setTimeout(checkIdle, idleMs);
+    if (idleMs > 0 && idleTimer === undefined && !closed) idleTimer = setTimeout(checkIdle, idleMs);
   };
+  const onMessage = (message: EventSourceMessage) => {
+    if (closed) return;
+    // An empty `data:` is a keep-alive; comments (": ping") never reach here.
+    if (message.data === '') return;
+    const parsed = parseAgentEvent(message.data);
+    if (!parsed.ok) {
+      request.handlers.onProtocolError?.(new AgentApiError('protocol', parsed.reason));
+      return;
+    }
+    try {
+      request.handlers.onEvent(parsed.event, eventIdOf(message.id));
+    } catch (thrown) {
+      failure ??= new AgentApiError(
+        'protocol',
+        `An event handler threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+        { cause: thrown },
+      );
+      close();
+      return;
+    }
+    if (isTerminalEvent(parsed.event)) close();
+  };
+  const parser = createParser({
+    maxBufferSize: maxEventChars,
+    onEvent: onMessage,
+    // Unknown fields and bad `retry:` values are ignored, as the SSE spec says; only an endless event fails.
+    onError(error) {
+      if (error.type !== 'max-buffer-size-exceeded') return;
+      failure ??= new AgentApiError('protocol', 'An event grew past 16 MiB without ending.');
+      close();
+    },
+  });
   try {
-    const init: Parameters<typeof fetchEventSource>[1] = {
-      method: request.method,
-      headers: request.headers,
-      signal: controller.signal,
-      fetch: async (input, init) => {
-        const response = await request.fetch(input, init);
-        noteBytes();
-        return timeSlicedResponse(response, noteBytes);
-      },
-      // Otherwise a hidden tab that becomes visible sends the POST again.
-      openWhenHidden: true,
-      async onopen(response) {
-        const contentType = response.headers.get('content-type') ?? '';
-        if (response.ok && contentType.toLowerCase().startsWith('text/event-stream')) {
-          request.handlers.onOpen?.();
-          return;
-        }
-        const text = await response.text().catch(() => '');
-        if (!response.ok) throw errorFromResponse(response.status, response.headers, text);
-        const refused = errorFromResponse(response.status, response.headers, text);
-        throw refused.kind === 'protocol'
-          ? new AgentApiError(
-              'protocol',
-              `Expected an event stream but the Agent API answered with ${contentType || 'no content type'}.`,
-              { status: response.status },
-            )
-          : refused;
-      },
-      onmessage(message) {
-        // A fetch that ignores the abort keeps delivering; nothing reaches the app after a cancel or a terminal event.
-        if (closed) return;
-        // Heartbeat comments (": ping") end in an empty message.
-        if (message.data === '') return;
-        const parsed = parseAgentEvent(message.data);
-        if (!parsed.ok) {
-          request.handlers.onProtocolError?.(new AgentApiError('protocol', parsed.reason));
-          return;
-        }
-        try {
-          request.handlers.onEvent(parsed.event, eventIdOf(message.id));
-        } catch (thrown) {
-          failure = new AgentApiError(
-            'protocol',
-            `An event handler threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
-            { cause: thrown },
-          );
-          controller.abort();
-          return;
-        }
-        if (isTerminalEvent(parsed.event)) controller.abort();
-      },
-      // Throwing stops fetch-event-source from retrying (it would re-POST every second forever).
-      onerror(thrown) {
-        failure = thrown;
-        throw thrown;
-      },
-    };
+    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
     if (request.body !== undefined) init.body = request.body;
     if (request.credentials) init.credentials = request.credentials;
-    await fetchEventSource(request.url, init);
+    const response = await request.fetch(request.url, init);
+    noteBytes();
+    await checkStreamAnswer(response);
+    request.handlers.onOpen?.();
+    if (response.body !== null && !closed) {
+      reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      // A burst of thousands of buffered events would otherwise be parsed and applied in one long main-thread
+      // task, since every read of an already-buffered body resolves as a microtask: parse in small pieces and
+      // start a new task every `sliceMs`.
+      let sliceStart = performance.now();
+      while (!closed) {
+        const { done, value } = await reader.read();
+        if (done || closed) break;
+        noteBytes();
+        for (let offset = 0; offset < value.length && !closed; offset += maxPieceBytes) {
+          if (performance.now() - sliceStart >= sliceMs) {
+            await nextTask();
+            sliceStart = performance.now();
+            if (closed) break;
+          }
+          parser.feed(decoder.decode(value.subarray(offset, offset + maxPieceBytes), { stream: true }));
+        }
+      }
+    }
   } catch (thrown) {
-    failure ??= thrown;
+    // Once closed (a terminal event, a cancel, a failure already noted), a rejected read is only the echo.
+    if (!closed) failure ??= thrown;
   } finally {
     clearTimeout(idleTimer);
     outer?.removeEventListener('abort', forwardAbort);
+    close();
   }
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);
   if (failure !== undefined) throw errorFromThrown(failure);

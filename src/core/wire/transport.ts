@@ -47,7 +47,7 @@ export interface HttpTransportOptions {
 /** Default of `streamIdleTimeoutMs`. */
 export const defaultStreamIdleTimeoutMs = 45_000;
 
-/** Creates the HTTP transport: fetch for JSON, a hardened fetch-event-source for event streams. */
+/** Creates the HTTP transport: fetch for JSON, and for event streams one fetch read by eventsource-parser. */
 export function createHttpTransport(options: HttpTransportOptions): AgentTransport {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
@@ -64,7 +64,7 @@ export function createHttpTransport(options: HttpTransportOptions): AgentTranspo
   async function headers(extra: Record<string, string>): Promise<Record<string, string>> {
     const given = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
     const merged: Record<string, string> = {};
-    // Lower-case names: fetch-event-source sends a capitalised duplicate otherwise.
+    // Lower-case names, so that a header the transport sets replaces the caller's however it is spelt.
     for (const [name, value] of Object.entries({ ...given, ...extra })) merged[name.toLowerCase()] = value;
     return merged;
   }
