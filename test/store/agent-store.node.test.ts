@@ -252,6 +252,35 @@ describe('batched notifications and work per event', () => {
     expect(store.getStats().events).toBe(10_001);
   });
 
+  it('reads the clock once per burst of events (one network chunk), not once per event', async () => {
+    let clock = 1_000;
+    let reads = 0;
+    const { store, scripted } = setup({
+      now: () => {
+        reads++;
+        return clock;
+      },
+    });
+    const promise = store.getState().generate({ prompt: 'A big generated application' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    const before = reads;
+    stream.emit(created('big'));
+    for (const event of burst(1_000)) stream.emit(event);
+    expect(reads - before).toBe(1);
+    // The next chunk arrives in a later task, at a later time.
+    await Promise.resolve();
+    clock = 2_000;
+    stream.emit({ type: 'tool_progress', tool: 'lint', message: 'Linting' });
+    stream.emit(end('big'));
+    stream.close();
+    await promise;
+    const { tools, endedAt } = store.getState().generations.big!;
+    expect(tools.at(-2)?.at).toBe(1_000);
+    expect(tools.at(-1)).toMatchObject({ tool: 'lint', at: 2_000 });
+    expect(endedAt).toBe(2_000);
+  });
+
   it('closes the frame window when a frame had nothing to publish, so the next event is immediate again', () => {
     const { store, scripted, frames, notifications } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });

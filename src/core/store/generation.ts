@@ -74,7 +74,22 @@ export function createStoreGeneration(init: {
 }): StoreGeneration {
   const draft = createGenerationDraft(init);
   return {
-    ...draft,
+    kind: draft.kind,
+    status: draft.status,
+    projectId: draft.projectId,
+    appUrl: draft.appUrl,
+    container: draft.container,
+    files: draft.files,
+    modifiedCount: draft.modifiedCount,
+    tools: draft.tools,
+    toolCount: draft.toolCount,
+    unknownEventCount: draft.unknownEventCount,
+    error: draft.error,
+    endedAt: draft.endedAt,
+    eventCount: draft.eventCount,
+    containerDirty: draft.containerDirty,
+    filesDirty: draft.filesDirty,
+    toolsDirty: draft.toolsDirty,
     key: init.key,
     mode: init.mode,
     prompt: init.prompt,
@@ -92,8 +107,8 @@ export function createStoreGeneration(init: {
 /** Builds the immutable snapshot; copies the file and tool lists only when they changed (once per flush). */
 export function snapshotGeneration(generation: StoreGeneration, count: { copied: number }): GenerationState {
   if (generation.filesDirty) {
-    generation.filesSnapshot = generation.files.slice();
-    count.copied += generation.files.length;
+    generation.filesSnapshot = generation.files === undefined ? [] : Array.from(generation.files.values());
+    count.copied += generation.filesSnapshot.length;
     generation.filesDirty = false;
   }
   if (generation.toolsDirty) {

@@ -85,10 +85,8 @@ export interface GenerationDraft {
   projectId: string | undefined;
   appUrl: string | undefined;
   container: ContainerState;
-  /** Where each listed path is in `files`; `undefined` when the draft keeps no file list (the client's fold). */
-  fileIndex: Map<string, number> | undefined;
-  /** Files in first-seen order, de-duplicated by path. */
-  files: GeneratedFile[];
+  /** The files by path, in first-seen order (a Map keeps it); `undefined` when no list is kept (the client's fold). */
+  files: Map<string, GeneratedFile> | undefined;
   /** How many listed files were modified rather than created. */
   modifiedCount: number;
   /** The most recent tool steps (bounded); `toolCount` counts all of them. */
@@ -123,8 +121,7 @@ export function createGenerationDraft(init: {
     projectId: init.projectId,
     appUrl: init.appUrl,
     container: { percentage: 0, message: undefined, ready: false },
-    fileIndex: init.keepFiles === false ? undefined : new Map(),
-    files: [],
+    files: init.keepFiles === false ? undefined : new Map(),
     modifiedCount: 0,
     tools: createRing(init.toolLimit),
     toolCount: 0,
@@ -163,18 +160,16 @@ function nameProject(draft: GenerationDraft, projectId: unknown, overwrite: bool
 }
 
 function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modified'): void {
-  const { fileIndex } = draft;
-  if (fileIndex === undefined) return;
-  const index = fileIndex.get(path);
-  if (index === undefined) {
+  const { files } = draft;
+  if (files === undefined) return;
+  const previous = files.get(path);
+  if (previous === undefined) {
     if (action === 'modified') draft.modifiedCount++;
-    fileIndex.set(path, draft.files.length);
-    draft.files.push({ path, action, updates: 1 });
+    files.set(path, { path, action, updates: 1 });
   } else {
-    const previous = draft.files[index] as GeneratedFile;
     if (previous.action === 'created') draft.modifiedCount++;
-    // A new object, so snapshots already published keep what they showed.
-    draft.files[index] = { path, action: 'modified', updates: previous.updates + 1 };
+    // A new object, so snapshots already published keep what they showed; the path keeps its place.
+    files.set(path, { path, action: 'modified', updates: previous.updates + 1 });
   }
   draft.filesDirty = true;
 }
