@@ -111,6 +111,31 @@ export const AfterFollowUp: Story = {
   },
 };
 
+export const WhileAFollowUpBuilds: Story = {
+  name: 'While a follow-up builds: the app stays on stage',
+  parameters: agentParameters(reach.followUpRunning),
+  play: async (context) => {
+    const { region, view } = preview(context.canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'ready');
+    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
+      'src',
+      storyAgent(context).api.admin.projects()[0]?.appUrl,
+    );
+    await expect(view.getByRole('status')).toHaveTextContent('Updating your app…');
+  },
+};
+
+export const AfterAFailedFollowUp: Story = {
+  name: 'After a failed follow-up: the app from before is still there',
+  parameters: agentParameters(reach.followUpFailed),
+  play: async (context) => {
+    const { region, view } = preview(context.canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'ready');
+    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+    await expect(view.queryByRole('status')).toBeNull();
+  },
+};
+
 export const ForAGivenProject: Story = {
   name: 'For a given project id (from its polled status)',
   parameters: agentParameters({ setup: async (agent) => void (await agent.client.generate({ prompt: storyPrompt })) }),

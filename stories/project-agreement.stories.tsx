@@ -1,6 +1,7 @@
 /**
  * Every generation state with all the parts on one screen, each story asserting that the parts tell one
- * story: one phase, one badge text, a full bar only when the build has ended, the live app only when ready.
+ * story: one phase, one badge text, a full bar only when the build has ended, the live app once ready (and,
+ * for a follow-up, the app built before, which stays on stage while the change builds and after it failed).
  */
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AppPreview, Conversation, LiveBuildLog, ProjectStatus, defaultLabels } from 'agent-embed';
@@ -30,7 +31,7 @@ type Story = StoryObj<typeof meta>;
 const ended = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
 
 /** Asserts that every part shows the same phase, and what follows from it. */
-async function expectAgreement(canvasElement: HTMLElement): Promise<void> {
+async function expectAgreement(canvasElement: HTMLElement, appFromBefore = false): Promise<void> {
   const log = canvasElement.querySelector<HTMLElement>('.ae-build-log')!;
   // The status poll may still be on its way: wait until the parts that read it have settled on one phase.
   await waitFor(() => {
@@ -49,7 +50,7 @@ async function expectAgreement(canvasElement: HTMLElement): Promise<void> {
     else await expect(value).not.toBe('100');
   }
   const frame = canvasElement.querySelector('iframe');
-  if (phase === 'ready') await expect(frame).not.toBeNull();
+  if (phase === 'ready' || appFromBefore) await expect(frame).not.toBeNull();
   else await expect(frame).toBeNull();
   const appLinks = [...canvasElement.querySelectorAll('a')].filter((link) => link.textContent === 'Open the app');
   if (phase !== 'ready') await expect(appLinks).toHaveLength(0);
@@ -58,12 +59,12 @@ async function expectAgreement(canvasElement: HTMLElement): Promise<void> {
     await expect(canvasElement.textContent).not.toMatch(/Setting up|Preparing a place for your app/);
 }
 
-function agreeing(parameters: AgentStoryParameters, phase: string): Story {
+function agreeing(parameters: AgentStoryParameters, phase: string, appFromBefore = false): Story {
   return {
     parameters: agentParameters(parameters),
     play: async ({ canvasElement }) => {
       await waitFor(() => expect(canvasElement.querySelector('.ae-build-log')).toHaveAttribute('data-phase', phase));
-      await expectAgreement(canvasElement);
+      await expectAgreement(canvasElement, appFromBefore);
     },
   };
 }
@@ -74,7 +75,8 @@ export const Provisioning = agreeing(reach.provisioning(35), 'provisioning');
 export const ContainerReady = agreeing(reach.containerReady, 'generating');
 export const Generating = agreeing(reach.generating(5), 'generating');
 export const Completed = agreeing(reach.completed, 'ready');
-export const FollowUpRunning = agreeing(reach.followUpRunning, 'generating');
+export const FollowUpRunning = agreeing(reach.followUpRunning, 'generating', true);
+export const FollowUpFailed = agreeing(reach.followUpFailed, 'failed', true);
 export const FollowUpCompleted = agreeing(reach.followUpCompleted, 'ready');
 export const CreditsExhaustedDuring = agreeing(reach.creditsExhaustedDuring, 'credits_exhausted');
 export const Failed = agreeing(reach.failed, 'failed');

@@ -128,6 +128,14 @@ export const reach = {
       await followUpUntil(agent, project.projectId as string, status('completed'));
     },
   },
+  /** A follow-up on a completed project that ended with an `error` event after one event. */
+  followUpFailed: {
+    setup: async (agent) => {
+      const project = await completedProject(agent);
+      inject(agent, { kind: 'error_event', afterEvents: 1, message: storyFailureMessage, route: 'followUp' });
+      await followUpUntil(agent, project.projectId as string, status('failed'));
+    },
+  },
   creditsExhaustedBefore: generateTo('credits_exhausted', prepare.noCredits.setup),
   creditsExhaustedDuring: generateTo('credits_exhausted', prepare.creditsForThreeFiles.setup),
   failed: generateTo('failed', prepare.failing.setup),

@@ -184,12 +184,13 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'credits_exhausted'));
     const log = within(builder).getByRole('region', { name: 'Build progress' });
     expect(log.querySelector('[data-outcome="credits_exhausted"]')).toHaveTextContent('Your credits ran out.');
-    // The conversation keeps the prompts; the preview stays neutral: neither says it a second time.
+    // The conversation keeps the prompts; the preview keeps the app built before: neither says it a second time.
     const conversation = within(builder).getByRole('region', { name: 'Conversation' });
     expect(conversation).toHaveTextContent('Add a page with the class timetable');
-    expect(within(builder).getByRole('region', { name: 'App preview' })).toHaveTextContent(
-      'Your app will appear here.',
-    );
+    const preview = within(builder).getByRole('region', { name: 'App preview' });
+    expect(within(preview).getByTitle('Preview of the generated app')).toBeInTheDocument();
+    expect(preview).not.toHaveTextContent(/credits/i);
+    expect(within(builder).getByRole('toolbar')).toHaveTextContent('Out of credits');
     expect(creditsTold(builder)).toHaveLength(1);
     await user.click(within(log).getByRole('button', { name: 'Buy credits' }));
     expect(onBuyCredits).toHaveBeenCalledTimes(1);
@@ -198,6 +199,20 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     expect(conversation).toHaveTextContent('Stopped when the credits ran out, after 1 changed file.');
     expect(creditsTold(builder)).toHaveLength(1);
   });
+  it('a failed change: the badge says the last change failed, the app from before stays on stage', async () => {
+    const { user, transport } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 1 });
+    await user.type(within(builder).getByLabelText('What should change?'), 'Add a page with the class timetable');
+    await user.click(within(builder).getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'failed'));
+    expect(within(builder).getByRole('toolbar')).toHaveTextContent('Last change failed');
+    expect(within(builder).getByTitle('Preview of the generated app')).toBeInTheDocument();
+  });
+
   it('a dropped stream: the prompt is one turn of the conversation, not one stuck and one done', async () => {
     const { user, transport, generationPosts } = renderWithMock(<AgentBuilder />, {
       provider: { externalUser: ada },

@@ -269,3 +269,68 @@ describe('an app_url that is not http(s) never becomes a link or an iframe', () 
     expect(screen.queryAllByRole('link')).toHaveLength(0);
   });
 });
+
+describe('a follow-up keeps the app on stage', () => {
+  const followUpPrompt = 'Make the header dark blue and add a search bar';
+  // The store keeps the last project for a reload: each test starts a new visit.
+  afterEach(() => sessionStorage.clear());
+
+  async function generateApp() {
+    const rendered = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <AppPreview />
+      </>,
+    );
+    await rendered.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await rendered.user.click(screen.getByRole('button', { name: 'Generate' }));
+    const frame = await screen.findByTitle('Preview of the generated app');
+    return { ...rendered, appUrl: frame.getAttribute('src') };
+  }
+
+  it('while the change builds: the app stays, says it is updating, and reloads once the change is done', async () => {
+    const { user, transport, appUrl } = await generateApp();
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 60 });
+    await user.type(screen.getByLabelText('What should change?'), followUpPrompt);
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'generating'));
+    const preview = screen.getByRole('region', { name: 'App preview' });
+    const building = within(preview).getByTitle('Preview of the generated app');
+    expect(building).toHaveAttribute('src', appUrl);
+    expect(within(preview).getByRole('status')).toHaveTextContent('Updating your app…');
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'ready'), { timeout: 5_000 });
+    const done = within(preview).getByTitle('Preview of the generated app');
+    expect(done).toHaveAttribute('src', appUrl);
+    expect(done).not.toBe(building);
+    expect(within(preview).queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('after the change failed: the app from before is still shown, the failure is told by the log', async () => {
+    const { user, transport, appUrl } = await generateApp();
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 1 });
+    await user.type(screen.getByLabelText('What should change?'), followUpPrompt);
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    const preview = screen.getByRole('region', { name: 'App preview' });
+    expect(within(preview).getByTitle('Preview of the generated app')).toHaveAttribute('src', appUrl);
+    expect(within(preview).queryByRole('status')).not.toBeInTheDocument();
+    expect(preview).not.toHaveTextContent('Your app will appear here.');
+    expect(outcome()).toHaveTextContent(/failed/i);
+  });
+
+  it('a new project that failed has no app to show', async () => {
+    const { user, transport } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <AppPreview />
+      </>,
+    );
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 3 });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    expect(screen.queryByTitle('Preview of the generated app')).not.toBeInTheDocument();
+  });
+});

@@ -69,6 +69,7 @@ export interface GenerationRuns {
     projectId: string | undefined,
     prompt: string,
     mode: GenerationMode,
+    appUrl?: string,
   ): Promise<GenerationActionResult>;
   /** Recovers the outcome of a generation the store no longer streams (a reload, an opened project). */
   recover(
@@ -261,6 +262,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     projectId: string | undefined,
     prompt: string,
     mode: GenerationMode,
+    appUrl?: string,
   ): Promise<GenerationActionResult> {
     const generation = createStoreGeneration({
       key,
@@ -270,6 +272,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       projectId,
       startedAt: now(),
       toolLimit: context.toolLimit,
+      appUrl,
     });
     const run = createRun(generation);
     registry.place(generation);

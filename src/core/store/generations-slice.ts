@@ -187,7 +187,9 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     followUp(projectId, input) {
       const active = runs.ofProject(projectId);
       if (active !== undefined) return active.promise;
-      return runs.start('followUp', projectId, projectId, input.prompt, registry.get(projectId)?.mode ?? 'build');
+      // The app built before stays where it is (and on screen) while the follow-up changes it.
+      const previous = registry.get(projectId);
+      return runs.start('followUp', projectId, projectId, input.prompt, previous?.mode ?? 'build', previous?.appUrl);
     },
     cancel: (key = registry.currentKey) => runs.cancel(key),
     watchProject(projectId) {

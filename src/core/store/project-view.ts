@@ -55,6 +55,11 @@ export interface ProjectView {
   unsafeAppUrl: boolean;
   /** The app can be previewed, deployed and pushed: the project is ready. */
   hasApp: boolean;
+  /**
+   * The address to preview: the app once ready, and also while a follow-up changes it or after the follow-up
+   * ended badly or was refused, since the app built before is still there. `undefined` while there is no app.
+   */
+  previewUrl: string | undefined;
   kind: GenerationKind | undefined;
   mode: GenerationMode | undefined;
   /** The prompt of the latest generation (empty for a generation resumed after a reload). */
@@ -182,6 +187,7 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     appUrl,
     unsafeAppUrl: appUrl === undefined && typeof (rawAppUrl ?? project?.app_url) === 'string',
     hasApp: phase === 'ready' && appUrl !== undefined,
+    previewUrl: phase === 'ready' || generation?.kind === 'followUp' ? appUrl : undefined,
     kind: generation?.kind,
     mode: generation?.mode,
     lastPrompt: generation === undefined || generation.prompt === '' ? undefined : generation.prompt,

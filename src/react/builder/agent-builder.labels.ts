@@ -14,6 +14,8 @@ export interface AgentBuilderLabels {
   newProject: string;
   /** The toolbar's name before there is a project, and before its name is known. */
   newApp: string;
+  /** The badge beside the project's name when its last follow-up failed (the app from before is still there). */
+  changeFailed: string;
   untitled: string;
   showDetails: string;
   hideDetails: string;
@@ -34,6 +36,7 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   close: 'Close',
   newProject: 'New project',
   newApp: 'New app',
+  changeFailed: 'Last change failed',
   untitled: 'Your app',
   showDetails: 'Show build details',
   hideDetails: 'Hide build details',

@@ -186,7 +186,7 @@ export function AgentBuilder({
           </span>
           {view.phase !== 'idle' && (
             <span className="ae-badge" data-state={view.phase}>
-              {labels.phase[view.phase]}
+              {view.kind === 'followUp' && view.phase === 'failed' ? text.changeFailed : labels.phase[view.phase]}
             </span>
           )}
         </p>

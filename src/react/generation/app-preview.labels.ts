@@ -8,6 +8,8 @@ export interface AppPreviewLabels {
   /** What the empty stage says while there is no app to show yet, by phase. */
   waiting: Record<ProjectPhase, string>;
   unsafeUrl: string;
+  /** Beside the preview while a change to the app shown is being built. */
+  updating: string;
   reload: string;
   openInNewTab: string;
   devicesLabel: string;
@@ -34,6 +36,7 @@ export const defaultAppPreviewLabels: AppPreviewLabels = {
     interrupted: 'We could not find out how the build ended.',
   },
   unsafeUrl: 'The app address is not a web address, so it cannot be previewed.',
+  updating: 'Updating your app…',
   reload: 'Reload',
   openInNewTab: 'Open in a new tab',
   devicesLabel: 'Preview width',

@@ -41,8 +41,9 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
   const view = useProjectView(projectId, { watch: 'alone' });
   const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [reloads, setReloads] = useState(0);
-  // The app is previewed once the project is ready (or any given http(s) `url`).
-  const safeUrl = url !== undefined ? safeHttpUrl(url) : view.hasApp ? view.appUrl : undefined;
+  // The app is previewed once there is one (or any given http(s) `url`); a follow-up changes it in place.
+  const safeUrl = url !== undefined ? safeHttpUrl(url) : view.previewUrl;
+  const updating = url === undefined && safeUrl !== undefined && view.building;
   const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
   const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
@@ -88,10 +89,17 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
             <a className="ae-button" href={safeUrl} target="_blank" rel="noopener noreferrer">
               {text.openInNewTab}
             </a>
+            {updating && (
+              <p className="ae-preview-note" role="status">
+                <span className="ae-spinner" aria-hidden="true" />
+                {text.updating}
+              </p>
+            )}
           </div>
           <div className="ae-frame-stage">
             <iframe
-              key={`${safeUrl}#${reloads}`}
+              // A new load when a build starts or ends, so a finished change shows without a manual reload.
+              key={`${safeUrl}#${reloads}#${view.generation?.endedAt ?? 'building'}`}
               className="ae-frame"
               src={safeUrl}
               title={text.frameTitle}
