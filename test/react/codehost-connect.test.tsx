@@ -85,7 +85,7 @@ describe('CodehostConnect journeys', () => {
     expect(region()).toHaveTextContent('Installation: Active');
     const times = region().querySelectorAll('time');
     expect(times).toHaveLength(1);
-    const format = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'medium' });
+    const format = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short' });
     for (const time of times) expect(time.textContent).toBe(format.format(Date.parse(time.getAttribute('datetime')!)));
     expect(within(region()).queryByRole('button', { name: 'Connect GitHub' })).not.toBeInTheDocument();
   });

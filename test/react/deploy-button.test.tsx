@@ -229,8 +229,11 @@ describe('DeployButton journeys', () => {
     await submitToken(user, 'ada-account:token');
     await user.click(await within(region()).findByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'deployed'));
+    // Deployed, the site is the result: deploying again is offered, no longer as the primary action.
+    const redeploy = within(region()).getByRole('button', { name: 'Redeploy' });
+    expect(redeploy).not.toHaveClass('ae-button-primary');
     transport.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
-    await user.click(within(region()).getByRole('button', { name: 'Deploy to Vercel' }));
+    await user.click(redeploy);
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
     expect(within(region()).getByRole('alert')).toHaveTextContent('The deployment failed');
     expect(within(region()).getByRole('alert')).toHaveTextContent('Something went wrong on our side.');

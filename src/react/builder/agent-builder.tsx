@@ -118,7 +118,8 @@ export function AgentBuilder({
   const ship = (
     <div className="ae-builder-ship">
       <DeployButton provider={provider} />
-      <CodehostConnect {...codehost} />
+      {/* Deploying is the sheet's one primary action; connecting the code host is the second path. */}
+      <CodehostConnect emphasis="secondary" {...codehost} />
       <RepoPicker {...(repositoriesPerPage === undefined ? {} : { perPage: repositoriesPerPage })} />
     </div>
   );

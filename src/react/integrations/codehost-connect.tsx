@@ -26,6 +26,8 @@ export interface CodehostConnectProps {
   navigate?: (url: string) => void;
   /** Opens the popup (default `window.open`); return null when it was blocked. */
   openWindow?: (url: string, name: string) => Window | null;
+  /** How loud its connect button is: 'secondary' beside another primary action (the builder's Publish sheet). */
+  emphasis?: 'primary' | 'secondary';
   className?: string;
 }
 
@@ -99,6 +101,7 @@ export function CodehostConnect({
   mode = 'redirect',
   navigate = defaultNavigate,
   openWindow = defaultOpenWindow,
+  emphasis = 'primary',
   className,
 }: CodehostConnectProps) {
   const text = useAgentLabels().codehostConnect;
@@ -233,7 +236,7 @@ export function CodehostConnect({
           {state !== 'connected' && (
             <button
               type="button"
-              className="ae-button ae-button-primary"
+              className={cx('ae-button', emphasis === 'primary' && 'ae-button-primary')}
               disabled={busy}
               onClick={() => void connect()}
             >

@@ -15,6 +15,8 @@ export interface DeployButtonLabels {
   retry: string;
   noProject: string;
   deploy: (provider: string) => string;
+  /** The deploy button once the project is deployed. */
+  redeploy: string;
   deploying: (provider: string) => string;
   deployed: string;
   /** Display names of deployment statuses; others are shown capitalised. */
@@ -52,6 +54,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   retry: 'Try again',
   noProject: 'Generate an app first, then deploy it.',
   deploy: (provider) => `Deploy to ${provider}`,
+  redeploy: 'Redeploy',
   deploying: (provider) => `Deploying to ${provider}…`,
   deployed: 'Deployed',
   deploymentStatuses: { ready: 'Live', building: 'Building', queued: 'Queued', error: 'Failed', canceled: 'Cancelled' },

@@ -110,6 +110,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
     connectionStatus !== undefined;
+  const deployed = deployment?.status === 'deployed';
   const deploymentUrl = safeHttpUrl(deployment?.deployment?.url);
   const deployError = deployment?.status === 'failed' ? deployment.error : undefined;
 
@@ -153,9 +154,15 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
           )}
           {connectionStatus === 'connected' && (
             <div className="ae-actions">
-              <button type="button" className="ae-button ae-button-primary" disabled={!canDeploy} onClick={startDeploy}>
+              {/* Once deployed, the site is the result; deploying again is there, but no longer the next step. */}
+              <button
+                type="button"
+                className={cx('ae-button', !deployed && 'ae-button-primary')}
+                disabled={!canDeploy}
+                onClick={startDeploy}
+              >
                 <Icon name="rocket" />
-                {text.deploy(providerName)}
+                {deployed ? text.redeploy : text.deploy(providerName)}
               </button>
               <button type="button" className="ae-button ae-button-quiet" onClick={() => openDialog('connect')}>
                 {text.reconnect}
@@ -183,7 +190,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
               )}
             </p>
             {deploymentUrl !== undefined ? (
-              <a className="ae-inline ae-truncate" href={deploymentUrl} target="_blank" rel="noopener noreferrer">
+              <a className="ae-inline ae-deploy-url" href={deploymentUrl} target="_blank" rel="noopener noreferrer">
                 <span className="ae-visually-hidden">{text.openDeployment}: </span>
                 {deploymentUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}
                 <Icon name="external" />

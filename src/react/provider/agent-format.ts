@@ -11,24 +11,26 @@ export interface AgentFormat {
   time(timestamp: number): string;
 }
 
+function formattersFor(locale: string | undefined) {
+  return {
+    numbers: new Intl.NumberFormat(locale),
+    percents: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }),
+    // To the minute: seconds are noise in "connected on" and "updated at".
+    dates: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    times: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
+  };
+}
+
 /** Creates the formatters for a locale (the browser's when undefined). */
 export function createAgentFormat(locale: string | undefined): AgentFormat {
-  let numbers: Intl.NumberFormat;
-  let percents: Intl.NumberFormat;
-  let dates: Intl.DateTimeFormat;
-  let times: Intl.DateTimeFormat;
+  let formatters: ReturnType<typeof formattersFor>;
   try {
-    numbers = new Intl.NumberFormat(locale);
-    percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
-    dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
-    times = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
+    formatters = formattersFor(locale);
   } catch {
     // An invalid locale tag must not break the page: fall back to the default locale.
-    numbers = new Intl.NumberFormat();
-    percents = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
-    dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-    times = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+    formatters = formattersFor(undefined);
   }
+  const { numbers, percents, dates, times } = formatters;
   return {
     locale,
     number: (value) => numbers.format(value),
