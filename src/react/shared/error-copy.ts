@@ -1,5 +1,5 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
-import { agentApiMessages, type AgentApiError, type AgentErrorKind } from '../../core/index.js';
+import type { AgentApiError, AgentErrorKind } from '../../core/index.js';
 
 /** Codes (core's `AgentApiError.code`) whose words say more than their kind. */
 export type SpecificErrorCode =
@@ -96,11 +96,12 @@ export function errorCopy(
   context?: ErrorContext,
   secondsLeft?: number,
 ): string {
-  const code = errorCode(error);
+  // Core classifies every error by a stable code; only some of them have words of their own here.
+  const code = error.code as SpecificErrorCode;
   // A missing connection reads best in the words of the component that needs it.
   const forContext =
     code === 'connection_not_found' && context !== undefined ? labels.connectionMissing[context] : undefined;
-  const forCode = code === undefined ? undefined : (forContext ?? labels.codes[code]);
+  const forCode = forContext ?? labels.codes[code];
   if (forCode !== undefined) return forCode;
   switch (error.kind) {
     case 'not_found':
@@ -113,23 +114,4 @@ export function errorCopy(
     default:
       return labels.kinds[error.kind];
   }
-}
-
-const codeByMessage = new Map<string, SpecificErrorCode>([
-  [agentApiMessages.projectNotFound, 'project_not_found'],
-  [agentApiMessages.projectForbidden, 'project_forbidden'],
-  [agentApiMessages.providerNotFound, 'provider_not_found'],
-  [agentApiMessages.providerAccountTaken, 'account_taken'],
-  [agentApiMessages.deploymentConnectionNotFound, 'connection_not_found'],
-  [agentApiMessages.codehostConnectionNotFound, 'connection_not_found'],
-]);
-
-/**
- * The error's stable `code` when core sets one; until every error carries it, the spec's message maps to the
- * same code (one table, here, instead of text checks in components).
- */
-function errorCode(error: AgentApiError): SpecificErrorCode | undefined {
-  const code = (error as { code?: string }).code;
-  if (code !== undefined) return code in defaultErrorLabels.codes ? (code as SpecificErrorCode) : undefined;
-  return codeByMessage.get(error.message);
 }
