@@ -24,6 +24,17 @@ async function expectEmpty(canvasElement: HTMLElement, text = 'Your app will app
   await expect(frame()).toBeNull();
 }
 
+/** The preview shows the project's own app. */
+async function expectProjectApp(context: Parameters<NonNullable<Story['play']>>[0]) {
+  const { region, view } = preview(context.canvasElement);
+  await waitFor(() => expect(region).toHaveAttribute('data-state', 'ready'));
+  await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
+    'src',
+    storyAgent(context).api.admin.projects()[0]?.appUrl,
+  );
+  return view;
+}
+
 export const Empty: Story = {
   name: 'No project',
   play: async ({ canvasElement }) => expectEmpty(canvasElement),
@@ -101,26 +112,14 @@ export const ReadyDark: Story = {
 export const AfterFollowUp: Story = {
   name: 'After a follow-up',
   parameters: agentParameters(reach.followUpCompleted),
-  play: async (context) => {
-    const { region, view } = preview(context.canvasElement);
-    await expect(region).toHaveAttribute('data-state', 'ready');
-    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
-      'src',
-      storyAgent(context).api.admin.projects()[0]?.appUrl,
-    );
-  },
+  play: async (context) => void (await expectProjectApp(context)),
 };
 
 export const WhileAFollowUpBuilds: Story = {
   name: 'While a follow-up builds: the app stays on stage',
   parameters: agentParameters(reach.followUpRunning),
   play: async (context) => {
-    const { region, view } = preview(context.canvasElement);
-    await expect(region).toHaveAttribute('data-state', 'ready');
-    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
-      'src',
-      storyAgent(context).api.admin.projects()[0]?.appUrl,
-    );
+    const view = await expectProjectApp(context);
     await expect(view.getByRole('status')).toHaveTextContent('Updating your app…');
   },
 };
@@ -129,9 +128,7 @@ export const AfterAFailedFollowUp: Story = {
   name: 'After a failed follow-up: the app from before is still there',
   parameters: agentParameters(reach.followUpFailed),
   play: async (context) => {
-    const { region, view } = preview(context.canvasElement);
-    await expect(region).toHaveAttribute('data-state', 'ready');
-    await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
+    const view = await expectProjectApp(context);
     await expect(view.queryByRole('status')).toBeNull();
   },
 };
@@ -140,14 +137,7 @@ export const ForAGivenProject: Story = {
   name: 'For a given project id (from its polled status)',
   parameters: agentParameters({ setup: async (agent) => void (await agent.client.generate({ prompt: storyPrompt })) }),
   render: (args, context) => <AppPreview {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />,
-  play: async (context) => {
-    const { region, view } = preview(context.canvasElement);
-    await waitFor(() => expect(region).toHaveAttribute('data-state', 'ready'));
-    await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
-      'src',
-      storyAgent(context).api.admin.projects()[0]?.appUrl,
-    );
-  },
+  play: async (context) => void (await expectProjectApp(context)),
 };
 
 export const ExplicitUrl: Story = {
