@@ -1,7 +1,8 @@
 /**
  * `npx tsx scripts/screenshots.ts <prefix>`: drives the playground's AgentBuilder in Debian's Chromium through a
  * new end user's first visit (empty, generated, Vercel and GitHub connected in the Publish sheet, a repository
- * picked, the plans, light, dark and 390 px, the failure scenarios) and writes page and component screenshots
+ * picked, the plans, light, dark and 390 px, the failure scenarios, a follow-up while it builds and after it
+ * failed) and writes page and component screenshots
  * to docs/screenshots/<prefix>-*.png, so the look can be judged by eye and compared across changes. Files of
  * the prefix that this run did not write are deleted, so every remaining shot is current.
  */
@@ -268,6 +269,34 @@ try {
     await shootPage(failing, `failure-${name}`);
     await shootElement(element, `${component}-failure`);
     await failing.context().close();
+  }
+
+  console.log('a follow-up: while it builds and after it failed, light / dark / 390 px (the app stays on stage)');
+  for (const [colorScheme, width] of [
+    ['light', 1280],
+    ['dark', 1280],
+    ['light', 390],
+  ] as const) {
+    const suffix = width === 390 ? '390' : colorScheme;
+    for (const [state, fault, phase] of [
+      ['building', { kind: 'slow_drip', intervalMs: 2_000 }, 'generating'],
+      ['failed', { kind: 'error_event', afterEvents: 1 }, 'failed'],
+    ] as const) {
+      playground.mock!.api.admin.reset();
+      const refining = await openPage({ colorScheme, width });
+      await submitPrompt(refining);
+      await refining.locator('.ae-builder[data-phase="ready"]').waitFor();
+      playground.mock!.api.admin.injectFault({ ...fault, route: 'followUp' });
+      await refining.getByLabel('What should change?').fill('Make the header dark blue and add a search bar');
+      await refining.getByRole('button', { name: 'Send follow-up', exact: true }).click();
+      await refining.locator(`.ae-builder[data-phase="${phase}"]`).waitFor();
+      // At 390 px the stage is its own tab: shoot the app there, as a person would look at it.
+      if (width === 390) await refining.getByRole('tab', { name: 'Preview' }).click();
+      // The frame loads lazily once its tab shows: shoot the app, not the empty frame before it.
+      await refining.frameLocator('iframe.ae-frame').locator('h1').waitFor();
+      await shootPage(refining, `follow-up-${state}-${suffix}`);
+      await refining.context().close();
+    }
   }
 } finally {
   await browser.close();

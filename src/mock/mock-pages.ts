@@ -72,7 +72,7 @@ ${building ? '<meta http-equiv="refresh" content="2">\n' : ''}<meta name="viewpo
   --muted: ${dark ? '#9aa0a6' : '#4b5563'}; --card: ${dark ? '#1a1d23' : '#f8fafc'}; --line: ${dark ? '#2a2e36' : '#e5e7eb'}; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--text); }
-.nav { display: flex; align-items: center; gap: 12px; padding: 16px 6vw; border-bottom: 1px solid var(--line); }
+.nav { display: flex; flex-wrap: wrap; align-items: center; gap: 12px; padding: 16px 6vw; border-bottom: 1px solid var(--line); }
 .logo { width: 22px; height: 22px; border-radius: 6px; background: var(--accent); flex: none; }
 .nav strong { font-size: 17px; }
 .nav nav { margin-left: auto; display: flex; gap: 20px; color: var(--muted); font-size: 15px; }
