@@ -319,8 +319,24 @@ describe('a follow-up keeps the app on stage', () => {
     expect(outcome()).toHaveTextContent(/failed/i);
   });
 
-  it('a new project that failed has no app to show', async () => {
-    const { user, transport } = renderWithMock(
+  it('"Try again" after a failed change sends the same prompt once more, once however often it is clicked', async () => {
+    const { user, transport, generationPosts } = await generateApp();
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 1 });
+    await user.type(screen.getByLabelText('What should change?'), followUpPrompt);
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    expect(outcome()).toHaveTextContent('The change failed.');
+    const postsBefore = generationPosts().length;
+    await user.dblClick(within(buildLog()).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'ready'));
+    expect(generationPosts().slice(postsBefore)).toHaveLength(1);
+    // The same prompt, to the same project: it now has the first prompt and the change, asked twice.
+    expect(transport.api.admin.projects()).toHaveLength(1);
+    expect(transport.api.admin.projects()[0]?.prompts).toEqual([validPrompt, followUpPrompt, followUpPrompt]);
+  });
+
+  it('a new project that failed has no app to show, and "Try again" asks for it again', async () => {
+    const { user, transport, generationPosts } = renderWithMock(
       <>
         <GeneratePanel />
         <LiveBuildLog />
@@ -332,5 +348,11 @@ describe('a follow-up keeps the app on stage', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
     expect(screen.queryByTitle('Preview of the generated app')).not.toBeInTheDocument();
+    // "Try again" asks for the app again, with the same prompt, as a new project.
+    expect(outcome()).toHaveTextContent('The build failed.');
+    await user.click(within(buildLog()).getByRole('button', { name: 'Try again' }));
+    await screen.findByTitle('Preview of the generated app');
+    expect(generationPosts()).toHaveLength(2);
+    expect(transport.api.admin.projects().map((project) => project.prompts)).toEqual([[validPrompt], [validPrompt]]);
   });
 });

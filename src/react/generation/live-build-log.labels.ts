@@ -29,6 +29,8 @@ export interface LiveBuildLogLabels {
   creditsExhaustedHint: string;
   buyCredits: string;
   failed: string;
+  /** The title when a follow-up failed: the app from before is still there. */
+  changeFailed: string;
   recovering: string;
   interrupted: string;
   /** The person stopped watching; the build goes on on the server. */
@@ -77,6 +79,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   creditsExhaustedHint: 'Buy more credits to continue building.',
   buyCredits: 'Buy credits',
   failed: 'The build failed.',
+  changeFailed: 'The change failed.',
   recovering: 'The connection dropped. Reconnecting to your build…',
   interrupted: 'The connection was lost and we could not find out how the build ended.',
   stopped: 'You stopped watching this build.',

@@ -10,6 +10,7 @@ import { ExternalLink } from '../shared/external-link.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { useRowWindow } from '../shared/use-row-window.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
@@ -113,7 +114,8 @@ function Outcome({
   onBuyCredits: (() => void) | undefined;
   buyCreditsUrl: string | undefined;
 }) {
-  const { phase } = view;
+  const { phase, generation } = view;
+  const { store } = useAgentContext();
   // A build that ended badly is told here, with its next step; other places (the preview's stage) only mention it.
   useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
   // Stable across renders, so that its alert keeps one slot.
@@ -145,8 +147,26 @@ function Outcome({
           <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={labels.buyCredits} primary />
         </div>
       );
-    case 'failed':
-      return <ErrorAlert error={view.error ?? fallbackError} title={labels.failed} className="ae-outcome" />;
+    case 'failed': {
+      const followUp = generation?.kind === 'followUp' && generation.projectId !== undefined;
+      // "Try again" sends the same prompt once more, as a new request made by this click (the prompt is not lost);
+      // while that one runs the store de-duplicates any further click.
+      const retry =
+        generation === undefined || generation.prompt === '' || view.busy
+          ? undefined
+          : () =>
+              void (followUp
+                ? store.getState().followUp(generation.projectId as string, { prompt: generation.prompt })
+                : store.getState().generate({ prompt: generation.prompt, mode: generation.mode }));
+      return (
+        <ErrorAlert
+          error={view.error ?? fallbackError}
+          title={followUp ? labels.changeFailed : labels.failed}
+          onRetry={retry}
+          className="ae-outcome"
+        />
+      );
+    }
     case 'recovering':
       return (
         <div className="ae-outcome" data-outcome={phase}>

@@ -17,7 +17,7 @@ export interface ErrorAlertProps {
   /** What the failed call was about, for words that fit (a missing project reads differently from a missing connection). */
   context?: ErrorContext;
   /** Shows a "Try again" button; during a rate limit it counts down and is enabled at zero. */
-  onRetry?: () => void;
+  onRetry?: (() => void) | undefined;
   /** The retry button's text instead of the `errors.retry` label. */
   retryLabel?: string;
   /** Another next step (a link, a button), shown under the text. */
