@@ -85,6 +85,8 @@ describe('credits exhausted', () => {
     // The stream had started: this is the log's news, not a refusal of the form.
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('form')).toHaveAttribute('data-state', 'credits_exhausted');
+    // Once credits are bought, sending it again needs no typing: the prompt is back in the box.
+    await waitFor(() => expect(screen.getByLabelText('Describe the app you want')).toHaveValue(validPrompt));
   });
 
   it('never links a non-http buy-credits URL', async () => {
@@ -317,6 +319,7 @@ describe('a follow-up keeps the app on stage', () => {
     expect(within(preview).queryByRole('status')).not.toBeInTheDocument();
     expect(preview).not.toHaveTextContent('Your app will appear here.');
     expect(outcome()).toHaveTextContent(/failed/i);
+    expect(screen.getByLabelText('What should change?')).toHaveValue(followUpPrompt);
   });
 
   it('"Try again" after a failed change sends the same prompt once more, once however often it is clicked', async () => {

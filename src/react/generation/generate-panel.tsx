@@ -136,11 +136,13 @@ export function GeneratePanel({
     // A double click gets the same promise back from the store: report its outcome once.
     if (pendingRef.current === promise) return;
     pendingRef.current = promise;
-    // Sent prompts live in the conversation; a refused one comes back to the box with the reason.
+    // Sent prompts live in the conversation; one that was refused or that ended without its result (no credits,
+    // a failed build) comes back to the box, so sending it again never means typing it again.
     setPrompt('');
     void promise.then((result) => {
       if (pendingRef.current === promise) pendingRef.current = undefined;
-      if (store.getState().generations[result.key]?.refused === true) setPrompt((current) => current || trimmed);
+      if (result.outcome === 'failed' || result.outcome === 'credits_exhausted')
+        setPrompt((current) => current || trimmed);
       callOnComplete(result);
     });
   }
