@@ -72,6 +72,7 @@ export type {
   ProjectListBody,
   ProjectSummary,
 } from './wire/proxy-resources.js';
+export { firstEventIdOfGeneration, generationOfEventId } from './wire/proxy-resources.js';
 export type {
   AgentErrorBody,
   CodehostConnection,

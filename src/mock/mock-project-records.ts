@@ -3,7 +3,10 @@
  * playground show projects, conversations and resumable builds without a proxy: generations passing through
  * get an SSE `id:` per event and are recorded in memory (bounded), status answers refresh the summaries.
  */
+import { createParser } from 'eventsource-parser';
 import {
+  firstEventIdOfGeneration,
+  generationOfEventId,
   isTerminalEvent,
   parseAgentEvent,
   proxyRoutes,
@@ -64,15 +67,15 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
   const record = (body: ReadableStream<Uint8Array>, turn: ConversationTurn, projectId: string | undefined) => {
     const outcome: ConversationTurnOutcome = { status: 'interrupted', files_created: 0, files_modified: 0, steps: 0 };
     let current = projectId === undefined ? undefined : recordOf(projectId);
+    let nextId = 1;
     const begin = (target: ProjectRecord) => {
       target.turns.push(turn);
       target.events = [];
       target.ended = false;
+      // Ids grow across the project's generations, as the proxy numbers them (one generation per turn).
+      nextId = firstEventIdOfGeneration(target.turns.length);
     };
     if (current !== undefined) begin(current);
-    const decoder = new TextDecoder();
-    let text = '';
-    let nextId = 1;
     const take = (data: string): string => {
       const parsed = parseAgentEvent(data);
       if (parsed.ok) {
@@ -108,19 +111,18 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
         current.summary.updated_at = now();
       }
     };
+    // Events are re-framed with their ids; heartbeat comments pass through.
+    const decoder = new TextDecoder();
+    let out = '';
+    const parser = createParser({
+      onEvent: (message) => (out += take(message.data)),
+      onComment: (comment) => (out += `: ${comment}\n\n`),
+    });
     const transform = (chunk: Uint8Array): string => {
-      text += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
-      let end = text.indexOf('\n\n');
-      let out = '';
-      while (end !== -1) {
-        const lines = text.slice(0, end).split('\n');
-        text = text.slice(end + 2);
-        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.replace(/^data: ?/, ''));
-        if (data.length > 0) out += take(data.join('\n'));
-        else if (lines.every((line) => line.startsWith(':'))) out += `${lines.join('\n')}\n\n`;
-        end = text.indexOf('\n\n');
-      }
-      return out;
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      const framed = out;
+      out = '';
+      return framed;
     };
     // Not a TransformStream: a dropped upstream errors the body, and the record must end then too, or the
     // events route would follow a generation that will never send another event.
@@ -186,11 +188,14 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
       if (target === undefined) return json({ status: false, message: 'Project not found.' }, 404);
       if (last === 'conversation') return json({ status: true, project_id: projectId, turns: target.turns });
       if (last === 'events') {
-        if (target.events.length === 0) return new Response(null, { status: 204 });
-        const after = Number(
+        const given = Number(
           request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after') ?? 0,
         );
-        return new Response(follow(target, Number.isSafeInteger(after) ? after : 0, init?.signal ?? undefined), {
+        const after = Number.isSafeInteger(given) && given > 0 ? given : 0;
+        // Nothing recorded, or the browser's generation was replaced by a newer one: it polls the status instead.
+        if (target.events.length === 0 || (after > 0 && generationOfEventId(after) !== target.turns.length))
+          return new Response(null, { status: 204 });
+        return new Response(follow(target, after, init?.signal ?? undefined), {
           headers: { 'content-type': 'text/event-stream' },
         });
       }

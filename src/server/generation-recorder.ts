@@ -6,6 +6,7 @@
  */
 import {
   agentIdPattern,
+  firstEventIdOfGeneration,
   isTerminalEvent,
   parseAgentEvent,
   type ConversationTurn,
@@ -30,17 +31,6 @@ export interface GenerationRecording {
 }
 
 const encoder = new TextEncoder();
-const idsPerGeneration = 1_000_000_000;
-
-/**
- * Event ids grow across a project's generations (generation 2 starts at 1000000001), so an id names its
- * generation too: a browser resuming a generation that a newer one has replaced is told so, instead of
- * having the newer one's events applied after its own.
- */
-export function generationOfEventId(id: number): number {
-  return Math.floor((id - 1) / idsPerGeneration) + 1;
-}
-
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
   try {
@@ -89,7 +79,7 @@ export function recordGeneration(
     await guard(async () => {
       generation = await store.beginGeneration(id, recording.userId, turn);
       // A generate numbers its first events before it knows its project; it is always generation 1.
-      if (nextId === 1) nextId = (generation - 1) * idsPerGeneration + 1;
+      if (nextId === 1) nextId = firstEventIdOfGeneration(generation);
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
   };

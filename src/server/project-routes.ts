@@ -3,7 +3,13 @@
  * and the replay + live follow of a project's latest generation. Owner-only; anyone else gets the same 404
  * as for a project that does not exist.
  */
-import { proxyRoutes, type ConversationBody, type ProjectListBody, type ProxyRouteName } from '../core/index.js';
+import {
+  generationOfEventId,
+  proxyRoutes,
+  type ConversationBody,
+  type ProjectListBody,
+  type ProxyRouteName,
+} from '../core/index.js';
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
 import {
   ProxyStoreUnavailableError,
@@ -12,7 +18,6 @@ import {
   type RecordedEvent,
 } from './proxy-store.js';
 import type { RelayTimers } from './event-stream-relay.js';
-import { generationOfEventId } from './generation-recorder.js';
 
 /** What the project routes need from the proxy. */
 export interface ProjectRoutesOptions {

@@ -1,4 +1,4 @@
-import { createAgentClient } from 'agent-embed/core';
+import { createAgentClient, firstEventIdOfGeneration, generationOfEventId } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { describe, expect, it } from 'vitest';
 
@@ -39,6 +39,30 @@ describe('createMockTransport: the proxy’s own routes for its one end user', (
     expect(text.startsWith('id: 3\ndata: ')).toBe(true);
     expect(text).toContain('"type":"stream_end"');
     expect((await createMockTransportFetch(transport, '/projects/unknown/conversation')).status).toBe(404);
+  });
+
+  it('numbers events across generations as the proxy does, and answers 204 for a replaced generation', async () => {
+    const transport = createMockTransport({ speed: 'instant' });
+    const client = createAgentClient({ transport });
+    const firstIds: number[] = [];
+    const created = await client.generate(
+      { prompt: 'Build a todo app with dark mode' },
+      { onEvent: (_event, id) => firstIds.push(id ?? 0) },
+    );
+    const projectId = created.projectId!;
+    const secondIds: number[] = [];
+    await client.followUp(
+      projectId,
+      { prompt: 'Add a footer with links' },
+      { onEvent: (_event, id) => secondIds.push(id ?? 0) },
+    );
+    expect(firstIds.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(secondIds[0]).toBe(firstEventIdOfGeneration(2));
+    expect(secondIds.map(generationOfEventId)).toEqual(secondIds.map(() => 2));
+    // A browser that applied the first generation up to its third event: that generation was replaced.
+    expect((await createMockTransportFetch(transport, `/projects/${projectId}/events?after=3`)).status).toBe(204);
+    const replay = await createMockTransportFetch(transport, `/projects/${projectId}/events?after=${secondIds[0]}`);
+    expect((await replay.text()).startsWith(`id: ${secondIds[1]}\ndata: `)).toBe(true);
   });
 });
 

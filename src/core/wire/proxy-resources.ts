@@ -50,3 +50,20 @@ export interface ConversationBody {
   project_id: string;
   turns: ConversationTurn[];
 }
+
+const idsPerGeneration = 1_000_000_000;
+
+/**
+ * The SSE id of a generation's first event on the proxy's routes. Ids grow across a project's generations
+ * (generation 2 starts at 1000000001), so an id names its generation too: a browser resuming a generation
+ * that a newer one has replaced is told so (204), instead of having the newer one's events applied after
+ * its own.
+ */
+export function firstEventIdOfGeneration(generation: number): number {
+  return (generation - 1) * idsPerGeneration + 1;
+}
+
+/** The generation (1, 2, 3… of its project) that an event id of the proxy's routes belongs to. */
+export function generationOfEventId(id: number): number {
+  return Math.floor((id - 1) / idsPerGeneration) + 1;
+}
