@@ -1,8 +1,8 @@
 /**
  * `npx tsx scripts/screenshots.ts <prefix>`: drives the playground's AgentBuilder in Debian's Chromium through a
  * new end user's first visit (empty, generated, Vercel and GitHub connected in the Publish sheet, a repository
- * picked, the plans, light, dark and 390 px, the failure scenarios, a follow-up while it builds and after it
- * failed) and writes page and component screenshots
+ * picked, the plans, light, dark and 390 px, the failure scenarios, a returning user's empty builder, a
+ * follow-up while it builds and after it failed) and writes page and component screenshots
  * to docs/screenshots/<prefix>-*.png, so the look can be judged by eye and compared across changes. Files of
  * the prefix that this run did not write are deleted, so every remaining shot is current.
  */
@@ -269,6 +269,27 @@ try {
     await shootPage(failing, `failure-${name}`);
     await shootElement(element, `${component}-failure`);
     await failing.context().close();
+  }
+
+  console.log('a returning end user (a new session): the empty builder offers their latest projects');
+  playground.mock!.api.admin.reset();
+  const earlier = await openPage({ colorScheme: 'light', width: 1280 });
+  for (const earlierPrompt of [prompt, 'A habit tracker with streaks and reminders']) {
+    await earlier.getByLabel('Describe the app you want').fill(earlierPrompt);
+    await earlier.getByRole('button', { name: 'Generate', exact: true }).click();
+    await earlier.locator('.ae-builder[data-phase="ready"]').waitFor();
+    await earlier.getByRole('button', { name: 'New project', exact: true }).click();
+  }
+  await earlier.context().close();
+  for (const [colorScheme, width] of [
+    ['light', 1280],
+    ['dark', 1280],
+    ['light', 390],
+  ] as const) {
+    const returning = await openPage({ colorScheme, width });
+    await returning.getByRole('region', { name: 'Continue a project' }).waitFor();
+    await shootPage(returning, `returning-${width === 390 ? '390' : colorScheme}`);
+    await returning.context().close();
   }
 
   console.log('a follow-up: while it builds and after it failed, light / dark / 390 px (the app stays on stage)');

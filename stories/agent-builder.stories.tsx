@@ -35,6 +35,26 @@ export const Start: Story = {
   },
 };
 
+export const ReturningUser: Story = {
+  name: 'A returning end user: the empty builder offers their latest projects',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await agent.client.generate({ prompt: storyPrompt });
+      await agent.client.generate({ prompt: 'A habit tracker with streaks and reminders' });
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    const recent = await view.findByRole('region', { name: 'Continue a project' });
+    const items = within(recent).getAllByRole('button');
+    await expect(items).toHaveLength(2);
+    await userEvent.click(items[0]!);
+    await waitFor(() => expect(element).toHaveAttribute('data-phase', 'ready'));
+    await expect(view.getByLabelText('What should change?')).toBeInTheDocument();
+    await expect(view.queryByRole('region', { name: 'Continue a project' })).toBeNull();
+  },
+};
+
 export const Generate: Story = {
   name: 'Generate from the builder',
   play: async ({ canvasElement }) => {

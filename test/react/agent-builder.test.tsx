@@ -213,6 +213,24 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     expect(within(builder).getByTitle('Preview of the generated app')).toBeInTheDocument();
   });
 
+  it('a returning end user is offered their latest projects in the empty builder, and one click reopens one', async () => {
+    const { user } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    // A first visit: nothing to continue, nothing shown.
+    expect(within(builder).queryByRole('region', { name: 'Continue a project' })).not.toBeInTheDocument();
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    const name = within(builder).getByRole('toolbar').querySelector('.ae-builder-name')?.textContent;
+    await user.click(within(builder).getByRole('button', { name: 'New project' }));
+    const recent = await within(builder).findByRole('region', { name: 'Continue a project' });
+    await user.click(within(recent).getByRole('button', { name: new RegExp(name ?? 'no name') }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    expect(within(builder).getByRole('toolbar')).toHaveTextContent(name ?? 'no name');
+    expect(within(builder).getByLabelText('What should change?')).toBeInTheDocument();
+    expect(within(builder).queryByRole('region', { name: 'Continue a project' })).not.toBeInTheDocument();
+  });
+
   it('a dropped stream: the prompt is one turn of the conversation, not one stuck and one done', async () => {
     const { user, transport, generationPosts } = renderWithMock(<AgentBuilder />, {
       provider: { externalUser: ada },

@@ -10,6 +10,10 @@ export interface AgentBuilderLabels {
   plansLabel: string;
   /** The toolbar button and sheet of the end user's projects. */
   projectsLabel: string;
+  /** A returning end user's latest projects, offered in the empty builder. */
+  recentLabel: string;
+  /** Opens every project when there are more than the few offered. */
+  allProjects: (count: number) => string;
   close: string;
   newProject: string;
   /** The toolbar's name before there is a project, and before its name is known. */
@@ -33,6 +37,8 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   shipTitle: 'Publish your app',
   plansLabel: 'Plans',
   projectsLabel: 'Projects',
+  recentLabel: 'Continue a project',
+  allProjects: (count) => `All ${count} projects`,
   close: 'Close',
   newProject: 'New project',
   newApp: 'New app',

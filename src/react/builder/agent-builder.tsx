@@ -21,6 +21,7 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { outcomeSlotKey } from '../shared/error-slots.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
+import { RecentProjects } from './recent-projects.js';
 
 /** Props of `AgentBuilder`; everything is optional. */
 export interface AgentBuilderProps {
@@ -128,6 +129,7 @@ export function AgentBuilder({
     <div className="ae-builder-chat">
       <div className="ae-builder-thread">
         <Conversation />
+        {showProjects && view.key === undefined && <RecentProjects onShowAll={() => setSheet('projects')} />}
         {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
         {view.generation !== undefined && view.phase !== 'idle' && (
           <div className="ae-builder-log" data-open={logOpen}>

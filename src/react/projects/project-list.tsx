@@ -7,7 +7,7 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
-import { useProjects } from './use-projects.js';
+import { useProjects, type UseProjectsResult } from './use-projects.js';
 
 /** Props of `ProjectList`. */
 export interface ProjectListProps {
@@ -22,21 +22,14 @@ export interface ProjectListProps {
  * status (`loading`, `ready`, `unavailable`, `error`).
  */
 export function ProjectList({ onOpen, className }: ProjectListProps) {
-  const labels = useAgentLabels();
-  const text = labels.projectList;
-  const format = useAgentFormat();
+  const text = useAgentLabels().projectList;
   // Asked again each time the list is shown, not only when the store holds none: every build changes it.
   const projects = useProjects({ enabled: false });
-  const { load, open } = projects;
+  const { load } = projects;
 
   useEffect(() => {
     void load();
   }, [load]);
-
-  const statusName = (project: ProjectSummary) =>
-    project.project_status === null
-      ? ''
-      : (labels.projectStatus.projectStatuses[project.project_status] ?? labels.phase.generating);
 
   return (
     <section className={cx('ae-project-list', className)} aria-label={text.regionLabel} data-state={projects.status}>
@@ -50,31 +43,53 @@ export function ProjectList({ onOpen, className }: ProjectListProps) {
       ) : projects.items.length === 0 ? (
         <p className="ae-muted">{text.empty}</p>
       ) : (
-        <ul className="ae-project-items">
-          {projects.items.map((project) => {
-            const updated = Date.parse(project.updated_at);
-            return (
-              <li key={project.project_id}>
-                <button
-                  type="button"
-                  className="ae-project-item"
-                  aria-current={project.project_id === projects.currentProjectId ? 'true' : undefined}
-                  onClick={() => {
-                    void open(project.project_id).then((result) => {
-                      if (result.ok) onOpen?.(project.project_id);
-                    });
-                  }}
-                >
-                  <span className="ae-project-item-name">{project.name ?? text.untitled}</span>
-                  <span className="ae-project-item-meta">
-                    {text.updated(statusName(project), Number.isFinite(updated) ? format.dateTime(updated) : '')}
-                  </span>
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <ProjectItems projects={projects} items={projects.items} onOpen={onOpen} />
       )}
     </section>
+  );
+}
+
+/** Projects as buttons that open them, each with its status and last update. */
+export function ProjectItems({
+  projects,
+  items,
+  onOpen,
+}: {
+  projects: UseProjectsResult;
+  items: readonly ProjectSummary[];
+  onOpen?: ((projectId: string) => void) | undefined;
+}) {
+  const labels = useAgentLabels();
+  const text = labels.projectList;
+  const format = useAgentFormat();
+  const statusName = (project: ProjectSummary) =>
+    project.project_status === null
+      ? ''
+      : (labels.projectStatus.projectStatuses[project.project_status] ?? labels.phase.generating);
+  return (
+    <ul className="ae-project-items">
+      {items.map((project) => {
+        const updated = Date.parse(project.updated_at);
+        return (
+          <li key={project.project_id}>
+            <button
+              type="button"
+              className="ae-project-item"
+              aria-current={project.project_id === projects.currentProjectId ? 'true' : undefined}
+              onClick={() => {
+                void projects.open(project.project_id).then((result) => {
+                  if (result.ok) onOpen?.(project.project_id);
+                });
+              }}
+            >
+              <span className="ae-project-item-name">{project.name ?? text.untitled}</span>
+              <span className="ae-project-item-meta">
+                {text.updated(statusName(project), Number.isFinite(updated) ? format.dateTime(updated) : '')}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
