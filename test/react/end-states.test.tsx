@@ -333,6 +333,8 @@ describe('a follow-up keeps the app on stage', () => {
     await user.dblClick(within(buildLog()).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'ready'));
     expect(generationPosts().slice(postsBefore)).toHaveLength(1);
+    // Sent again, the prompt leaves the box it had come back to, as a sent prompt does.
+    expect(screen.getByLabelText('What should change?')).toHaveValue('');
     // The same prompt, to the same project: it now has the first prompt and the change, asked twice.
     expect(transport.api.admin.projects()).toHaveLength(1);
     expect(transport.api.admin.projects()[0]?.prompts).toEqual([validPrompt, followUpPrompt, followUpPrompt]);

@@ -89,6 +89,16 @@ export function GeneratePanel({
     else alertRef.current?.focus();
   }, [refusal]);
 
+  // A prompt leaves the box once a generation with it starts, whoever sent it: this form, or the build log's
+  // "Try again" after the prompt had come back to the box.
+  // Adjusted while rendering, on the change, as React advises for state that follows another value.
+  const runningPrompt = running ? shown?.prompt : undefined;
+  const [seenRunningPrompt, setSeenRunningPrompt] = useState(runningPrompt);
+  if (runningPrompt !== seenRunningPrompt) {
+    setSeenRunningPrompt(runningPrompt);
+    if (runningPrompt !== undefined && prompt.trim() === runningPrompt) setPrompt('');
+  }
+
   // Keyboard users keep their place: submit → cancel while running, cancel → prompt afterwards.
   const wasRunning = useRef(running);
   useEffect(() => {
@@ -136,9 +146,9 @@ export function GeneratePanel({
     // A double click gets the same promise back from the store: report its outcome once.
     if (pendingRef.current === promise) return;
     pendingRef.current = promise;
-    // Sent prompts live in the conversation; one that was refused or that ended without its result (no credits,
-    // a failed build) comes back to the box, so sending it again never means typing it again.
-    setPrompt('');
+    // Sent prompts live in the conversation (the box empties when their generation starts, see above); one that
+    // was refused or that ended without its result (no credits, a failed build) comes back to the box, so sending
+    // it again never means typing it again.
     void promise.then((result) => {
       if (pendingRef.current === promise) pendingRef.current = undefined;
       if (result.outcome === 'failed' || result.outcome === 'credits_exhausted')
