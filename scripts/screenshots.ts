@@ -106,6 +106,22 @@ async function openPage(options: { colorScheme: 'light' | 'dark'; width: number;
   return page;
 }
 
+/** Connects GitHub through the mock's install page, which sends the browser back; returns the reopened sheet. */
+async function connectGitHub(page: Page, sheet: Locator): Promise<Locator> {
+  await sheet.getByRole('button', { name: 'Connect GitHub' }).click();
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await page.waitForURL((url) => url.origin === new URL(playground.url).origin);
+  await page.locator('.ae-builder[data-phase="ready"]').waitFor();
+  return openSheet(page, 'Publish');
+}
+
+/** The looks every new state is shot in, with the name each shot carries. */
+const looks = [
+  { colorScheme: 'light', width: 1280, name: 'light' },
+  { colorScheme: 'dark', width: 1280, name: 'dark' },
+  { colorScheme: 'light', width: 390, name: '390' },
+] as const;
+
 async function scenario(page: Page, label: string) {
   await page.getByRole('button', { name: label, exact: true }).click();
   await page.getByText(`Done: ${label}`).waitFor();
@@ -157,13 +173,7 @@ try {
   await shootPage(page, 'deployed');
   await shootComponents(page, 'deployed');
 
-  // The code-host install page is the mock's; it sends the browser back to the playground.
-  sheet = await openSheet(page, 'Publish');
-  await sheet.getByRole('button', { name: 'Connect GitHub' }).click();
-  await page.getByRole('button', { name: 'Install', exact: true }).click();
-  await page.waitForURL((url) => url.origin === new URL(playground.url).origin);
-  await page.locator('.ae-builder[data-phase="ready"]').waitFor();
-  sheet = await openSheet(page, 'Publish');
+  sheet = await connectGitHub(page, await openSheet(page, 'Publish'));
   await sheet.locator('section.ae-codehost[data-state="connected"]').waitFor();
   await sheet.locator('section.ae-repo-picker[data-state="ready"]').waitFor();
   await shootPage(page, 'connected');
@@ -255,11 +265,7 @@ try {
       playground.mock!.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
       await publish.getByRole('button', { name: 'Deploy to Vercel', exact: true }).click();
     } else {
-      await publish.getByRole('button', { name: 'Connect GitHub' }).click();
-      await failing.getByRole('button', { name: 'Install', exact: true }).click();
-      await failing.waitForURL((url) => url.origin === new URL(playground.url).origin);
-      await failing.locator('.ae-builder[data-phase="ready"]').waitFor();
-      publish = await openSheet(failing, 'Publish');
+      publish = await connectGitHub(failing, publish);
       await publish.locator('section.ae-repo-picker[data-state="ready"]').waitFor();
       playground.mock!.api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
       await publish.getByRole('button', { name: 'Next page' }).click();
@@ -281,24 +287,15 @@ try {
     await earlier.getByRole('button', { name: 'New project', exact: true }).click();
   }
   await earlier.context().close();
-  for (const [colorScheme, width] of [
-    ['light', 1280],
-    ['dark', 1280],
-    ['light', 390],
-  ] as const) {
+  for (const { colorScheme, width, name } of looks) {
     const returning = await openPage({ colorScheme, width });
     await returning.getByRole('region', { name: 'Continue a project' }).waitFor();
-    await shootPage(returning, `returning-${width === 390 ? '390' : colorScheme}`);
+    await shootPage(returning, `returning-${name}`);
     await returning.context().close();
   }
 
   console.log('a follow-up: while it builds and after it failed, light / dark / 390 px (the app stays on stage)');
-  for (const [colorScheme, width] of [
-    ['light', 1280],
-    ['dark', 1280],
-    ['light', 390],
-  ] as const) {
-    const suffix = width === 390 ? '390' : colorScheme;
+  for (const { colorScheme, width, name } of looks) {
     for (const [state, fault, phase] of [
       ['building', { kind: 'slow_drip', intervalMs: 2_000 }, 'generating'],
       ['failed', { kind: 'error_event', afterEvents: 1 }, 'failed'],
@@ -315,7 +312,7 @@ try {
       if (width === 390) await refining.getByRole('tab', { name: 'Preview' }).click();
       // The frame loads lazily once its tab shows: shoot the app, not the empty frame before it.
       await refining.frameLocator('iframe.ae-frame').locator('h1').waitFor();
-      await shootPage(refining, `follow-up-${state}-${suffix}`);
+      await shootPage(refining, `follow-up-${state}-${name}`);
       await refining.context().close();
     }
   }

@@ -96,8 +96,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
     reader?.cancel().catch(() => {});
     controller.abort();
   };
-  const forwardAbort = () => close();
-  outer?.addEventListener('abort', forwardAbort, { once: true });
+  outer?.addEventListener('abort', close, { once: true });
   // A connection that dies silently (a closed laptop, a network switch) would otherwise stay open forever.
   // Each read only notes the time; the one timer re-arms itself for what is left, so a burst costs no timers.
   const idleMs = request.idleTimeoutMs > 0 && Number.isFinite(request.idleTimeoutMs) ? request.idleTimeoutMs : 0;
@@ -182,7 +181,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
     if (!closed) failure ??= thrown;
   } finally {
     clearTimeout(idleTimer);
-    outer?.removeEventListener('abort', forwardAbort);
+    outer?.removeEventListener('abort', close);
     close();
   }
   if (outer?.aborted) throw errorFromThrown(outer.reason, outer);

@@ -1,9 +1,8 @@
 'use client';
 /** A returning end user's latest projects in the builder's empty conversation, to carry on where they left off. */
-import { useEffect } from 'react';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { ProjectItems } from '../projects/project-list.js';
-import { useProjects } from '../projects/use-projects.js';
+import { useFreshProjects } from '../projects/use-projects.js';
 
 /** How many projects the empty builder offers; the rest are one click away in the Projects sheet. */
 const shown = 3;
@@ -14,12 +13,8 @@ const shown = 3;
  */
 export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
   const text = useAgentLabels().agentBuilder;
-  // Asked again each time the builder is empty again, as the Projects sheet does: a build since changed it.
-  const projects = useProjects({ enabled: false });
-  const { load } = projects;
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // Asked again each time the builder is empty again: a build since changed them.
+  const projects = useFreshProjects();
   if (projects.items.length === 0) return null;
   return (
     <section className="ae-builder-recent" aria-label={text.recentLabel}>

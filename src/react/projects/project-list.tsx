@@ -1,13 +1,12 @@
 'use client';
 /** The signed-in end user's projects, newest first; opening one makes it the current project. */
-import { useEffect } from 'react';
 import type { ProjectSummary } from '../../core/index.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
-import { useProjects, type UseProjectsResult } from './use-projects.js';
+import { useFreshProjects, type UseProjectsResult } from './use-projects.js';
 
 /** Props of `ProjectList`. */
 export interface ProjectListProps {
@@ -23,13 +22,7 @@ export interface ProjectListProps {
  */
 export function ProjectList({ onOpen, className }: ProjectListProps) {
   const text = useAgentLabels().projectList;
-  // Asked again each time the list is shown, not only when the store holds none: every build changes it.
-  const projects = useProjects({ enabled: false });
-  const { load } = projects;
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const projects = useFreshProjects();
 
   return (
     <section className={cx('ae-project-list', className)} aria-label={text.regionLabel} data-state={projects.status}>
@@ -39,7 +32,7 @@ export function ProjectList({ onOpen, className }: ProjectListProps) {
       ) : projects.status === 'unavailable' ? (
         <p className="ae-muted">{text.unavailable}</p>
       ) : projects.status === 'error' ? (
-        <ErrorAlert error={projects.error} title={text.errorTitle} onRetry={() => void load()} />
+        <ErrorAlert error={projects.error} title={text.errorTitle} onRetry={() => void projects.load()} />
       ) : projects.items.length === 0 ? (
         <p className="ae-muted">{text.empty}</p>
       ) : (

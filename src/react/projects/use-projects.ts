@@ -1,6 +1,6 @@
 'use client';
 /** The signed-in end user's projects from the agency proxy, and opening one. */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { IntegrationResult, ProjectListState, ProjectSummary } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
@@ -34,4 +34,17 @@ export function useProjects(options: UseLoadOptions = {}): UseProjectsResult {
   const holding = list.status === 'idle' ? 'absent' : list.status === 'error' ? 'failed' : 'held';
   useAutoLoad('projects', holding, options.enabled ?? true, actions.load);
   return { ...list, currentProjectId, ...actions };
+}
+
+/**
+ * The projects asked again each time the caller mounts, not only when the store holds none: every build
+ * since the last answer changes them (the Projects sheet, the empty builder's recent projects).
+ */
+export function useFreshProjects(): UseProjectsResult {
+  const projects = useProjects({ enabled: false });
+  const { load } = projects;
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return projects;
 }
