@@ -41,6 +41,12 @@ describe('AgentBuilder, the one-line embed', () => {
     await waitFor(() =>
       expect(within(sheet).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'),
     );
+    await within(sheet).findByRole('button', { name: 'Connect Vercel' });
+    // One primary action in the sheet: deploying; connecting the code host is the second path.
+    expect([...sheet.querySelectorAll('.ae-button-primary')].map((button) => button.textContent)).toEqual([
+      'Connect Vercel',
+    ]);
+    expect(within(sheet).getByRole('button', { name: 'Connect GitHub' })).not.toHaveClass('ae-button-primary');
   });
 
   it(

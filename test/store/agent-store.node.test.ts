@@ -421,6 +421,30 @@ describe('refusals, cancel and end states', () => {
     expect(selectProjectView(store.getState(), 'p2')).toMatchObject({ phase: 'credits_exhausted', refusal: undefined });
   });
 
+  it('a follow-up keeps the app to preview from its first moment to after it failed, with no status poll needed', async () => {
+    const { store, scripted } = setup();
+    const generated = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    scripted.streams[0]!.emit(created('p1'));
+    scripted.streams[0]!.emit(end('p1'));
+    scripted.streams[0]!.close();
+    await generated;
+    const appUrl = 'https://p1.apps.example.test/';
+    expect(selectProjectView(store.getState(), 'p1')).toMatchObject({ phase: 'ready', previewUrl: appUrl });
+    const change = store.getState().followUp('p1', { prompt: 'Add a dark theme to the app' });
+    // Submitting: nothing from the stream or a poll yet, the app built before is still the one to show.
+    expect(selectProjectView(store.getState(), 'p1')).toMatchObject({ phase: 'submitting', previewUrl: appUrl });
+    scripted.streams[1]!.open();
+    scripted.streams[1]!.emit({ type: 'error', message: 'The build failed.' });
+    scripted.streams[1]!.close();
+    await change;
+    expect(selectProjectView(store.getState(), 'p1')).toMatchObject({
+      phase: 'failed',
+      hasApp: false,
+      previewUrl: appUrl,
+    });
+  });
+
   it('a stream error event ends in failed with its message', async () => {
     const { store, scripted } = setup();
     const promise = store.getState().generate({ prompt: 'A todo app with tags' });
