@@ -3,7 +3,7 @@
  * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
  * team under the upstream rate limit, and relays event streams live.
  */
-import { agentRoutes, fillPath, matchRoute, parseRetryAfter, type AgentRouteName } from '../core/index.js';
+import { agentRoutes, matchRoute, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
@@ -13,7 +13,9 @@ import { createDrainState } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
-import { frameEventStream } from './sse-frames.js';
+import { parseUpstreamEvents } from './upstream-events.js';
+import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-answers.js';
+import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
 import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 import type { CachedStatus } from './memory-proxy-store.js';
 import {
@@ -25,16 +27,15 @@ import {
   retryAfterSeconds,
   relayedResponse,
   type RelayedJson,
-  type ErrorShape,
 } from './proxy-responses.js';
-import { defaultHeadersTimeoutMs, defaultIdleTimeoutMs, fetchWithHeadersDeadline } from './upstream-timeouts.js';
+import { defaultHeadersTimeoutMs, defaultIdleTimeoutMs } from './upstream-timeouts.js';
+import { createUpstreamCaller } from './upstream-call.js';
 import {
-  bindBodyToUser,
-  filterOwnListing,
+  buildUpstreamBody,
   policyFor,
   readJsonObjectBody,
-  returnUrlOriginsFor,
   shapeOfUnknownPath,
+  type RoutePolicy,
 } from './route-policy.js';
 
 export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
@@ -71,13 +72,28 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     budgetScope,
     limits,
     allowedOrigins,
-    returnUrlOrigins,
+    returnUrlPolicy,
     upstreamRoutes,
+    maxJsonDepth,
+    upstreamBody,
+    maxRetryAfterMs,
+    maxBufferedBytes,
+    slowReaderMs,
   } = resolveProxySettings(options);
   const token = options.apiToken;
+  const upstream = createUpstreamCaller({
+    apiOrigin,
+    apiBase,
+    apiBasePath,
+    routes: upstreamRoutes,
+    token,
+    fetch: options.fetch ?? globalThis.fetch,
+    headersTimeoutMs: options.upstreamHeadersTimeoutMs ?? defaultHeadersTimeoutMs,
+    timers,
+  });
   const drainState = createDrainState();
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
-  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
+  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs, drainState });
   const countedRoutes = createBudgetScope(budgetScope);
 
   const redact = createRedactor(token);
@@ -89,48 +105,21 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       // A failing logger must not fail the request.
     }
   };
-
-  function upstreamUrl(name: AgentRouteName, params: Record<string, string>, query: URLSearchParams): URL {
-    const url = new URL(`${apiBase.origin}${apiBasePath}${fillPath(upstreamRoutes[name].path, params)}`);
-    url.search = query.toString();
-    // Ids are checked and encoded, so this cannot fail; it stays as the last line of defence.
-    if (url.origin !== apiOrigin || !url.pathname.startsWith(`${apiBasePath}/`))
-      throw new Error('The upstream URL left the API base.');
-    return url;
-  }
-
-  async function callUpstream(
-    url: URL,
-    method: 'GET' | 'POST',
-    body: string | undefined,
-    stream: boolean,
-  ): Promise<Response | undefined> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
-      accept: stream ? 'text/event-stream' : 'application/json',
-    };
-    const init: RequestInit = { method, headers, redirect: 'error' };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      init.body = body;
-    }
-    const fetched = await fetchWithHeadersDeadline(
-      options.fetch ?? globalThis.fetch,
-      url,
-      init,
-      options.upstreamHeadersTimeoutMs ?? defaultHeadersTimeoutMs,
-      timers,
-    );
-    if (fetched.kind === 'timeout')
-      throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, 'upstream headers timeout');
-    if (fetched.kind === 'unreachable') return undefined;
-    const response = fetched.response;
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel().catch(() => undefined);
-      return undefined;
-    }
-    return response;
-  }
+  // Warnings an operator needs once, not once per request.
+  const warned = new Set<string>();
+  const warnOnce = (key: string, entry: ProxyLogEntry) => {
+    if (warned.has(key)) return;
+    warned.add(key);
+    log(entry);
+  };
+  const answerContext = (userId: string): AnswerContext => ({
+    userId,
+    clean: redact.text,
+    body: upstreamBody,
+    maxDepth: maxJsonDepth,
+    maxRetryAfterMs,
+    now,
+  });
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
     if (limits === undefined || !countedRoutes.counts(route)) return;
@@ -144,32 +133,14 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
 
   async function noteUpstreamLimit(response: Response, route: AgentRouteName, method: string): Promise<void> {
     if (response.status !== 429) return;
-    const waitMs = parseRetryAfter(response.headers.get('retry-after'), now()) ?? limits?.windowMs ?? 60_000;
+    // Capped before anything is stored: one upstream answer must not pause the team for years.
+    const waitMs =
+      cappedRetryAfterMs(response.headers.get('retry-after'), now(), maxRetryAfterMs) ??
+      Math.min(limits?.windowMs ?? 60_000, maxRetryAfterMs);
     await store.pauseBudget(now() + waitMs);
     log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
     if (limits !== undefined && countedRoutes.learn(route))
       log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
-  }
-
-  /** Reads an upstream JSON answer; a body that is not JSON never reaches the browser as is. */
-  async function readJson(response: Response, shape: ErrorShape): Promise<RelayedJson> {
-    const retryAfter = response.headers.get('retry-after') ?? undefined;
-    const text = await response.text();
-    let json = true;
-    try {
-      JSON.parse(text);
-    } catch {
-      json = false;
-    }
-    if (json)
-      return { status: response.status, body: redact.json(text), ...(retryAfter === undefined ? {} : { retryAfter }) };
-    if (response.status === 429)
-      return {
-        status: 429,
-        body: errorBody(shape, proxyMessages.tooManyAttempts),
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-      };
-    return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnexpected) };
   }
 
   function checkCsrf(request: Request): void {
@@ -183,7 +154,13 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     throw new ProxyRefusal(403, proxyMessages.crossOrigin, 'csrf');
   }
 
-  async function projectStatus(projectId: string, userId: string, shape: ErrorShape): Promise<Outcome> {
+  function warnAboutReturnUrls(method: string, route: AgentRouteName): void {
+    if (returnUrlPolicy.kind === 'loopback')
+      warnOnce('return-url', { level: 'warn', event: 'config_warning', method, route, reason: returnUrlLoopbackOnly });
+  }
+
+  async function projectStatus(projectId: string, userId: string, policy: RoutePolicy): Promise<Outcome> {
+    const { shape } = policy;
     const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
     if (cached !== undefined)
       return {
@@ -206,15 +183,17 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             retryAfter: String(thrown.extra.retryAfterSeconds ?? 1),
           };
         }
-        const response = await callUpstream(
-          upstreamUrl('getProject', { projectId }, new URLSearchParams()),
+        const response = await upstream.call(
+          upstream.url('getProject', { projectId }, new URLSearchParams()),
           'GET',
           undefined,
           false,
         );
         if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
         await noteUpstreamLimit(response, 'getProject', 'GET');
-        const relayed = await readJson(response, shape);
+        const { relayed, reason } = await buildAnswer(response, policy, answerContext(userId));
+        if (reason !== undefined)
+          log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: 'getProject', projectId, reason });
         if (relayed.status === 200 && statusCacheMs > 0) {
           const entry: CachedStatus = {
             status: 200,
@@ -273,12 +252,20 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (match.route.method === 'POST') {
         const parsed = await readJsonObjectBody(
           request,
-          maxBodyBytes,
-          options.requestBodyTimeoutMs ?? 10_000,
+          { maxBodyBytes, bodyTimeoutMs: options.requestBodyTimeoutMs ?? 10_000, maxDepth: maxJsonDepth },
           policy.bodyRequired,
         );
-        bindBodyToUser(parsed, policy, user, returnUrlOriginsFor(request, returnUrlOrigins));
-        body = JSON.stringify(parsed);
+        if (policy.returnUrl) warnAboutReturnUrls(request.method, match.name);
+        const upstreamBody = buildUpstreamBody(parsed, policy, user, returnUrlPolicy, (field) =>
+          warnOnce(`identity:${match.name}:${field}`, {
+            level: 'warn',
+            event: 'identity_dropped',
+            method: request.method,
+            route: match.name,
+            reason: `${field} sent by the browser was dropped: identity comes from authorize()`,
+          }),
+        );
+        body = JSON.stringify(upstreamBody);
       }
       const projectId = params.projectId;
       if (projectId !== undefined) entry.projectId = projectId;
@@ -289,7 +276,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         }
       }
       if (policy.cachedStatus && projectId !== undefined)
-        return await projectStatus(projectId, user.externalUserId, policy.shape);
+        return await projectStatus(projectId, user.externalUserId, policy);
 
       const query = new URLSearchParams();
       for (const key of policy.query) {
@@ -300,7 +287,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
-      const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
+      const response = await upstream.call(upstream.url(match.name, params, query), match.route.method, body, stream);
       if (response === undefined) {
         log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
         throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
@@ -308,7 +295,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-        const events = frameEventStream(response.body, redact.json);
+        const events = parseUpstreamEvents(response.body, redact.json);
         return {
           response: relayGenerationStream(
             events,
@@ -322,6 +309,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               timers,
               heartbeatMs,
               upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+              maxBufferedBytes,
+              slowReaderMs,
               log,
               now,
               drainState,
@@ -329,14 +318,10 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           ),
         };
       }
-      const relayed = await readJson(response, policy.shape);
-      if (policy.filterList && relayed.status >= 200 && relayed.status < 300) {
-        const filtered = filterOwnListing(relayed.body, user.externalUserId);
-        if (filtered === undefined)
-          throw new ProxyRefusal(502, proxyMessages.upstreamUnexpected, 'listing shape unknown');
-        return { response: relayedResponse({ ...relayed, body: filtered }) };
-      }
-      return { response: relayedResponse(relayed) };
+      const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
+      if (reason !== undefined)
+        log({ level: 'warn', event: 'upstream_refused', method: request.method, route: match.name, reason });
+      return { response: relayedResponse(relayed), ...(reason === undefined ? {} : { reason }) };
     } catch (thrown) {
       if (thrown instanceof ProxyStoreUnavailableError)
         return {
@@ -344,6 +329,14 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           reason: 'store unavailable',
         };
       if (!(thrown instanceof ProxyRefusal)) throw thrown;
+      if (thrown.reason === 'appUrl not configured')
+        log({
+          level: 'error',
+          event: 'config_warning',
+          method: request.method,
+          route: match.name,
+          reason: returnUrlUnconfigured,
+        });
       return {
         response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra),
         reason: thrown.reason,

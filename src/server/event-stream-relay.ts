@@ -1,15 +1,28 @@
 /**
- * Relays upstream events to the browser one by one as they complete, with a heartbeat comment between
- * them while the upstream is quiet, and, while asked to, hands each event's data to an inspector before
- * the event is sent.
+ * Relays events to the browser one by one as they complete, re-emitted from their parsed data (never the
+ * upstream's bytes), with a heartbeat comment between them while the upstream is quiet, and, while asked
+ * to, hands each event's data to an inspector before the event is sent. A browser that reads slowly holds
+ * at most a bounded buffer: the relay waits for it to make room, and drops it with a resumable close when
+ * it stays behind (it resumes from its `Last-Event-ID` through the events route).
  */
-import { frameEventStream, type SseFrame } from './sse-frames.js';
+import { parseUpstreamEvents } from './upstream-events.js';
 
 /** Timers the relay uses; injected so tests control them. */
 export interface RelayTimers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
+
+/** One event on its way to the browser: its data, and the proxy's SSE id when it has one. */
+export interface RelayedEvent {
+  id?: number;
+  data: string;
+}
+
+/** Default most bytes queued for one browser before the relay waits for it. */
+export const defaultMaxBufferedBytes = 1024 * 1024;
+/** Default longest wait for a browser to make room before it is dropped with a resumable close. */
+export const defaultSlowReaderMs = 10_000;
 
 /** Options of `relayEventStream`. */
 export interface EventStreamRelayOptions {
@@ -24,6 +37,12 @@ export interface EventStreamRelayOptions {
   inspect?(data: string): void | Promise<void>;
   /** The browser went away while the upstream stream was still open (called once). */
   onBrowserGone?(): void;
+  /** Most bytes queued for a browser that reads slowly (default 1 MiB). */
+  maxBufferedBytes?: number;
+  /** How long a full buffer may wait for the browser before it is dropped (default 10 s; 0: never dropped). */
+  slowReaderMs?: number;
+  /** The browser was dropped for reading too slowly (called once). */
+  onSlowReader?(): void;
 }
 
 /** How the relay ended, for logs. */
@@ -41,26 +60,53 @@ export interface EventStreamRelay {
   done: Promise<RelayOutcome>;
 }
 
-const heartbeat = new TextEncoder().encode(': ping\n\n');
+const encoder = new TextEncoder();
+/** The heartbeat comment, the only bytes of the proxy's own between events. */
+export const heartbeatBytes = encoder.encode(': ping\n\n');
 
-/** Relays an upstream SSE body (bytes) to the browser, as `relayEvents` does with its events. */
+/** One event as SSE: the proxy's `id:` line, then its data line by line. */
+export function encodeEvent(event: RelayedEvent): Uint8Array {
+  const id = event.id === undefined ? '' : `id: ${event.id}\n`;
+  return encoder.encode(`${id}data: ${event.data.split('\n').join('\ndata: ')}\n\n`);
+}
+
+/** The headers of every event stream the proxy sends (a fixed set: nothing of the upstream's). */
+export function eventStreamHeaders(): Headers {
+  return new Headers({
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+  });
+}
+
+/** Relays an upstream SSE body (bytes): its events' data is parsed and re-emitted, as `relayEvents` does. */
 export function relayEventStream(
   upstream: ReadableStream<Uint8Array>,
   options: EventStreamRelayOptions,
 ): EventStreamRelay {
-  return relayEvents(frameEventStream(upstream), options);
+  const events = parseUpstreamEvents(upstream).pipeThrough(
+    new TransformStream<string, RelayedEvent>({ transform: (data, controller) => controller.enqueue({ data }) }),
+  );
+  return relayEvents(events, options);
 }
 
 /**
  * Starts relaying at once. The upstream is read to its end even after the browser has gone: the
  * generation goes on upstream regardless (and is paid for), and its events must still be inspected.
  */
-export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventStreamRelayOptions): EventStreamRelay {
+export function relayEvents(
+  upstream: ReadableStream<RelayedEvent>,
+  options: EventStreamRelayOptions,
+): EventStreamRelay {
   const reader = upstream.getReader();
+  const maxBufferedBytes = options.maxBufferedBytes ?? defaultMaxBufferedBytes;
+  const slowReaderMs = options.slowReaderMs ?? defaultSlowReaderMs;
   let browser: ReadableStreamDefaultController<Uint8Array> | undefined;
   let browserOpen = true;
   let timer: unknown;
   let upstreamOpen = true;
+  let roomMade: (() => void) | undefined;
 
   const stopHeartbeat = () => {
     if (timer !== undefined) options.timers.clearTimeout(timer);
@@ -71,7 +117,8 @@ export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventSt
     if (options.heartbeatMs <= 0 || !browserOpen) return;
     timer = options.timers.setTimeout(() => {
       timer = undefined;
-      send(heartbeat);
+      // A browser with a full buffer has had no use for a ping.
+      if (hasRoom()) send(heartbeatBytes);
       armHeartbeat();
     }, options.heartbeatMs);
   };
@@ -79,7 +126,17 @@ export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventSt
     const wasOpen = browserOpen;
     browserOpen = false;
     stopHeartbeat();
+    roomMade?.();
     if (wasOpen && upstreamOpen) options.onBrowserGone?.();
+  };
+  const closeBrowser = () => {
+    try {
+      // Closing (not erroring) keeps the events already queued for the browser: an error would discard
+      // them. The browser's client reads a close without a terminal event as interrupted and resumes.
+      browser?.close();
+    } catch {
+      // Already closed or cancelled by the browser side.
+    }
   };
   const send = (bytes: Uint8Array) => {
     if (!browserOpen || browser === undefined) return;
@@ -89,23 +146,46 @@ export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventSt
       detach();
     }
   };
+  const hasRoom = () => (browser?.desiredSize ?? 1) > 0;
+  /** Waits until the browser has read enough to make room; drops it if it does not within `slowReaderMs`. */
+  const waitForRoom = async () => {
+    if (!browserOpen || hasRoom()) return;
+    const made = new Promise<boolean>((resolve) => {
+      roomMade = () => resolve(true);
+      if (slowReaderMs > 0) {
+        const handle = options.timers.setTimeout(() => resolve(false), slowReaderMs);
+        roomMade = () => {
+          options.timers.clearTimeout(handle);
+          resolve(true);
+        };
+      }
+    });
+    const inTime = await made;
+    roomMade = undefined;
+    if (inTime || !browserOpen) return;
+    options.onSlowReader?.();
+    detach();
+    closeBrowser();
+  };
   const onAbort = () => {
     detach();
-    try {
-      browser?.close();
-    } catch {
-      // Already closed or cancelled by the browser side.
-    }
+    closeBrowser();
   };
 
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      browser = controller;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        browser = controller;
+      },
+      pull() {
+        roomMade?.();
+      },
+      cancel() {
+        detach();
+      },
     },
-    cancel() {
-      detach();
-    },
-  });
+    { highWaterMark: maxBufferedBytes, size: (chunk) => chunk.byteLength },
+  );
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -118,29 +198,20 @@ export function relayEvents(upstream: ReadableStream<SseFrame>, options: EventSt
           upstreamOpen = false;
           break;
         }
-        if (value.data !== undefined && (options.wantsEvents?.() ?? true)) await options.inspect?.(value.data);
-        send(value.bytes);
+        if (options.wantsEvents?.() ?? true) await options.inspect?.(value.data);
+        send(encodeEvent(value));
         armHeartbeat();
+        await waitForRoom();
       }
       const browserDisconnected = !browserOpen;
       detach();
-      try {
-        browser?.close();
-      } catch {
-        // The browser side was cancelled meanwhile.
-      }
+      closeBrowser();
       return { upstreamCompleted: true, browserDisconnected };
     } catch (error) {
       upstreamOpen = false;
       const browserDisconnected = !browserOpen;
       detach();
-      try {
-        // Closing (not erroring) keeps the events already queued for the browser: an error would discard
-        // them. The browser's client reads a close without a terminal event as interrupted and recovers.
-        browser?.close();
-      } catch {
-        // The browser side was cancelled meanwhile.
-      }
+      closeBrowser();
       return { upstreamCompleted: false, browserDisconnected, error };
     } finally {
       options.signal?.removeEventListener('abort', onAbort);

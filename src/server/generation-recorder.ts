@@ -1,8 +1,8 @@
 /**
- * Records a relayed generation as it passes: each event with data gets an SSE `id:` line (consecutive, see
- * `generationOfEventId`; the other bytes pass unchanged) and is stored before the browser sees it, so a
- * resume after id N finds N; the prompt becomes a conversation turn and the events its outcome. A store
- * failure stops the recording, never the relay.
+ * Records a relayed generation as it passes: each event gets its SSE id (consecutive, see
+ * `generationOfEventId`) and is stored before the browser sees it, so a resume after id N finds N; the
+ * prompt becomes a conversation turn and the events its outcome. A store failure stops the recording,
+ * never the relay.
  */
 import {
   agentIdPattern,
@@ -14,7 +14,7 @@ import {
   type GenerationMode,
 } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
-import type { SseFrame } from './sse-frames.js';
+import type { RelayedEvent } from './event-stream-relay.js';
 
 /** What the recorder needs to know about the request that started the generation. */
 export interface GenerationRecording {
@@ -30,7 +30,6 @@ export interface GenerationRecording {
   onStoreError(error: unknown): void;
 }
 
-const encoder = new TextEncoder();
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
   try {
@@ -49,11 +48,11 @@ function turnOf(recording: GenerationRecording): ConversationTurn {
   };
 }
 
-/** Returns the upstream's events, each with data numbered by an `id:` line, recording them on the way. */
+/** Returns the upstream's events (their data), each numbered, recording them on the way. */
 export function recordGeneration(
-  upstream: ReadableStream<SseFrame>,
+  upstream: ReadableStream<string>,
   recording: GenerationRecording,
-): ReadableStream<SseFrame> {
+): ReadableStream<RelayedEvent> {
   const { store } = recording;
   const turn = turnOf(recording);
   const outcome: ConversationTurnOutcome = { status: 'interrupted', files_created: 0, files_modified: 0, steps: 0 };
@@ -115,17 +114,11 @@ export function recordGeneration(
       await guard(() => store.appendEvent(project, at, event));
     } else if (projectId === undefined) pending.push(event);
   };
-  /** Gives an event with data its `id: N` line (before its blank line), recording it first. */
-  const number = async (frame: SseFrame): Promise<SseFrame> => {
-    if (frame.data === undefined) return frame;
+  /** Gives an event its id, recording it first. */
+  const number = async (data: string): Promise<RelayedEvent> => {
     const id = nextId++;
-    await record(frame.data, id);
-    const line = encoder.encode(`id: ${id}\n`);
-    const bytes = new Uint8Array(frame.bytes.length + line.length);
-    bytes.set(frame.bytes.subarray(0, frame.fieldsEnd));
-    bytes.set(line, frame.fieldsEnd);
-    bytes.set(frame.bytes.subarray(frame.fieldsEnd), frame.fieldsEnd + line.length);
-    return { bytes, fieldsEnd: frame.fieldsEnd + line.length, data: frame.data };
+    await record(data, id);
+    return { id, data };
   };
   const finish = async () => {
     if (!ended) outcome.status = 'interrupted';
@@ -138,7 +131,7 @@ export function recordGeneration(
 
   const reader = upstream.getReader();
   const started = recording.projectId === undefined ? Promise.resolve() : begin(recording.projectId);
-  return new ReadableStream<SseFrame>(
+  return new ReadableStream<RelayedEvent>(
     {
       async pull(controller) {
         await started;

@@ -6,11 +6,10 @@
  */
 import { agentIdPattern, parseAgentEvent, type AgentRouteName } from '../core/index.js';
 import type { createDrainState } from './drain.js';
-import { relayEvents, type RelayTimers } from './event-stream-relay.js';
+import { eventStreamHeaders, relayEvents, type RelayTimers } from './event-stream-relay.js';
 import { recordGeneration } from './generation-recorder.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
-import type { SseFrame } from './sse-frames.js';
 import { withIdleDeadline } from './upstream-timeouts.js';
 
 /** What the relay needs of the proxy around it. */
@@ -19,6 +18,8 @@ export interface GenerationRelayContext {
   timers: RelayTimers;
   heartbeatMs: number;
   upstreamIdleTimeoutMs: number;
+  maxBufferedBytes: number;
+  slowReaderMs: number;
   log(entry: ProxyLogEntry): void;
   now(): number;
   drainState: ReturnType<typeof createDrainState>;
@@ -26,7 +27,7 @@ export interface GenerationRelayContext {
 
 /** Relays an upstream generation stream to the browser (see the module comment). */
 export function relayGenerationStream(
-  upstreamEvents: ReadableStream<SseFrame>,
+  upstreamEvents: ReadableStream<string>,
   request: Request,
   route: AgentRouteName,
   userId: string,
@@ -53,7 +54,7 @@ export function relayGenerationStream(
       method: 'POST',
       route,
       externalUserId: userId,
-      reason: 'upstream stream idle',
+      reason: 'no upstream event within the stall limit',
     }),
   );
   const forgetStream = drainState.track(idleLimited.stop);
@@ -61,6 +62,17 @@ export function relayGenerationStream(
     heartbeatMs,
     timers,
     signal: request.signal,
+    maxBufferedBytes: context.maxBufferedBytes,
+    slowReaderMs: context.slowReaderMs,
+    onSlowReader: () =>
+      log({
+        level: 'warn',
+        event: 'slow_reader',
+        method: 'POST',
+        route,
+        externalUserId: userId,
+        reason: 'the browser read too slowly; closed for it to resume',
+      }),
     wantsEvents: () => !recorded,
     onBrowserGone: () =>
       log({
@@ -114,13 +126,5 @@ export function relayGenerationStream(
       reason: reasons.join('; '),
     });
   });
-  return new Response(relayed.body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return new Response(relayed.body, { status: 200, headers: eventStreamHeaders() });
 }

@@ -11,13 +11,9 @@ import {
   type ProxyRouteName,
 } from '../core/index.js';
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
-import {
-  ProxyStoreUnavailableError,
-  storeUnavailableMessage,
-  type ProxyStore,
-  type RecordedEvent,
-} from './proxy-store.js';
-import type { RelayTimers } from './event-stream-relay.js';
+import { ProxyStoreUnavailableError, storeUnavailableMessage, type ProxyStore } from './proxy-store.js';
+import type { DrainState } from './drain.js';
+import { encodeEvent, eventStreamHeaders, heartbeatBytes, type RelayTimers } from './event-stream-relay.js';
 
 /** What the project routes need from the proxy. */
 export interface ProjectRoutesOptions {
@@ -29,6 +25,8 @@ export interface ProjectRoutesOptions {
   pollMs?: number;
   /** A follower stops after this long without a new event (the recording instance may be gone); default 5 min. */
   followIdleMs?: number;
+  /** Followers end with a resumable close when the proxy drains. */
+  drainState?: DrainState;
 }
 
 /** A matched proxy route and its project id, if any. */
@@ -38,7 +36,6 @@ export interface ProxyRouteMatch {
 }
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
-const encoder = new TextEncoder();
 
 /** Finds the proxy route of a GET path relative to the base path. */
 export function matchProxyRoute(method: string, path: string): ProxyRouteMatch | undefined {
@@ -60,15 +57,6 @@ function replayAfter(request: Request): number {
   return Number.isSafeInteger(after) && after >= 0 ? after : 0;
 }
 
-function frame(event: RecordedEvent): Uint8Array {
-  return encoder.encode(
-    `id: ${event.id}\n${event.data
-      .split('\n')
-      .map((line) => `data: ${line}\n`)
-      .join('')}\n`,
-  );
-}
-
 /** Creates the handler of the proxy's own routes for an authorised user. */
 export function createProjectRoutes(options: ProjectRoutesOptions) {
   const { store, timers } = options;
@@ -87,11 +75,17 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
 
   async function follow(projectId: string, request: Request, after: number): Promise<Response> {
     const first = await store.readEvents(projectId, after);
-    // Nothing recorded, or the browser's generation was replaced by a newer one: it polls the status instead.
-    if (first === undefined || (after > 0 && generationOfEventId(after) !== first.generation))
+    // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
+    // a newer one (it polls the status instead), or the generation has ended and it has seen every event.
+    if (
+      first === undefined ||
+      (after > 0 && generationOfEventId(after) !== first.generation) ||
+      (first.ended && first.events.length === 0)
+    )
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     const stop = new AbortController();
     request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    const forget = options.drainState?.track(() => stop.abort());
     let batch: typeof first | undefined = first;
     let last = after;
     const body = new ReadableStream<Uint8Array>({
@@ -101,7 +95,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         try {
           while (!stop.signal.aborted) {
             if (batch === undefined || batch.generation !== first.generation) break;
-            for (const event of batch.events) controller.enqueue(frame(event));
+            for (const event of batch.events) controller.enqueue(encodeEvent(event));
             if (batch.events.length > 0) {
               last = batch.events[batch.events.length - 1]?.id ?? last;
               lastNew = lastByte = Date.now();
@@ -109,7 +103,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
               // A store may answer in pages: the follow ends only on an empty read after the end.
               if (batch.ended || Date.now() - lastNew > followIdleMs) break;
               if (options.heartbeatMs > 0 && Date.now() - lastByte >= options.heartbeatMs) {
-                controller.enqueue(encoder.encode(': ping\n\n'));
+                controller.enqueue(heartbeatBytes);
                 lastByte = Date.now();
               }
               await sleep(pollMs, stop.signal);
@@ -119,7 +113,9 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         } catch {
           // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
         }
+        forget?.();
         try {
+          // A close without a terminal event: the browser resumes from its last id (on another instance too).
           controller.close();
         } catch {
           // The browser cancelled meanwhile.
@@ -129,15 +125,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         stop.abort();
       },
     });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-      },
-    });
+    return new Response(body, { status: 200, headers: eventStreamHeaders() });
   }
 
   /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */

@@ -63,6 +63,8 @@ export const proxyMessages = {
   bodyTimeout: 'The request body took too long to arrive.',
   tooLarge: 'The request body is too large.',
   notJson: 'The request body must be a JSON object.',
+  tooDeep: 'The request body is nested too deeply.',
+  notConfigured: 'This feature is not set up on the server yet.',
   bodyConsumed:
     'The request body was empty or already read. A body parser (such as express.json()) mounted before the agent proxy consumes it: mount the proxy first.',
   unsupportedMediaType: 'The request body must be sent as application/json.',

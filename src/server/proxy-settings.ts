@@ -4,6 +4,21 @@ import type { RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore } from './memory-proxy-store.js';
 import type { AgentProxyOptions } from './proxy-types.js';
+import {
+  defaultMaxJsonDepth,
+  defaultMaxUpstreamBodyBytes,
+  defaultUpstreamBodyIdleMs,
+  defaultUpstreamBodyTotalMs,
+} from './bounded-json.js';
+import { defaultMaxBufferedBytes, defaultSlowReaderMs } from './event-stream-relay.js';
+import { returnUrlPolicyOf } from './return-url.js';
+import { defaultMaxRetryAfterMs } from './upstream-answers.js';
+
+/** Whether the proxy runs in production, as the platform says (`NODE_ENV`). */
+function inProduction(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.NODE_ENV === 'production';
+}
 
 function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '');
@@ -47,9 +62,9 @@ export function resolveProxySettings(options: AgentProxyOptions) {
   const allowedOrigins = options.csrf
     ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins')))
     : undefined;
-  const returnUrlOrigins = options.returnUrlOrigins
-    ? new Set(options.returnUrlOrigins.map((origin) => originOf(origin, 'returnUrlOrigins')))
-    : undefined;
+  if (options.appUrl !== undefined) originOf(options.appUrl, 'appUrl');
+  for (const origin of options.returnUrlOrigins ?? []) originOf(origin, 'returnUrlOrigins');
+  const returnUrlPolicy = returnUrlPolicyOf(options.appUrl, options.returnUrlOrigins, inProduction());
   const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
   for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
@@ -68,7 +83,17 @@ export function resolveProxySettings(options: AgentProxyOptions) {
     budgetScope,
     limits,
     allowedOrigins,
-    returnUrlOrigins,
+    returnUrlPolicy,
     upstreamRoutes,
+    maxJsonDepth: options.maxJsonDepth ?? defaultMaxJsonDepth,
+    upstreamBody: {
+      maxBytes: options.maxUpstreamBodyBytes ?? defaultMaxUpstreamBodyBytes,
+      idleMs: options.upstreamBodyIdleMs ?? defaultUpstreamBodyIdleMs,
+      totalMs: options.upstreamBodyTimeoutMs ?? defaultUpstreamBodyTotalMs,
+      timers,
+    },
+    maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+    maxBufferedBytes: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
+    slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
   };
 }

@@ -16,6 +16,10 @@ export interface ProxyLogEntry {
     | 'upstream_rate_limited'
     | 'budget_widened'
     | 'upstream_timeout'
+    | 'upstream_refused'
+    | 'slow_reader'
+    | 'identity_dropped'
+    | 'config_warning'
     | 'internal_error'
     | 'invalid_options';
   method: string;
@@ -58,15 +62,38 @@ export interface AgentProxyOptions {
   heartbeatMs?: number;
   /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
   csrf?: { allowedOrigins: string[] };
-  /** Origins a code-host `return_url` may point to (default: the request's own origin, from `Origin` or its URL). */
+  /**
+   * The agency app's URL: where end users return after the code-host install. The browser sends a path
+   * (joined to it) or an absolute URL on this origin or one of `returnUrlOrigins`. Without either, loopback
+   * origins only outside production, and the connect route refused in production (`NODE_ENV=production`).
+   */
+  appUrl?: string;
+  /** More origins a code-host `return_url` may point to; the first is the base of paths when `appUrl` is unset. */
   returnUrlOrigins?: string[];
+  /** Deepest JSON nesting accepted from the browser (400) and from the upstream (502); default 64. */
+  maxJsonDepth?: number;
+  /** Largest upstream JSON answer in bytes (default 5 MiB), read as a stream and stopped there: 502. */
+  maxUpstreamBodyBytes?: number;
+  /** Longest pause within an upstream JSON answer (default 10000 ms; 0: none): 504. */
+  upstreamBodyIdleMs?: number;
+  /** Longest time to read a whole upstream JSON answer after its headers (default 30000 ms; 0: none): 504. */
+  upstreamBodyTimeoutMs?: number;
+  /** Longest pause taken from an upstream `Retry-After`, before anything is stored (default 120000 ms). */
+  maxRetryAfterMs?: number;
+  /** Most bytes of events queued for one slow browser before the relay waits for it (default 1 MiB). */
+  maxBufferedBytes?: number;
+  /** How long the relay waits for a slow browser to make room, then closes for it to resume (default 10000 ms). */
+  slowReaderMs?: number;
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
   /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */
   requestBodyTimeoutMs?: number;
   /** Longest wait for upstream response headers (default 30000 ms; 0: none); then 504, never a retry. */
   upstreamHeadersTimeoutMs?: number;
-  /** Longest time a relayed stream may get no upstream bytes (default 120000 ms; 0: none); then it is closed. */
+  /**
+   * The stall limit: longest time a relayed stream may get no upstream event (default 120000 ms; 0: none).
+   * Keep-alive comments do not count, so a build that only pings ends; the browser then resumes or polls.
+   */
   upstreamIdleTimeoutMs?: number;
   onLog?(entry: ProxyLogEntry): void;
   now?(): number;

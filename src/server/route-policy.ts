@@ -1,6 +1,9 @@
 /** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
 import { familyOfPath, type AgentRouteName } from '../core/index.js';
+import { answers, pick, type AnswerShape, type FieldShapes } from './answer-shapes.js';
+import { jsonDeeperThan } from './bounded-json.js';
 import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
+import { resolveReturnUrl, type ReturnUrlPolicy } from './return-url.js';
 
 /** The signed-in end user, as the agency's own session says. */
 export interface AgentProxyUser {
@@ -10,20 +13,26 @@ export interface AgentProxyUser {
   email?: string;
 }
 
-/** What the proxy checks and changes on one route. */
+/** What the proxy checks and changes on one route, and what it builds for the browser. */
 export interface RoutePolicy {
   shape: ErrorShape;
   /** The path's `externalUserId` must be the signed-in user. */
   pathUser: boolean;
   /** The path's `projectId` must have been created by the signed-in user. */
   ownedProject: boolean;
-  /** The body's `external_user_id` is checked, and filled in when absent if 'fill'. */
-  bodyUser: 'none' | 'check' | 'fill';
-  /** Fill `external_user_name` and `external_user_email` from the session when absent. */
-  profile: boolean;
+  /**
+   * The identity fields the proxy puts in the upstream body, from the session: none, `external_user_id`, or
+   * that and the profile (`external_user_name`, `external_user_email`). The browser's are never forwarded.
+   */
+  identity: 'none' | 'user' | 'profile';
+  /** The route's own body fields the browser may send (type-checked); everything else is dropped. */
+  body: FieldShapes;
+  /** The body carries a `return_url`, resolved by the server's rule. */
   returnUrl: boolean;
-  /** An agency-wide listing, cut down to the signed-in user's items. */
-  filterList: boolean;
+  /** How the browser's answer is built from an upstream success. */
+  answer: AnswerShape;
+  /** A success without a body (204, empty 200) still means the action happened (deploy, link, push). */
+  emptySuccess: boolean;
   query: readonly string[];
   recordsOwner: boolean;
   cachedStatus: boolean;
@@ -31,48 +40,88 @@ export interface RoutePolicy {
   bodyRequired: boolean;
 }
 
-const basePolicy: RoutePolicy = {
+const basePolicy: Omit<RoutePolicy, 'answer'> = {
   shape: 'envelope',
   pathUser: false,
   ownedProject: false,
-  bodyUser: 'none',
-  profile: false,
+  identity: 'none',
+  body: {},
   returnUrl: false,
-  filterList: false,
+  emptySuccess: false,
   query: [],
   recordsOwner: false,
   cachedStatus: false,
   bodyRequired: false,
 };
 
-/** The policy of a route of the table. */
+const promptBody: FieldShapes = { prompt: 'string', mode: 'string' };
+
+/** The policy of a route of the table: one place per route, so a new route cannot forget a rule. */
 export function policyFor(name: AgentRouteName): RoutePolicy {
   switch (name) {
     case 'generate':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', recordsOwner: true, bodyRequired: true };
+      return {
+        ...basePolicy,
+        shape: 'agent',
+        body: promptBody,
+        recordsOwner: true,
+        bodyRequired: true,
+        answer: answers.stream,
+      };
     case 'followUp':
-      return { ...basePolicy, shape: 'agent', bodyUser: 'check', ownedProject: true, bodyRequired: true };
+      return {
+        ...basePolicy,
+        shape: 'agent',
+        body: promptBody,
+        ownedProject: true,
+        bodyRequired: true,
+        answer: answers.stream,
+      };
     case 'getProject':
-      return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true };
+      return { ...basePolicy, shape: 'agent', ownedProject: true, cachedStatus: true, answer: answers.project };
     case 'listPlans':
-      return { ...basePolicy };
+      return { ...basePolicy, answer: answers.plans };
     case 'connectDeployment':
-      return { ...basePolicy, bodyUser: 'fill', bodyRequired: true };
+      return {
+        ...basePolicy,
+        identity: 'user',
+        body: { token: 'string' },
+        bodyRequired: true,
+        answer: answers.deploymentConnection,
+      };
     case 'getDeploymentConnection':
+      return { ...basePolicy, pathUser: true, answer: answers.deploymentConnection };
     case 'getCodehostConnection':
-      return { ...basePolicy, pathUser: true };
+      return { ...basePolicy, pathUser: true, answer: answers.codehostConnection };
     case 'listDeploymentConnections':
+      return { ...basePolicy, answer: answers.deploymentConnections };
     case 'listCodehostConnections':
-      return { ...basePolicy, filterList: true };
+      return { ...basePolicy, answer: answers.codehostConnections };
     case 'deploy':
+      return { ...basePolicy, identity: 'user', ownedProject: true, emptySuccess: true, answer: answers.deployment };
     case 'pushRepository':
-      return { ...basePolicy, bodyUser: 'fill', ownedProject: true };
+      return {
+        ...basePolicy,
+        identity: 'user',
+        body: { repo_owner: 'string', repo_name: 'string', private: 'boolean', branch: 'string' },
+        ownedProject: true,
+        emptySuccess: true,
+        answer: answers.push,
+      };
     case 'linkRepository':
-      return { ...basePolicy, bodyUser: 'fill', ownedProject: true, bodyRequired: true };
+      return {
+        ...basePolicy,
+        identity: 'user',
+        body: { repo_owner: 'string', repo_name: 'string' },
+        ownedProject: true,
+        bodyRequired: true,
+        emptySuccess: true,
+        answer: answers.link,
+      };
     case 'startCodehostConnect':
-      return { ...basePolicy, bodyUser: 'fill', profile: true, returnUrl: true, bodyRequired: true };
+      return { ...basePolicy, identity: 'profile', returnUrl: true, answer: answers.codehostStart };
     case 'listRepositories':
-      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'] };
+      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'], answer: answers.repositories };
     default:
       return name satisfies never;
   }
@@ -90,10 +139,10 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
  */
 export async function readJsonObjectBody(
   request: Request,
-  maxBodyBytes: number,
-  bodyTimeoutMs: number,
+  limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number },
   required = false,
 ): Promise<Record<string, unknown>> {
+  const { maxBodyBytes, bodyTimeoutMs } = limits;
   if (request.bodyUsed) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body already read');
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
@@ -141,6 +190,8 @@ export async function readJsonObjectBody(
     if (declared > 0 || required) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body empty or already read');
     return {};
   }
+  if (jsonDeeperThan(text, limits.maxDepth))
+    throw new ProxyRefusal(400, proxyMessages.tooDeep, 'body nested too deeply');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -152,88 +203,40 @@ export async function readJsonObjectBody(
   return parsed as Record<string, unknown>;
 }
 
-/** Binds a body to the signed-in user: refuses anyone else's `external_user_id`, fills in what the route carries. */
-export function bindBodyToUser(
+/** Identity and profile fields of the spec; only the proxy sets them, from the session. */
+const identityFields = ['external_user_id', 'external_user_name', 'external_user_email'] as const;
+
+/**
+ * The upstream body of a route, built from the browser's: the route's own fields (type-checked), the
+ * identity fields from the session, and a `return_url` of the server's choosing. Another user's
+ * `external_user_id` is refused (403); the browser's other identity fields are dropped and named to `warn`.
+ */
+export function buildUpstreamBody(
   body: Record<string, unknown>,
   policy: RoutePolicy,
   user: AgentProxyUser,
-  returnUrlOrigins: ReadonlySet<string>,
-): void {
+  returnUrlPolicy: ReturnUrlPolicy,
+  warn: (field: string) => void,
+): Record<string, unknown> {
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
   }
-  if (policy.bodyUser === 'fill') body.external_user_id = user.externalUserId;
-  if (policy.profile) {
-    if (body.external_user_name === undefined && user.name !== undefined) body.external_user_name = user.name;
-    if (body.external_user_email === undefined && user.email !== undefined) body.external_user_email = user.email;
+  for (const field of identityFields) if (field !== 'external_user_id' && field in body) warn(field);
+  const upstream: Record<string, unknown> = pick(body, policy.body, (text) => text);
+  if (policy.identity !== 'none') upstream.external_user_id = user.externalUserId;
+  if (policy.identity === 'profile') {
+    if (user.name !== undefined) upstream.external_user_name = user.name;
+    if (user.email !== undefined) upstream.external_user_email = user.email;
   }
-  if (policy.returnUrl && body.return_url !== undefined) {
-    const normalized = allowedReturnUrl(body.return_url, returnUrlOrigins);
-    if (normalized === undefined)
+  if (policy.returnUrl) {
+    if (returnUrlPolicy.kind === 'unconfigured')
+      throw new ProxyRefusal(500, proxyMessages.notConfigured, 'appUrl not configured');
+    const resolved = resolveReturnUrl(body.return_url, returnUrlPolicy);
+    if (resolved === undefined)
       throw new ProxyRefusal(422, proxyMessages.invalidReturnUrl, 'return_url refused', {
         errors: { return_url: [proxyMessages.invalidReturnUrl] },
       });
-    // The parsed form goes upstream, so the upstream cannot read the URL differently from the check.
-    body.return_url = normalized;
+    upstream.return_url = resolved;
   }
-}
-
-/** The normalised `href` of a return URL to an allowed origin, or undefined (spaces, credentials, other schemes refused). */
-function allowedReturnUrl(value: unknown, allowedOrigins: ReadonlySet<string>): string | undefined {
-  if (typeof value !== 'string' || value !== value.trim()) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return allowedOrigins.has(url.origin) ? url.href : undefined;
-}
-
-/** The origins a return URL may point to: the configured list, else the request's own origin (`Origin`, else its URL). */
-export function returnUrlOriginsFor(
-  request: Request,
-  configured: ReadonlySet<string> | undefined,
-): ReadonlySet<string> {
-  if (configured !== undefined) return configured;
-  const header = request.headers.get('origin');
-  if (header !== null && /^https?:\/\/[^/]+$/i.test(header)) return new Set([new URL(header).origin]);
-  return new Set([new URL(request.url).origin]);
-}
-
-/** Keeps only the signed-in user's items of a listing whose shape the spec does not show; undefined when unrecognised. */
-export function filterOwnListing(text: string, userId: string): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const mine = (items: unknown[]) =>
-    items.filter(
-      (item) =>
-        typeof item === 'object' &&
-        item !== null &&
-        (item as { external_user_id?: unknown }).external_user_id === userId,
-    );
-  if (Array.isArray(body)) return JSON.stringify(mine(body));
-  if (typeof body !== 'object' || body === null) return undefined;
-  const record = { ...(body as Record<string, unknown>) };
-  if (Array.isArray(record.data)) return JSON.stringify({ ...record, data: mine(record.data) });
-  if (typeof record.data === 'object' && record.data !== null) {
-    const data = { ...(record.data as Record<string, unknown>) };
-    for (const key of ['items', 'connections']) {
-      const items = data[key];
-      if (!Array.isArray(items)) continue;
-      const kept = mine(items);
-      data[key] = kept;
-      // A count of everyone's connections would leak how many other end users there are.
-      if (typeof data.meta === 'object' && data.meta !== null && 'total_count' in data.meta)
-        data.meta = { ...data.meta, total_count: kept.length };
-      return JSON.stringify({ ...record, data });
-    }
-  }
-  return undefined;
+  return upstream;
 }

@@ -12,7 +12,7 @@ import {
   type AgentProxyOptions,
   type ProxyLogEntry,
 } from 'agent-embed/server';
-import { createScriptedUpstream, fakeToken, json, upstreamBase } from './scripted-upstream.js';
+import { createScriptedUpstream, fakeToken, specAnswer, upstreamBase } from './scripted-upstream.js';
 
 const origin = 'http://app.test';
 const basePath = '/api/agent';
@@ -20,7 +20,7 @@ const genericFailure = { status: false, message: 'The proxy failed to handle the
 const prompt = 'A landing page for a neighbourhood bakery';
 
 function setup(options: Partial<AgentProxyOptions> = {}) {
-  const upstream = createScriptedUpstream(() => json({ success: true, data: {} }));
+  const upstream = createScriptedUpstream(specAnswer);
   const logs: ProxyLogEntry[] = [];
   const authorize = vi.fn(() => ({ externalUserId: 'alice' }));
   const proxy = createAgentProxy({

@@ -123,10 +123,10 @@ describe('event stream relay', () => {
     const blocks = text.split('\n\n').filter((block) => block !== '');
     expect(
       blocks
-        .filter((block) => block.startsWith('data: '))
-        .map((block) => JSON.parse(block.slice(6, block.lastIndexOf('\nid: '))).type),
+        .filter((block) => block.startsWith('id: '))
+        .map((block) => JSON.parse(block.slice(block.indexOf('\ndata: ') + 7)).type),
     ).toEqual(['project_created', 'stream_end']);
-    expect(blocks.every((block) => block === ': ping' || /^data: \{.*\}\nid: \d+$/.test(block))).toBe(true);
+    expect(blocks.every((block) => block === ': ping' || /^id: \d+\ndata: \{.*\}$/.test(block))).toBe(true);
     expect(blocks.filter((block) => block === ': ping').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -172,10 +172,10 @@ describe('event stream relay', () => {
     });
     const exchange = await upstream.next();
     const events = openEventStream(exchange);
-    events.write(': provisioning\n\n');
+    events.event({ type: 'container_progress', message: 'Provisioning', percentage: 1 });
     const response = await responding;
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe(': provisioning\n\n');
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('Provisioning');
     browser.abort();
     await expect.poll(() => stack.logs.some((entry) => entry.event === 'browser_disconnected')).toBe(true);
     events.event({ type: 'project_created', project_id: 'p-orphan', app_url: 'https://p-orphan.example' });

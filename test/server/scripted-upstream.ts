@@ -123,3 +123,22 @@ export function createBodyReader(body: ReadableStream<Uint8Array> | null) {
     cancel: () => reader.cancel(),
   };
 }
+
+/** A success answer in the spec's shape for any non-stream route the proxy forwards (for tests about something else). */
+export function specAnswer(call: UpstreamCall): Response {
+  const path = call.url.pathname;
+  const user = /\/connections\/([^/]+)/.exec(path)?.[1] ?? 'alice';
+  const envelope = (data: unknown) => json({ success: true, message: 'ok', data, errors: null });
+  if (path.includes('/agent/project/'))
+    return json({
+      status: true,
+      project_id: path.split('/').pop(),
+      app_url: 'https://app.example.test/',
+      project_status: 'ready',
+      name: 'App',
+    });
+  if (path.endsWith('/repositories')) return envelope({ items: [], meta: { total_count: 0, page: 1, per_page: 30 } });
+  if (path.endsWith('/connections') || path.endsWith('/subscription-plans')) return envelope([]);
+  if (path.includes('/connections/')) return envelope({ id: 1, external_user_id: user });
+  return envelope({});
+}

@@ -181,12 +181,17 @@ export function isAgentApiError(value: unknown): value is AgentApiError {
   );
 }
 
+// IMF-fixdate, the form senders must use ("Sun, 06 Nov 1994 08:49:37 GMT"); Date.parse alone reads "1" as 2001.
+const httpDatePattern =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /** Milliseconds to wait from a Retry-After header (delay-seconds or HTTP-date); undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
   if (value == null) return undefined;
   const trimmed = value.trim();
-  if (trimmed === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // RFC 9110: delta-seconds (digits only) or an HTTP-date; anything else is garbage and ignored.
+  if (/^\d{1,12}$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!httpDatePattern.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -1,0 +1,89 @@
+/**
+ * Turns an upstream JSON answer into the browser's: read within bounds (size, idle and total deadlines,
+ * depth), then built from the route's allow-list (`answer-shapes.ts`), with a validated, capped
+ * `Retry-After`. Nothing of the upstream's answer passes unbuilt; what cannot be read is a 502 or 504 to
+ * the browser and its reason to the log.
+ */
+import { parseRetryAfter } from '../core/index.js';
+import { buildFailureAnswer, buildSuccessAnswer, UnreadableAnswer } from './answer-shapes.js';
+import { jsonDeeperThan, readBoundedBody, type BodyLimits } from './bounded-json.js';
+import { errorBody, proxyMessages, retryAfterSeconds, type RelayedJson } from './proxy-responses.js';
+import type { RoutePolicy } from './route-policy.js';
+
+/** Default longest pause the proxy takes from an upstream `Retry-After`. */
+export const defaultMaxRetryAfterMs = 120_000;
+
+/** What building an answer needs of the proxy. */
+export interface AnswerContext {
+  userId: string;
+  /** Applied to every string that goes out (the token redactor). */
+  clean(text: string): string;
+  body: BodyLimits;
+  maxDepth: number;
+  maxRetryAfterMs: number;
+  now(): number;
+}
+
+/** The browser's answer, and why the proxy refused what the upstream sent (for the log). */
+export interface BuiltAnswer {
+  relayed: RelayedJson;
+  reason?: string;
+}
+
+/** The wait an upstream `Retry-After` asks for, in ms: strictly parsed, garbage ignored, capped. */
+export function cappedRetryAfterMs(header: string | null, now: number, maxMs: number): number | undefined {
+  const ms = parseRetryAfter(header, now);
+  return ms === undefined ? undefined : Math.min(ms, maxMs);
+}
+
+/** Reads an upstream JSON answer and builds the browser's from the route's allow-list. */
+export async function buildAnswer(
+  response: Response,
+  policy: RoutePolicy,
+  context: AnswerContext,
+): Promise<BuiltAnswer> {
+  const { shape } = policy;
+  const waitMs = cappedRetryAfterMs(response.headers.get('retry-after'), context.now(), context.maxRetryAfterMs);
+  const retryAfter = waitMs === undefined ? {} : { retryAfter: String(retryAfterSeconds(waitMs)) };
+  const refuse = (status: number, message: string, reason: string): BuiltAnswer => ({
+    relayed: { status, body: errorBody(shape, message) },
+    reason,
+  });
+
+  const read = await readBoundedBody(response, context.body);
+  if (read.kind === 'too_large')
+    return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer over the size cap');
+  if (read.kind === 'stalled') return refuse(504, proxyMessages.upstreamTimeout, 'upstream answer stalled');
+  if (read.kind === 'cut') return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer cut short');
+  const ok = response.status >= 200 && response.status < 300;
+  if (ok && read.text.trim() === '' && policy.emptySuccess) {
+    // The action happened; what it produced is not known, so the browser asks for the state again.
+    return { relayed: { status: 200, body: JSON.stringify({ success: true, message: '', data: null, errors: null }) } };
+  }
+  if (jsonDeeperThan(read.text, context.maxDepth))
+    return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer nested too deeply');
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    if (response.status === 429)
+      return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
+    return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer is not JSON (status ${response.status})`);
+  }
+  try {
+    if (ok) {
+      const built = buildSuccessAnswer(policy.answer, body, { userId: context.userId, clean: context.clean });
+      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)) } };
+    }
+    if (response.status >= 400 && response.status < 600) {
+      const built = buildFailureAnswer(body, context.clean);
+      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)), ...retryAfter } };
+    }
+    return refuse(502, proxyMessages.upstreamUnexpected, `upstream status ${response.status}`);
+  } catch (thrown) {
+    if (!(thrown instanceof UnreadableAnswer)) throw thrown;
+    if (response.status === 429)
+      return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
+    return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer refused: ${thrown.message}`);
+  }
+}
