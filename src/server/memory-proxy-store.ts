@@ -15,6 +15,11 @@ export interface MemoryProxyStoreOptions {
   maxEventLogs?: number;
   /** Most events kept per generation (the oldest go first). Default 5,000. */
   maxEventsPerGeneration?: number;
+  /**
+   * Most bytes of event data kept per generation (the oldest go first), counted as string length, which is
+   * the byte count of the ASCII JSON the API sends. Default 8 MiB.
+   */
+  maxEventBytesPerGeneration?: number;
   /** How long a generation's events are kept after its end, in ms. Default 1 hour. */
   eventRetentionMs?: number;
   /** Most turns kept per conversation (the oldest go first). Default 200. */
@@ -54,6 +59,7 @@ class BoundedMap<K, V> {
 interface EventLog {
   generation: number;
   events: RecordedEvent[];
+  bytes: number;
   endedAt: number | undefined;
 }
 
@@ -72,6 +78,7 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const now = options.now ?? Date.now;
   const maxProjects = options.maxProjects ?? 50_000;
   const maxEvents = options.maxEventsPerGeneration ?? 5_000;
+  const maxEventBytes = options.maxEventBytesPerGeneration ?? 8 * 1024 * 1024;
   const retentionMs = options.eventRetentionMs ?? 3_600_000;
   const maxTurns = options.maxTurnsPerProject ?? 200;
   const owners = new BoundedMap<string, string>(maxProjects);
@@ -145,14 +152,16 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
         project.firstGeneration++;
       }
       const generation = project.firstGeneration + project.turns.length - 1;
-      logs.set(projectId, { generation, events: [], endedAt: undefined });
+      logs.set(projectId, { generation, events: [], bytes: 0, endedAt: undefined });
       return generation;
     },
     async appendEvent(projectId, generation, event) {
       const log = logs.get(projectId);
       if (log === undefined || log.generation !== generation) return;
       log.events.push(event);
-      if (log.events.length > maxEvents) log.events.shift();
+      log.bytes += event.data.length;
+      while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1))
+        log.bytes -= log.events.shift()?.data.length ?? 0;
     },
     async endGeneration(projectId, generation, outcome) {
       const log = logs.get(projectId);

@@ -221,7 +221,10 @@ export function buildUpstreamBody(
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
   }
-  for (const field of identityFields) if (field !== 'external_user_id' && field in body) warn(field);
+  const session = { external_user_name: user.name, external_user_email: user.email };
+  // The browser's copy of the session's own profile is expected (the components send it); a different one is not.
+  for (const field of identityFields)
+    if (field !== 'external_user_id' && field in body && body[field] !== session[field]) warn(field);
   const upstream: Record<string, unknown> = pick(body, policy.body, (text) => text);
   if (policy.identity !== 'none') upstream.external_user_id = user.externalUserId;
   if (policy.identity === 'profile') {

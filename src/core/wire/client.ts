@@ -121,6 +121,12 @@ function unwrapData(body: unknown): unknown {
   return body;
 }
 
+/** The data of an answer, or what is known when a success came without any (a 204 to deploy, link or push). */
+function dataOr<T>(body: unknown, known: T): T {
+  const data = unwrapData(body);
+  return data === null || data === undefined || data === '' ? known : (data as T);
+}
+
 // Listing shapes are "not shown" in the spec: accept a bare array or one under a usual key.
 function unwrapList<T>(body: unknown): T[] {
   const data = unwrapData(body);
@@ -281,9 +287,11 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
           await send('listDeploymentConnections', { provider }, { options: requestOptions }),
         ),
       deploy: async (providerId, projectId, input = {}, requestOptions) =>
-        unwrapData(
-          await send('deploy', { providerId, projectId }, { body: input, options: requestOptions }),
-        ) as Deployment,
+        dataOr<Deployment>(await send('deploy', { providerId, projectId }, { body: input, options: requestOptions }), {
+          deployment_id: '',
+          status: 'queued',
+          url: null,
+        }),
     },
     codehost: {
       startConnect: async (input, requestOptions) =>
@@ -305,9 +313,19 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
           ),
         ) as RepositoryList,
       link: async (projectId, input, requestOptions) =>
-        unwrapData(await send('linkRepository', { projectId }, { body: input, options: requestOptions })) as LinkResult,
+        dataOr<LinkResult>(await send('linkRepository', { projectId }, { body: input, options: requestOptions }), {
+          project_id: projectId,
+          codehost_login: '',
+          repo_url: '',
+          branch: '',
+        }),
       push: async (projectId, input, requestOptions) =>
-        unwrapData(await send('pushRepository', { projectId }, { body: input, options: requestOptions })) as PushResult,
+        dataOr<PushResult>(await send('pushRepository', { projectId }, { body: input, options: requestOptions }), {
+          repo_url: '',
+          codehost_login: '',
+          branch: input.branch ?? '',
+          repo_created: false,
+        }),
     },
     plans: {
       list: async (requestOptions) =>

@@ -44,21 +44,26 @@ function Outcome(props: { title: string; url: string; branch: string; created?: 
         <Icon name="check" />
         <span>{title}</span>
       </p>
-      <p className="ae-outcome-meta">
-        <span className="ae-inline">
-          <Icon name="branch" />
-          <span className="ae-visually-hidden">{text.branchLabel} </span>
-          {branch}
-        </span>
-        {safe === undefined ? (
-          <span className="ae-muted">{text.unsafeUrl}</span>
-        ) : (
-          <a className="ae-inline" href={safe} target="_blank" rel="noopener noreferrer">
-            {safe.replace(/^https?:\/\//, '')}
-            <Icon name="external" />
-          </a>
-        )}
-      </p>
+      {/* A push or link answered without a body (204) says it happened, not where: nothing to show then. */}
+      {(branch !== '' || url !== '') && (
+        <p className="ae-outcome-meta">
+          {branch !== '' && (
+            <span className="ae-inline">
+              <Icon name="branch" />
+              <span className="ae-visually-hidden">{text.branchLabel} </span>
+              {branch}
+            </span>
+          )}
+          {url === '' ? null : safe === undefined ? (
+            <span className="ae-muted">{text.unsafeUrl}</span>
+          ) : (
+            <a className="ae-inline" href={safe} target="_blank" rel="noopener noreferrer">
+              {safe.replace(/^https?:\/\//, '')}
+              <Icon name="external" />
+            </a>
+          )}
+        </p>
+      )}
     </div>
   );
 }
@@ -195,7 +200,9 @@ export function RepoPickerActions({ text, projectId, selected, login, onLinked, 
         <Outcome
           title={
             pushedTo === undefined
-              ? text.pushedExisting(push.result.repo_url)
+              ? text.pushedExisting(
+                  push.result.repo_url || (link?.repository === undefined ? '' : fullName(link.repository)),
+                )
               : push.result.repo_created
                 ? text.pushedCreated(fullName(pushedTo))
                 : text.pushedExisting(fullName(pushedTo))

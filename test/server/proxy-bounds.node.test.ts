@@ -1,0 +1,299 @@
+/**
+ * The proxy stays bounded in time and memory whatever the upstream does: deadlines on JSON bodies (every
+ * coalesced waiter included), successes without a body, a capped Retry-After, a stall limit that pings do
+ * not reset, backpressure for slow readers, a 204 once a build has been read to its end, and a drain that
+ * hands over followers of builds relayed elsewhere.
+ */
+import { describe, expect, it } from 'vitest';
+import { createAgentClient, createHttpTransport } from 'agent-embed/core';
+import {
+  createAgentProxy,
+  createMemoryProxyStore,
+  type AgentProxyOptions,
+  type AgentProxyUser,
+  type ProxyLogEntry,
+  type ProxyStore,
+} from 'agent-embed/server';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedStream,
+  createScriptedUpstream,
+  fakeToken,
+  json,
+  specAnswer,
+  upstreamBase,
+  type UpstreamCall,
+} from './scripted-upstream.js';
+
+const appOrigin = 'https://app.example.test';
+const basePath = '/api/agent';
+const alice: AgentProxyUser = { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' };
+
+function setup(answer: (call: UpstreamCall) => Response | Promise<Response>, options: Partial<AgentProxyOptions> = {}) {
+  const upstream = createScriptedUpstream(answer);
+  const logs: ProxyLogEntry[] = [];
+  const store = options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+  const proxy = createAgentProxy({
+    apiBaseUrl: upstreamBase,
+    apiToken: fakeToken,
+    basePath,
+    authorize: () => alice,
+    fetch: upstream.fetch,
+    store,
+    rateLimit: false,
+    appUrl: appOrigin,
+    onLog: (entry) => logs.push(entry),
+    ...options,
+  });
+  return { proxy, upstream, logs, store };
+}
+
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  new Request(`${appOrigin}${basePath}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** A JSON body that sends its first bytes and then nothing. */
+function drippingBody(): { response: Response; cancelled: () => boolean } {
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"status":true,'));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return {
+    response: new Response(body, { headers: { 'content-type': 'application/json' } }),
+    cancelled: () => cancelled,
+  };
+}
+
+describe('upstream JSON bodies', () => {
+  it('ends a drip-fed status poll in 504 for the poll and every waiter coalesced onto it', async () => {
+    const timers = createManualTimers();
+    const dripping = drippingBody();
+    const { proxy, upstream } = setup(() => dripping.response, { timers, statusCacheMs: 0 });
+    const polls = [1, 2, 3].map(() => proxy(call('GET', '/agent/project/p-alice')));
+    await expect.poll(() => upstream.calls.length).toBe(1);
+    // The body's deadlines are the only timers left once the headers have arrived.
+    await expect.poll(() => timers.pending()).toBeGreaterThan(0);
+    timers.fireAll();
+    for (const response of await Promise.all(polls)) {
+      expect(response.status).toBe(504);
+      expect(await response.json()).toEqual({ status: false, message: 'The Agent API did not answer in time.' });
+    }
+    expect(upstream.calls).toHaveLength(1);
+    expect(dripping.cancelled()).toBe(true);
+  });
+
+  it('answers 502, not 500, to a body cut halfway', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"success":true,"data":['));
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const { proxy } = setup(() => new Response(body, { headers: { 'content-type': 'application/json' } }));
+    const response = await proxy(call('GET', '/subscription-plans'));
+    expect(response.status).toBe(502);
+  });
+});
+
+describe('a success without a body', () => {
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['deploy', '/deployments/vercel/project/p-alice/deploy', {}],
+    ['push', '/codehost/project/p-alice/push', { repo_name: 'site' }],
+    ['link', '/codehost/project/p-alice/link', { repo_owner: 'o', repo_name: 'site' }],
+  ];
+  it.each(cases)('%s answered 204 or an empty 200 is a success, never a 502', async (_, path, body) => {
+    for (const empty of [() => new Response(null, { status: 204 }), () => new Response('', { status: 200 })]) {
+      const { proxy } = setup(empty);
+      const response = await proxy(call('POST', path, body));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: true, message: '', data: null, errors: null });
+    }
+  });
+
+  it('resolves the client with what is known, so the screen says it happened', async () => {
+    const { proxy } = setup(() => new Response(null, { status: 204 }));
+    const client = createAgentClient({
+      transport: createHttpTransport({
+        baseUrl: `${appOrigin}${basePath}`,
+        fetch: (input, init) => proxy(new Request(input, init)),
+      }),
+    });
+    await expect(client.deployments.deploy('vercel', 'p-alice')).resolves.toMatchObject({ status: 'queued' });
+    await expect(
+      client.codehost.push('p-alice', { external_user_id: 'alice', repo_name: 'site', branch: 'main' }),
+    ).resolves.toMatchObject({ branch: 'main', repo_created: false });
+  });
+
+  it('still refuses an empty answer where data is needed (a listing)', async () => {
+    const { proxy } = setup(() => new Response(null, { status: 204 }));
+    expect((await proxy(call('GET', '/subscription-plans'))).status).toBe(502);
+  });
+});
+
+describe('Retry-After from the upstream', () => {
+  it.each([
+    ['99999999999', 120],
+    ['Fri, 31 Dec 9999 23:59:59 GMT', 120],
+    ['30', 30],
+  ])('%s pauses the team for at most the cap (%s s), and the browser is told as much', async (header, seconds) => {
+    let clock = Date.parse('2026-11-25T12:00:00Z');
+    const { proxy, upstream } = setup(
+      (sent) =>
+        sent.url.pathname.endsWith('/agent/project/p-alice') && upstream.calls.length === 1
+          ? json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': header })
+          : specAnswer(sent),
+      { now: () => clock, statusCacheMs: 0, rateLimit: { limit: 10, windowMs: 60_000 } },
+    );
+    const limited = await proxy(call('GET', '/agent/project/p-alice'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe(String(seconds));
+    clock += seconds * 1000 - 1;
+    expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(429);
+    clock += 2;
+    expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(200);
+  });
+
+  it('ignores garbage (no header to the browser; the team pauses for one window at most)', async () => {
+    let clock = 0;
+    const { proxy, upstream } = setup(
+      (sent) =>
+        upstream.calls.length === 1
+          ? json({ status: false, message: 'Too Many Attempts.' }, 429, { 'retry-after': 'soon, 1' })
+          : specAnswer(sent),
+      { now: () => clock, statusCacheMs: 0, rateLimit: { limit: 10, windowMs: 60_000 }, maxRetryAfterMs: 20_000 },
+    );
+    const limited = await proxy(call('GET', '/agent/project/p-alice'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeNull();
+    clock += 20_001;
+    expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(200);
+  });
+});
+
+describe('event streams', () => {
+  it('ends a build whose upstream only pings within the stall limit', async () => {
+    const manual = createManualTimers();
+    let armed = 0;
+    const timers = {
+      ...manual,
+      setTimeout: (callback: () => void, ms: number) => {
+        armed++;
+        return manual.setTimeout(callback, ms);
+      },
+    };
+    const stream = createScriptedStream();
+    const { proxy, logs } = setup(() => stream.response(), { timers, heartbeatMs: 0 });
+    const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make the header blue please' }));
+    const reader = createBodyReader(response.body);
+    stream.event({ type: 'tool_progress', tool: 'write' });
+    expect(await reader.next()).toContain('tool_progress');
+    const armedBefore = armed;
+    for (let ping = 0; ping < 5; ping++) stream.write(': ping\n\n');
+    stream.write('data:\n\n');
+    await expect.poll(() => stream.drained()).toBe(true);
+    expect(armed).toBe(armedBefore);
+    // Nothing the pings did re-armed the stall limit: it fires, and the stream ends without a terminal event.
+    timers.fireAll();
+    expect(await reader.rest()).toBe('');
+    await expect.poll(() => stream.state.cancelled).toBe(true);
+    expect(logs.find((entry) => entry.event === 'upstream_timeout')?.reason).toMatch(/stall/);
+  });
+
+  it('holds a bounded buffer for a slow reader of 32 MB, then drops it with a resumable close', async () => {
+    const event = `data: ${JSON.stringify({ type: 'file_created', path: `src/${'x'.repeat(1000)}.tsx` })}\n\n`;
+    const chunk = new TextEncoder().encode(event.repeat(64));
+    const total = 32 * 1024 * 1024;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= total) {
+          controller.enqueue(new TextEncoder().encode('data: {"type":"stream_end","project_id":"p-alice"}\n\n'));
+          controller.close();
+          return;
+        }
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    let resumeAfter = 0;
+    const timers = createManualTimers();
+    const { proxy, logs } = setup(() => new Response(body, { headers: { 'content-type': 'text/event-stream' } }), {
+      timers,
+      heartbeatMs: 0,
+      upstreamIdleTimeoutMs: 0,
+      maxBufferedBytes: 1024 * 1024,
+    });
+    const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make the header blue please' }));
+    const reader = createBodyReader(response.body);
+    resumeAfter = Number(/id: (\d+)/.exec((await reader.next()) ?? '')?.[1]);
+    expect(resumeAfter).toBe(1);
+    // The browser stops reading: the relay stops reading the upstream once its buffer is full.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const heldWhileWaiting = pulled;
+    expect(heldWhileWaiting).toBeLessThan(3 * 1024 * 1024);
+    // It stays behind past the slow-reader limit: the relay closes the stream for it (no terminal event)...
+    timers.fireAll();
+    const rest = await reader.rest();
+    expect(rest).not.toContain('stream_end');
+    expect(logs.some((entry) => entry.event === 'slow_reader')).toBe(true);
+    // ...and reads the upstream on to its end for the record, so the browser can resume from its last id.
+    await expect.poll(() => logs.some((entry) => entry.event === 'stream_closed'), { timeout: 10_000 }).toBe(true);
+    const lastId = Math.max(...[...rest.matchAll(/id: (\d+)/g)].map((match) => Number(match[1])));
+    const resumed = await proxy(
+      call('GET', `/projects/p-alice/events`, undefined, { 'last-event-id': String(lastId) }),
+    );
+    expect(resumed.status).toBe(200);
+    expect(await resumed.text()).toContain('stream_end');
+  }, 30_000);
+});
+
+describe('the events route', () => {
+  async function recordedBuild(store: ProxyStore) {
+    const stream = createScriptedStream();
+    const first = setup(() => stream.response(), { store, timers: createManualTimers() });
+    const response = await first.proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make it blue please' }));
+    return { stream, response, first };
+  }
+
+  it('answers 204 once the build has ended and the reader has seen every event', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const { stream, response } = await recordedBuild(store);
+    stream.event({ type: 'tool_progress', tool: 'write' });
+    stream.event({ type: 'stream_end', project_id: 'p-alice', app_url: 'https://p-alice.example' });
+    stream.close();
+    const text = await createBodyReader(response.body).rest();
+    const lastId = Number([...text.matchAll(/id: (\d+)/g)].at(-1)?.[1]);
+    const { proxy } = setup(specAnswer, { store });
+    const behind = await proxy(call('GET', '/projects/p-alice/events', undefined, { 'last-event-id': '0' }));
+    expect(behind.status).toBe(200);
+    expect(await behind.text()).toContain('stream_end');
+    const seenAll = await proxy(
+      call('GET', '/projects/p-alice/events', undefined, { 'last-event-id': String(lastId) }),
+    );
+    expect(seenAll.status).toBe(204);
+  });
+
+  it('drain() ends a follower of a build another instance relays, with a resumable close', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const { stream } = await recordedBuild(store);
+    stream.event({ type: 'tool_progress', tool: 'write' });
+    await expect.poll(async () => (await store.readEvents('p-alice', 0))?.events.length).toBe(1);
+    const other = setup(specAnswer, { store, heartbeatMs: 0 });
+    const following = await other.proxy(call('GET', '/projects/p-alice/events'));
+    const reader = createBodyReader(following.body);
+    expect(await reader.next()).toContain('id: ');
+    const drained = other.proxy.drain();
+    expect(await reader.rest()).not.toContain('stream_end');
+    await drained;
+    stream.close();
+  });
+});
