@@ -27,7 +27,8 @@ export function proxyOptionsFromEnv(env: Record<string, string | undefined> = pr
     authorize: (request) => readSession(request, required(env, 'SESSION_SECRET')),
     // A cookie session is sent by the browser on its own, so cross-site POSTs must be refused.
     csrf: { allowedOrigins: [appOrigin] },
-    returnUrlOrigins: [appOrigin],
+    // Where end users come back to after the code-host install: the server decides, never a request header.
+    appUrl: appOrigin,
     // Refusals and failures only; an entry never holds the token, a body or a header value.
     onLog: (entry) => {
       if (entry.level !== 'info') console.warn(JSON.stringify(entry));

@@ -117,15 +117,20 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const apiBaseUrl = options.apiBaseUrl ?? mock!.url;
   const apiToken = options.apiToken ?? mock!.token;
 
-  const proxy = createAgentProxy({
-    ...options.proxy,
-    apiBaseUrl,
-    apiToken,
-    basePath: playgroundProxyPath,
-    // A real agency reads its own session here; the playground signs in one of two fake end users by cookie.
-    authorize: async (request) => userFromCookie(request.headers.get('cookie')),
-  });
-  const relayToProxy = getRequestListener(proxy);
+  // Built once the page's address is known: it is the app URL end users return to from the code-host install.
+  let relayToProxy: ReturnType<typeof getRequestListener> | undefined;
+  const startProxy = (appUrl: string) => {
+    const proxy = createAgentProxy({
+      appUrl,
+      ...options.proxy,
+      apiBaseUrl,
+      apiToken,
+      basePath: playgroundProxyPath,
+      // A real agency reads its own session here; the playground signs in one of two fake end users by cookie.
+      authorize: async (request) => userFromCookie(request.headers.get('cookie')),
+    });
+    relayToProxy = getRequestListener(proxy);
+  };
   const relayToMockAdmin = createMockAdminRelay(mock);
 
   const agencyServer: Plugin = {
@@ -133,7 +138,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     configureServer(server) {
       server.middlewares.use((request, response, next) => {
         const url = request.url ?? '';
-        if (isUnder(url, playgroundProxyPath)) {
+        if (isUnder(url, playgroundProxyPath) && relayToProxy !== undefined) {
           void relayToProxy(request, response);
           return;
         }
@@ -176,6 +181,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host ?? 'localhost';
   const url = running.resolvedUrls?.local[0] ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  startProxy(url);
 
   let closing: Promise<void> | undefined;
   const playground: Playground = {
