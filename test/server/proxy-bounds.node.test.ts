@@ -4,6 +4,7 @@
  * not reset, backpressure for slow readers, a 204 once a build has been read to its end, and a drain that
  * hands over followers of builds relayed elsewhere.
  */
+import { EventSource } from 'eventsource';
 import { describe, expect, it } from 'vitest';
 import { createAgentClient, createHttpTransport } from 'agent-embed/core';
 import {
@@ -281,6 +282,31 @@ describe('the events route', () => {
     );
     expect(seenAll.status).toBe(204);
   });
+
+  it('lets a standard EventSource read a finished build once, then stop (204) instead of reconnecting forever', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const { stream, response } = await recordedBuild(store);
+    stream.event({ type: 'tool_progress', tool: 'write' });
+    stream.event({ type: 'stream_end', project_id: 'p-alice', app_url: 'https://p-alice.example' });
+    stream.close();
+    await createBodyReader(response.body).rest();
+    const { proxy } = setup(specAnswer, { store });
+    const statuses: number[] = [];
+    const source = new EventSource(`${appOrigin}${basePath}/projects/p-alice/events`, {
+      fetch: async (url, init) => {
+        const answer = await proxy(new Request(url, init));
+        statuses.push(answer.status);
+        return answer;
+      },
+    });
+    const types: string[] = [];
+    source.onmessage = (message) => types.push((JSON.parse(message.data) as { type: string }).type);
+    // The first connection replays the build and ends; the reconnection with its Last-Event-ID gets 204.
+    await expect.poll(() => source.readyState, { timeout: 8_000 }).toBe(source.CLOSED);
+    expect(types).toEqual(['tool_progress', 'stream_end']);
+    expect(statuses).toEqual([200, 204]);
+    source.close();
+  }, 10_000);
 
   it('drain() ends a follower of a build another instance relays, with a resumable close', async () => {
     const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
