@@ -173,3 +173,54 @@ for (const [name, row] of rows) {
       `  p50 ${row.p50.toFixed(2)} ms (+${(row.p50 - base.p50).toFixed(2)})  p99 ${row.p99.toFixed(2)} ms (+${(row.p99 - base.p99).toFixed(2)})`,
   );
 }
+
+/** A slow reader: a 32 MB build whose browser stops reading; how many bytes the proxy holds for it meanwhile. */
+async function slowReader(): Promise<{ heldBytes: number; heapGrowth: number }> {
+  const event = `data: ${JSON.stringify({ type: 'file_created', path: `src/${'x'.repeat(1000)}.tsx` })}\n\n`;
+  const chunk = encoder.encode(event.repeat(64));
+  const total = 32 * 1024 * 1024;
+  let pulled = 0;
+  const proxy = createAgentProxy({
+    apiBaseUrl: 'https://api.bench.test/api/v1',
+    apiToken: 'bench-token',
+    authorize: () => ({ externalUserId: 'bench-user' }),
+    rateLimit: false,
+    heartbeatMs: 0,
+    slowReaderMs: 0,
+    fetch: async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= total) return controller.close();
+            pulled += chunk.length;
+            controller.enqueue(chunk);
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  });
+  const heapBefore = process.memoryUsage().heapUsed;
+  const response = await proxy(
+    new Request('https://agency.bench.test/agent/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'A benchmark project with many files' }),
+    }),
+  );
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let read = (await reader.read()).value?.length ?? 0;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const heldBytes = pulled - read;
+  const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.length;
+  }
+  return { heldBytes, heapGrowth };
+}
+const slow = await slowReader();
+console.log(
+  `slow reader   32 MB build, browser paused 500 ms: ${(slow.heldBytes / 1024 / 1024).toFixed(2)} MB held for it ` +
+    `(buffer cap 1 MiB), heap +${(slow.heapGrowth / 1024 / 1024).toFixed(1)} MB`,
+);
