@@ -16,6 +16,7 @@ import { createRedactor } from './redact.js';
 import { parseUpstreamEvents } from './upstream-events.js';
 import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-answers.js';
 import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
+import { createQuotas, quotaExceededResponse, type Usage } from './quota.js';
 import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 import type { CachedStatus } from './memory-proxy-store.js';
 import {
@@ -32,9 +33,11 @@ import { defaultHeadersTimeoutMs, defaultIdleTimeoutMs } from './upstream-timeou
 import { createUpstreamCaller } from './upstream-call.js';
 import {
   buildUpstreamBody,
+  checkCsrf,
   policyFor,
   readJsonObjectBody,
   shapeOfUnknownPath,
+  type AgentProxyUser,
   type RoutePolicy,
 } from './route-policy.js';
 
@@ -54,6 +57,12 @@ export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler 
   });
   return Object.assign(handler, {
     drain: () => (draining = started?.drain() ?? Promise.resolve()),
+    usage: async (user: string | AgentProxyUser): Promise<Usage> => {
+      // Answering needs the checked options: the first request builds the proxy, so usage() can too.
+      if (started === undefined) await handler(new Request('http://usage.invalid/__usage'));
+      if (started === undefined) throw new TypeError('The proxy options are not usable (see onLog).');
+      return started.usage(user);
+    },
   });
 }
 
@@ -93,7 +102,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   });
   const drainState = createDrainState();
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
-  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs, drainState });
+  const quotas = createQuotas(options.quota, store, now);
+  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs, drainState, usage: quotas.usage });
   const countedRoutes = createBudgetScope(budgetScope);
 
   const redact = createRedactor(token);
@@ -141,17 +151,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
     if (limits !== undefined && countedRoutes.learn(route))
       log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
-  }
-
-  function checkCsrf(request: Request): void {
-    if (allowedOrigins === undefined || request.method.toUpperCase() !== 'POST') return;
-    const site = request.headers.get('sec-fetch-site');
-    const origin = request.headers.get('origin');
-    if (site === 'same-origin') return;
-    if (origin !== null && allowedOrigins.has(origin)) return;
-    // Every browser that can carry a cross-site cookie sends one of these two headers on a POST.
-    if (site === null && origin === null) return;
-    throw new ProxyRefusal(403, proxyMessages.crossOrigin, 'csrf');
   }
 
   function warnAboutReturnUrls(method: string, route: AgentRouteName): void {
@@ -225,7 +224,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (user === null || typeof user?.externalUserId !== 'string' || user.externalUserId === '')
         return { response: errorResponse('agent', 401, proxyMessages.unauthorized), reason: 'no session' };
       entry.externalUserId = user.externalUserId;
-      return { response: await projectRoutes(own, request, user.externalUserId) };
+      return { response: await projectRoutes(own, request, user) };
     }
     const match = matchRoute(request.method, path);
     if (match === undefined)
@@ -233,7 +232,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     entry.route = match.name;
     const policy = policyFor(match.name);
     try {
-      checkCsrf(request);
+      checkCsrf(request, allowedOrigins);
       const user = await options.authorize(request);
       if (
         user === null ||
@@ -287,14 +286,27 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
-      const response = await upstream.call(upstream.url(match.name, params, query), match.route.method, body, stream);
+      // Counted before it goes upstream, so concurrent requests never pass the limit; given back if refused.
+      const quota = stream ? await quotas.take(user) : { ok: true as const, ticket: undefined };
+      if (!quota.ok) return { response: quotaExceededResponse(quota.usage, now()), reason: 'quota exceeded' };
+      const response = await upstream
+        .call(upstream.url(match.name, params, query), match.route.method, body, stream)
+        .catch(async (thrown: unknown) => {
+          await quota.ticket?.giveBack();
+          throw thrown;
+        });
+      const accepted =
+        response !== undefined &&
+        response.ok &&
+        response.body !== null &&
+        (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+      if (!accepted) await quota.ticket?.giveBack();
       if (response === undefined) {
         log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
         throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
       }
       await noteUpstreamLimit(response, match.name, request.method);
-      const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
-      if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
+      if (stream && accepted && response.body !== null) {
         const events = parseUpstreamEvents(response.body, redact.json);
         return {
           response: relayGenerationStream(
@@ -374,5 +386,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     });
     return outcome.response;
   }
-  return Object.assign(agentProxy, { drain: () => drainState.drain() });
+  return Object.assign(agentProxy, {
+    drain: () => drainState.drain(),
+    usage: (user: string | AgentProxyUser) => quotas.usage(typeof user === 'string' ? { externalUserId: user } : user),
+  });
 }

@@ -89,6 +89,9 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000);
   const ledger = createBudgetLedger();
   const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
+  // A window's key names its period, so an old period's count is never read again; the map only bounds memory.
+  const quotas = new BoundedMap<string, number>(maxProjects);
+  const quotaKey = (userId: string, window: string) => `${userId}\n${window}`;
 
   const iso = (at: number) => new Date(at).toISOString();
   const liveLog = (projectId: string) => {
@@ -131,6 +134,21 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     },
     async pauseBudget(until) {
       ledger.pause(until);
+    },
+    async takeQuota(userId, window, limit) {
+      const key = quotaKey(userId, window);
+      const used = quotas.get(key) ?? 0;
+      if (used >= limit) return { ok: false, used };
+      quotas.set(key, used + 1);
+      return { ok: true, used: used + 1 };
+    },
+    async returnQuota(userId, window) {
+      const key = quotaKey(userId, window);
+      const used = quotas.get(key) ?? 0;
+      if (used > 0) quotas.set(key, used - 1);
+    },
+    async readQuota(userId, window) {
+      return quotas.get(quotaKey(userId, window)) ?? 0;
     },
     async getCachedStatus(projectId, at) {
       const entry = cache.get(projectId);

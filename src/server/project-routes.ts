@@ -13,6 +13,10 @@ import {
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage, type ProxyStore } from './proxy-store.js';
 import type { DrainState } from './drain.js';
+import type { Usage } from './quota.js';
+import type { AgentProxyUser } from './route-policy.js';
+
+const noQuota: Usage = { used: 0, limit: null, resets_at: null, period: null };
 import { encodeEvent, eventStreamHeaders, heartbeatBytes, type RelayTimers } from './event-stream-relay.js';
 
 /** What the project routes need from the proxy. */
@@ -27,6 +31,8 @@ export interface ProjectRoutesOptions {
   followIdleMs?: number;
   /** Followers end with a resumable close when the proxy drains. */
   drainState?: DrainState;
+  /** The signed-in user's quota usage (the `getUsage` route). */
+  usage?(user: AgentProxyUser): Promise<Usage>;
 }
 
 /** A matched proxy route and its project id, if any. */
@@ -41,6 +47,7 @@ const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 export function matchProxyRoute(method: string, path: string): ProxyRouteMatch | undefined {
   if (method.toUpperCase() !== 'GET') return undefined;
   if (path === proxyRoutes.listProjects.path) return { name: 'listProjects' };
+  if (path === proxyRoutes.getUsage.path) return { name: 'getUsage' };
   const [, first, projectId, last, ...rest] = path.split('/');
   if (first !== 'projects' || projectId === undefined || !idPattern.test(projectId) || rest.length > 0)
     return undefined;
@@ -129,8 +136,13 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
   }
 
   /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */
-  return async function serve(match: ProxyRouteMatch, request: Request, userId: string): Promise<Response> {
+  return async function serve(match: ProxyRouteMatch, request: Request, user: AgentProxyUser): Promise<Response> {
+    const userId = user.externalUserId;
     try {
+      if (match.name === 'getUsage') {
+        const usage = options.usage === undefined ? noQuota : await options.usage(user);
+        return new Response(JSON.stringify({ status: true, ...usage }), { status: 200, headers: jsonHeaders() });
+      }
       if (match.name === 'listProjects') {
         const body: ProjectListBody = { status: true, projects: await store.listProjects(userId) };
         return new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });

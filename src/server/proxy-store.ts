@@ -77,4 +77,14 @@ export interface ProxyStore {
   listProjects(userId: string): Promise<ProjectSummary[]>;
   /** The turns of a project's conversation, oldest first. */
   getConversation(projectId: string): Promise<ConversationTurn[]>;
+  /**
+   * Counts one generation of a user in a quota window (`window` names it, `expiresAt` ends it) if fewer
+   * than `limit` are counted, atomically across instances; says whether it counted and the count after.
+   * Optional: a store without the three quota methods cannot serve the `quota` option.
+   */
+  takeQuota?(userId: string, window: string, limit: number, expiresAt: number): Promise<{ ok: boolean; used: number }>;
+  /** Gives one generation back (the upstream refused it before it started). */
+  returnQuota?(userId: string, window: string): Promise<void>;
+  /** How many generations of a user are counted in a window. */
+  readQuota?(userId: string, window: string): Promise<number>;
 }

@@ -2,6 +2,7 @@
 import type { AgentPathOverrides, AgentRouteName, ProxyRouteName } from '../core/index.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import type { ProxyStore } from './proxy-store.js';
+import type { QuotaOption, Usage } from './quota.js';
 import type { AgentProxyUser } from './route-policy.js';
 
 /** One structured log line. It never holds the token, a request body or a header value. */
@@ -95,6 +96,13 @@ export interface AgentProxyOptions {
    * Keep-alive comments do not count, so a build that only pings ends; the browser then resumes or polls.
    */
   upstreamIdleTimeoutMs?: number;
+  /**
+   * Per-end-user quota of generations (generate and follow-up): `{ generations: 20, per: 'day' }` (`day`,
+   * `week`, `month` in UTC, or seconds), or a function of the signed-in user giving one or `undefined` (no
+   * limit). A generation counts once the upstream accepts it; over the limit the proxy answers 429
+   * `{ code: 'quota_exceeded', used, limit, resets_at, period }` before anything goes upstream.
+   */
+  quota?: QuotaOption;
   onLog?(entry: ProxyLogEntry): void;
   now?(): number;
   timers?: RelayTimers;
@@ -104,4 +112,6 @@ export interface AgentProxyOptions {
 export type AgentProxyHandler = ((request: Request) => Promise<Response>) & {
   /** Ends open streams as interrupted and refuses new generations with 503; resolves once the streams have ended. */
   drain(): Promise<void>;
+  /** An end user's quota usage in the current period (for agency dashboards and support). */
+  usage(user: string | AgentProxyUser): Promise<Usage>;
 };

@@ -3,6 +3,7 @@
  * `keyPrefix`, default 'agent-embed:'), documented in docs/proxy.md:
  *   owner:{project}            project owner, SET NX, never expires
  *   budget:team / budget:asked / budget:pause / budget:user:{user}   the budget script's state (TTL 2 windows)
+ *   quota:{user}:{window}                                            generations counted in a quota period (expires at its end)
  *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
  *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
  *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
@@ -24,6 +25,8 @@ import {
   noteProjectScript,
   pauseScript,
   readEventsScript,
+  returnQuotaScript,
+  takeQuotaScript,
 } from './redis-scripts.js';
 
 /** The part of a node-redis client (v5 or v6) the store uses. */
@@ -232,6 +235,16 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     async getConversation(projectId) {
       const turns = (await call(['LRANGE', key('turns', projectId), '0', '-1'])) as string[];
       return turns.map((turn) => JSON.parse(turn) as ConversationTurn);
+    },
+    async takeQuota(userId, window, limit, expiresAt) {
+      const [ok, used] = (await run(takeQuotaScript, [key('quota', userId, window)], [limit, expiresAt])) as number[];
+      return { ok: ok === 1, used: Number(used) };
+    },
+    async returnQuota(userId, window) {
+      await run(returnQuotaScript, [key('quota', userId, window)], []);
+    },
+    async readQuota(userId, window) {
+      return Number((await call(['GET', key('quota', userId, window)])) ?? 0);
     },
   };
 }

@@ -132,3 +132,19 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '(0-' .. ARGV[1], '+', 'COU
 end
 return out
 `;
+
+/** Counts one generation in a quota window if under the limit (KEYS: counter; ARGV: limit, expires at ms); returns { counted, used }. */
+export const takeQuotaScript = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return {0, used} end
+used = redis.call('INCR', KEYS[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+return {1, used}
+`;
+
+/** Gives one generation back to a quota window, never below zero (KEYS: counter). */
+export const returnQuotaScript = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;

@@ -127,6 +127,18 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
   }
 }
 
+/** Refuses a cross-site POST when `csrf.allowedOrigins` is set (cookie sessions). */
+export function checkCsrf(request: Request, allowedOrigins: ReadonlySet<string> | undefined): void {
+  if (allowedOrigins === undefined || request.method.toUpperCase() !== 'POST') return;
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  if (site === 'same-origin') return;
+  if (origin !== null && allowedOrigins.has(origin)) return;
+  // Every browser that can carry a cross-site cookie sends one of these two headers on a POST.
+  if (site === null && origin === null) return;
+  throw new ProxyRefusal(403, proxyMessages.crossOrigin, 'csrf');
+}
+
 /** The body shape of a 404 for a path outside the table, by its family. */
 export function shapeOfUnknownPath(path: string): ErrorShape {
   return familyOfPath(path);

@@ -66,14 +66,16 @@ export const agentRoutes: Readonly<Record<AgentRouteName, AgentRoute>> = {
  * itself, for the signed-in end user's projects only). Relayed generation events carry an SSE `id:` (1, 2,
  * 3… per generation); `projectEvents` replays the project's latest generation after `Last-Event-ID` or
  * `?after=N`, then follows it live to its terminal event. It answers 204 when nothing is recorded.
+ * `getUsage` reports the signed-in end user's quota: `{ status: true, used, limit, resets_at, period }`.
  */
-export type ProxyRouteName = 'listProjects' | 'getConversation' | 'projectEvents';
+export type ProxyRouteName = 'listProjects' | 'getConversation' | 'projectEvents' | 'getUsage';
 
 /** Paths of the proxy's own routes, relative to the proxy's base path. */
 export const proxyRoutes: Readonly<Record<ProxyRouteName, AgentRoute>> = {
   listProjects: { family: 'proxy', method: 'GET', path: '/projects' },
   getConversation: { family: 'proxy', method: 'GET', path: '/projects/{projectId}/conversation' },
   projectEvents: { family: 'proxy', method: 'GET', path: '/projects/{projectId}/events', stream: true },
+  getUsage: { family: 'proxy', method: 'GET', path: '/usage' },
 };
 
 /** Overrides of route paths, by route name. */
