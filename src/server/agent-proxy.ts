@@ -5,6 +5,7 @@
  */
 import { agentRoutes, fillPath, matchRoute, parseRetryAfter, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
+import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
@@ -79,6 +80,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
   const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs });
   const countedRoutes = createBudgetScope(budgetScope);
+  const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
   const log = (entry: ProxyLogEntry) => {
@@ -295,6 +297,20 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       for (const key of policy.query) {
         const value = url.searchParams.get(key);
         if (value !== null) query.set(key, value);
+      }
+      if (teamAnswers.covers(match.name)) {
+        const userId = user.externalUserId;
+        const { answer, cache } = await teamAnswers.get(match.name, async () => {
+          await acquire(userId, match.name);
+          const response = await callUpstream(upstreamUrl(match.name, params, query), 'GET', undefined, false);
+          if (response === undefined) {
+            log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
+            throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
+          }
+          await noteUpstreamLimit(response, match.name, request.method);
+          return readJson(response, policy.shape);
+        });
+        return { response: relayedResponse(answer), cache };
       }
       if (match.route.stream === true) await store.assertAvailable?.();
       await acquire(user.externalUserId, match.name);

@@ -2,14 +2,14 @@
  * The Redis `ProxyStore`: durable across restarts and shared by every proxy instance. Key layout (after
  * `keyPrefix`, default 'agent-embed:'), documented in docs/proxy.md:
  *   owner:{project}            project owner, SET NX, never expires
- *   budget:team / budget:asked / budget:pause / budget:user:{user}   the budget script's state (TTL 2 windows)
+ *   budget:log / budget:served / budget:waiting / budget:waiting-until / budget:pause   the budget script's state
  *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
  *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
  *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
  *   turns:{project}            the conversation, one JSON turn per prompt
  */
 import type { ConversationTurn, ProjectSummary } from '../core/index.js';
-import { effectiveReserve, type BudgetDecision } from './fair-budget.js';
+import { budgetShape, type BudgetDecision } from './fair-budget.js';
 import {
   ProxyStoreUnavailableError,
   type GenerationEvents,
@@ -136,10 +136,11 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       await call(['SET', key('owner', projectId), externalUserId, 'NX']);
     },
     async acquireBudget(userId, _now, limits): Promise<BudgetDecision> {
+      const shape = budgetShape(limits);
       const reply = (await run(
         budgetScript,
-        [key('budget', 'team'), key('budget', 'asked'), key('budget', 'pause')],
-        [key('budget', 'user', ''), userId, limits.limit, limits.windowMs, effectiveReserve(limits)],
+        ['log', 'served', 'waiting', 'waiting-until', 'pause'].map((name) => key('budget', name)),
+        [userId, shape.limit, shape.holdMs, shape.burst, shape.spreadMs, shape.graceMs],
       )) as [number, string?, number?];
       if (reply[0] === 1) return { ok: true };
       return { ok: false, reason: reply[1] as 'team' | 'fair_share' | 'paused', retryAfterMs: Number(reply[2]) };

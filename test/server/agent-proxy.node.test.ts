@@ -698,61 +698,112 @@ describe('budget and status cache', () => {
 
   it('answers 429 with Retry-After, readable by the browser, once the team budget is spent', async () => {
     let clock = 0;
-    const { proxy, upstream } = setup(() => json([]), {
+    const { proxy, upstream } = setup(() => json({ success: true, data: null }), {
       now: () => clock,
-      rateLimit: { limit: 3, windowMs: 60_000, reserve: 0, scope: 'all' },
+      rateLimit: { limit: 3, windowMs: 60_000, burst: 3 },
     });
     for (let index = 0; index < 3; index++) {
       clock += 1000;
-      expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+      expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
     }
     const refused = await proxy(call('GET', '/agent/project/p-alice', { user: 'alice' }));
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('58');
+    // The first request leaves the window (and its 1% margin) at 61.6 s.
+    expect(refused.headers.get('retry-after')).toBe('59');
     expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After');
     expect(await bodyOf(refused)).toEqual({ status: false, message: 'Too Many Attempts.' });
-    const envelope = await proxy(call('GET', '/subscription-plans', { user: 'alice' }));
+    const envelope = await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }));
     expect(await bodyOf(envelope)).toEqual({ success: false, message: 'Too Many Attempts.', data: null, errors: null });
     expect(upstream.calls).toHaveLength(3);
-    clock = 61_001;
-    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    clock = 61_600;
+    expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
   });
 
-  it('keeps a slot for a newcomer and shares the budget between active users', async () => {
-    const clock = 0;
-    const { proxy } = setup(() => json([]), {
+  it('lets one user use the window in a burst and then spread, and gives the next slot to a waiting user', async () => {
+    let clock = 0;
+    const { proxy } = setup(() => json({ success: true, data: null }), {
       now: () => clock,
-      rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' },
+      rateLimit: { limit: 10, windowMs: 60_000 },
     });
-    const plans = (user: string) =>
-      proxy(call('GET', '/subscription-plans', { user })).then((response) => response.status);
+    const read = (user: string) =>
+      proxy(call('GET', `/codehost/connections/${user}`, { user })).then((response) => response.status);
     const alice: number[] = [];
-    for (let index = 0; index < 12; index++) alice.push(await plans('alice'));
-    // Two slots are kept for newcomers: two more users are served at once, then nobody past the limit.
-    expect(alice.filter((status) => status === 200)).toHaveLength(8);
-    expect(await plans('bob')).toBe(200);
-    expect(await plans('bob')).toBe(429);
-    expect(await plans('carol')).toBe(200);
-    expect(await plans('carol')).toBe(429);
+    for (let index = 0; index < 5; index++) alice.push(await read('alice'));
+    // A burst of a quarter of the limit, then one slot every 6 s on average.
+    expect(alice).toEqual([200, 200, 200, 429, 429]);
+    clock = 1_000;
+    expect(await read('bob')).toBe(429);
+    clock = 18_000;
+    // Three slots free; alice asks first and takes two, but the third is kept for bob, who waits and was
+    // served less recently.
+    expect([await read('alice'), await read('alice'), await read('alice')]).toEqual([200, 200, 429]);
+    expect(await read('bob')).toBe(200);
+    expect(await read('alice')).toBe(429);
   });
 
-  it('by default budgets only the agent endpoints, as the upstream limits them', async () => {
+  it('by default budgets every endpoint, as the spec says the rate covers all of them', async () => {
     const clock = 0;
-    const { proxy, upstream, store } = setup(() => json([]), {
+    const { proxy, upstream, store } = setup(() => json({ success: true, data: null }), {
       now: () => clock,
       statusCacheMs: 0,
-      rateLimit: { limit: 2, windowMs: 60_000, reserve: 0 },
+      rateLimit: { limit: 2, windowMs: 60_000, burst: 2 },
+    });
+    expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
+    expect((await proxy(call('GET', '/deployments/vercel/connections/alice', { user: 'alice' }))).status).toBe(200);
+    await store.setProjectOwner('p-budget', 'alice');
+    expect((await proxy(call('GET', '/agent/project/p-budget', { user: 'alice' }))).status).toBe(429);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it("with scope 'agent' budgets only generate, follow-up and status", async () => {
+    const clock = 0;
+    const { proxy, upstream, store } = setup(() => json({ success: true, data: null }), {
+      now: () => clock,
+      statusCacheMs: 0,
+      rateLimit: { limit: 2, windowMs: 60_000, burst: 2, scope: 'agent' },
     });
     for (let index = 0; index < 5; index++)
-      expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
-    expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
-    await store.setProjectOwner('p-budget', 'alice');
-    expect((await proxy(call('GET', '/agent/project/p-budget', { user: 'alice' }))).status).toBe(200);
-    await store.setProjectOwner('p-budget-2', 'alice');
-    expect((await proxy(call('GET', '/agent/project/p-budget-2', { user: 'alice' }))).status).toBe(200);
+      expect((await proxy(call('GET', '/codehost/connections/alice', { user: 'alice' }))).status).toBe(200);
+    for (const projectId of ['p-budget', 'p-budget-2']) {
+      await store.setProjectOwner(projectId, 'alice');
+      expect((await proxy(call('GET', `/agent/project/${projectId}`, { user: 'alice' }))).status).toBe(200);
+    }
     await store.setProjectOwner('p-budget-3', 'alice');
     expect((await proxy(call('GET', '/agent/project/p-budget-3', { user: 'alice' }))).status).toBe(429);
-    expect(upstream.calls).toHaveLength(8);
+    expect(upstream.calls).toHaveLength(7);
+  });
+
+  it('reads the subscription plans once per teamAnswersCacheMs for every user, one request for concurrent readers', async () => {
+    let clock = 0;
+    const { proxy, upstream, logs } = setup(() => json({ success: true, data: [{ id: 'pro' }] }), {
+      now: () => clock,
+      rateLimit: { limit: 10, windowMs: 60_000 },
+      teamAnswersCacheMs: 30_000,
+    });
+    const plans = (user: string) => proxy(call('GET', '/subscription-plans', { user }));
+    const first = await Promise.all(['alice', 'bob', 'alice'].map(plans));
+    expect(first.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(await bodyOf(first[1] as Response)).toEqual({ success: true, data: [{ id: 'pro' }] });
+    clock = 29_999;
+    expect((await plans('carol')).status).toBe(200);
+    expect(upstream.calls).toHaveLength(1);
+    const served = logs.filter((entry) => entry.route === 'listPlans' && entry.event === 'request');
+    expect(served.map((entry) => entry.cache)).toEqual(['miss', 'coalesced', 'coalesced', 'hit']);
+    clock = 30_000;
+    expect((await plans('carol')).status).toBe(200);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('does not keep a failed plans answer', async () => {
+    let status = 500;
+    const { proxy, upstream } = setup(() => json({ success: false, message: 'Server Error' }, status), {
+      rateLimit: false,
+    });
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(500);
+    status = 200;
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);
+    expect((await proxy(call('GET', '/subscription-plans', { user: 'bob' }))).status).toBe(200);
+    expect(upstream.calls).toHaveLength(2);
   });
 
   it('passes an upstream 429 through with its Retry-After and then holds requests back itself', async () => {
