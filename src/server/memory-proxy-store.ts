@@ -82,6 +82,11 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000);
   const ledger = createBudgetLedger();
   const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
+  // Followers' wake-ups by project; an entry lives as long as someone follows.
+  const watchers = new Map<string, Set<() => void>>();
+  const changed = (projectId: string) => {
+    for (const onChange of watchers.get(projectId) ?? []) onChange();
+  };
 
   const iso = (at: number) => new Date(at).toISOString();
   const liveLog = (projectId: string) => {
@@ -146,6 +151,7 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       }
       const generation = project.firstGeneration + project.turns.length - 1;
       logs.set(projectId, { generation, events: [], endedAt: undefined });
+      changed(projectId);
       return generation;
     },
     async appendEvent(projectId, generation, event) {
@@ -153,13 +159,27 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       if (log === undefined || log.generation !== generation) return;
       log.events.push(event);
       if (log.events.length > maxEvents) log.events.shift();
+      changed(projectId);
     },
     async endGeneration(projectId, generation, outcome) {
       const log = logs.get(projectId);
-      if (log !== undefined && log.generation === generation) log.endedAt = now();
+      if (log !== undefined && log.generation === generation) {
+        log.endedAt = now();
+        changed(projectId);
+      }
       const project = projects.get(projectId);
       const turn = project?.turns[generation - (project?.firstGeneration ?? 1)];
       if (turn !== undefined) turn.outcome = outcome;
+    },
+    async watchEvents(projectId, onChange) {
+      let mine = watchers.get(projectId);
+      if (mine === undefined) watchers.set(projectId, (mine = new Set()));
+      const listener = () => onChange();
+      mine.add(listener);
+      return () => {
+        mine.delete(listener);
+        if (mine.size === 0 && watchers.get(projectId) === mine) watchers.delete(projectId);
+      };
     },
     async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
       const log = liveLog(projectId);

@@ -18,6 +18,7 @@ import {
   type RecordedEvent,
 } from './proxy-store.js';
 import type { RelayTimers } from './event-stream-relay.js';
+import { createFollowWake } from './follow-wake.js';
 
 /** What the project routes need from the proxy. */
 export interface ProjectRoutesOptions {
@@ -25,7 +26,7 @@ export interface ProjectRoutesOptions {
   timers: RelayTimers;
   /** A `: ping` after this long without a byte (0: never). */
   heartbeatMs: number;
-  /** How often a follower looks for new events (default 250 ms). */
+  /** How often a follower looks for new events when the store cannot wake it (default 250 ms). */
   pollMs?: number;
   /** A follower stops after this long without a new event (the recording instance may be gone); default 5 min. */
   followIdleMs?: number;
@@ -38,6 +39,8 @@ export interface ProxyRouteMatch {
 }
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
+/** A woken follower still re-reads this often, in case a wake-up was lost (Redis reconnecting). */
+const rereadMs = 5_000;
 const encoder = new TextEncoder();
 
 /** Finds the proxy route of a GET path relative to the base path. */
@@ -96,6 +99,8 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     let last = after;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
+        const wake = createFollowWake(timers);
+        const unwatch = await store.watchEvents?.(projectId, wake.notify).catch(() => undefined);
         let lastNew = Date.now();
         let lastByte = Date.now();
         try {
@@ -112,13 +117,18 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
                 controller.enqueue(encoder.encode(': ping\n\n'));
                 lastByte = Date.now();
               }
-              await sleep(pollMs, stop.signal);
+              if (unwatch === undefined) await sleep(pollMs, stop.signal);
+              else {
+                const toPing = options.heartbeatMs > 0 ? options.heartbeatMs - (Date.now() - lastByte) : rereadMs;
+                await wake.wait(Math.max(1, Math.min(rereadMs, toPing)), stop.signal);
+              }
             }
             batch = await store.readEvents(projectId, last);
           }
         } catch {
           // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
         }
+        unwatch?.();
         try {
           controller.close();
         } catch {

@@ -1,6 +1,7 @@
 /**
  * The Lua scripts of the Redis store. Each runs atomically in Redis, so instances never interleave inside
- * one decision. Keys are passed in KEYS.
+ * one decision. Keys are passed in KEYS. The scripts that record a generation publish on the name of its
+ * events key, which wakes followers on every instance.
  */
 
 /**
@@ -101,6 +102,7 @@ if redis.call('HSETNX', KEYS[4], 'created_at', ARGV[6]) == 1 then
   redis.call('HSET', KEYS[4], 'updated_at', ARGV[6])
   redis.call('ZADD', KEYS[5], ARGV[4], ARGV[2])
 end
+redis.call('PUBLISH', KEYS[2], generation)
 return generation
 `;
 
@@ -112,6 +114,7 @@ export const appendEventScript = `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '0-' .. ARGV[2], 'd', ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PUBLISH', KEYS[2], ARGV[2])
 return 1
 `;
 
@@ -131,6 +134,7 @@ if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'ended', '1')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', KEYS[2], 'end')
 return 1
 `;
 
