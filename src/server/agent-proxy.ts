@@ -134,6 +134,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     return response;
   }
 
+  function unreachable(method: string, route: AgentRouteName): never {
+    log({ level: 'error', event: 'upstream_unreachable', method, route });
+    throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
+  }
+
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
     if (limits === undefined || !countedRoutes.counts(route)) return;
     const decision = await store.acquireBudget(userId, now(), limits);
@@ -299,14 +304,10 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         if (value !== null) query.set(key, value);
       }
       if (teamAnswers.covers(match.name)) {
-        const userId = user.externalUserId;
         const { answer, cache } = await teamAnswers.get(match.name, async () => {
-          await acquire(userId, match.name);
+          await acquire(user.externalUserId, match.name);
           const response = await callUpstream(upstreamUrl(match.name, params, query), 'GET', undefined, false);
-          if (response === undefined) {
-            log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
-            throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
-          }
+          if (response === undefined) unreachable(request.method, match.name);
           await noteUpstreamLimit(response, match.name, request.method);
           return readJson(response, policy.shape);
         });
@@ -317,10 +318,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       const stream = match.route.stream === true;
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
       const response = await callUpstream(upstreamUrl(match.name, params, query), match.route.method, body, stream);
-      if (response === undefined) {
-        log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
-        throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
-      }
+      if (response === undefined) unreachable(request.method, match.name);
       await noteUpstreamLimit(response, match.name, request.method);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       if (stream && response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
