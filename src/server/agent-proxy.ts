@@ -5,6 +5,7 @@
  */
 import { agentRoutes, matchRoute, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
+import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js';
 import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
@@ -13,6 +14,7 @@ import { createDrainState } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
+import { createProxyLog } from './proxy-log.js';
 import { parseUpstreamEvents } from './upstream-events.js';
 import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-answers.js';
 import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
@@ -105,23 +107,10 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const quotas = createQuotas(options.quota, store, now);
   const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs, drainState, usage: quotas.usage });
   const countedRoutes = createBudgetScope(budgetScope);
+  const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
-  const log = (entry: ProxyLogEntry) => {
-    if (!options.onLog) return;
-    try {
-      options.onLog(entry.reason === undefined ? entry : { ...entry, reason: redact.text(entry.reason) });
-    } catch {
-      // A failing logger must not fail the request.
-    }
-  };
-  // Warnings an operator needs once, not once per request.
-  const warned = new Set<string>();
-  const warnOnce = (key: string, entry: ProxyLogEntry) => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    log(entry);
-  };
+  const { log, warnOnce } = createProxyLog(options.onLog, redact.text);
   const answerContext = (userId: string): AnswerContext => ({
     userId,
     clean: redact.text,
@@ -130,6 +119,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     maxRetryAfterMs,
     now,
   });
+
+  function unreachable(method: string, route: AgentRouteName): never {
+    log({ level: 'error', event: 'upstream_unreachable', method, route });
+    throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
+  }
 
   async function acquire(userId: string, route: AgentRouteName): Promise<void> {
     if (limits === undefined || !countedRoutes.counts(route)) return;
@@ -282,6 +276,20 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         const value = url.searchParams.get(key);
         if (value !== null) query.set(key, value);
       }
+      if (teamAnswers.covers(match.name)) {
+        const { answer, cache } = await teamAnswers.get(match.name, async () => {
+          await acquire(user.externalUserId, match.name);
+          const response = await upstream.call(upstream.url(match.name, params, query), 'GET', undefined, false);
+          if (response === undefined) unreachable(request.method, match.name);
+          await noteUpstreamLimit(response, match.name, request.method);
+          // A team-wide answer names no user: what is built for one is what every user gets.
+          const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
+          if (reason !== undefined)
+            log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: match.name, reason });
+          return relayed;
+        });
+        return { response: relayedResponse(answer), cache };
+      }
       if (match.route.stream === true) await store.assertAvailable?.();
       await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
@@ -301,10 +309,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         response.body !== null &&
         (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
       if (!accepted) await quota.ticket?.giveBack();
-      if (response === undefined) {
-        log({ level: 'error', event: 'upstream_unreachable', method: request.method, route: match.name });
-        throw new ProxyRefusal(502, proxyMessages.upstreamUnreachable, 'upstream unreachable');
-      }
+      if (response === undefined) unreachable(request.method, match.name);
       await noteUpstreamLimit(response, match.name, request.method);
       if (stream && accepted && response.body !== null) {
         const events = parseUpstreamEvents(response.body, redact.json);

@@ -1,45 +1,60 @@
 /**
  * The team-wide request budget, shared fairly between end users. The memory store runs `createBudgetLedger`;
- * the Redis store runs the same rules in one Lua script (redis-budget-script.ts), so N instances together
- * stay within the upstream limit.
+ * the Redis store runs the same rules in one Lua script (redis-scripts.ts), so N instances together stay
+ * within the upstream limit.
  *
- * Rules, over a rolling window of `windowMs`:
- * 1. The team never sends more than `limit` upstream requests (the upstream's own limit).
- * 2. A user who already holds slots may not take the last `reserve` slots: they are kept for users who
- *    hold none, so one busy user never shuts newcomers out for a whole window.
- * 3. While several users are active (asked in the window, served or not), nobody holds more than
- *    `floor(limit / active)` slots (at least one), so a refused user gets the next slots that free.
- * A refusal says when the slot that blocks it leaves the window. Every decision is O(1) amortised: the
- * log is a queue pruned from its front, with a queue of times per user and the askers in ask order.
+ * Rules:
+ * 1. The team never sends more than `limit` requests per rolling window (the upstream's own limit). Each
+ *    request is held for `windowMs` plus 1% (at most 1 s), so a request that reached the upstream late
+ *    cannot make it count one too many.
+ * 2. Spread: at most `burst` requests per `windowMs * burst / limit`, so the window is never spent in one
+ *    burst and slots keep freeing while the team is busy; a lone user still uses the whole window.
+ * 3. Waiting users come first: a refused user is waiting until a little after the time it was told to come
+ *    back. A request is served only if there is room for it after every waiting user served less recently
+ *    than its user (never served first). Room is held for waiting users only, so nothing is kept idle when
+ *    nobody waits, and users who keep asking take turns.
+ * A refusal says when its room should be there.
  */
-
-/** One upstream request counted against the budget. */
-export interface BudgetEntry {
-  at: number;
-  userId: string;
-}
 
 /** The limits of the budget. */
 export interface BudgetLimits {
   /** Upstream requests per window for the whole team. */
   limit: number;
   windowMs: number;
-  /** Slots kept for users who hold none (default: one fifth of the limit, at least 1 when limit > 1). */
-  reserve?: number;
+  /** Most requests sent together (default: a quarter of the limit, rounded up); the rest are spread. */
+  burst?: number;
 }
 
 /** Whether a request may go upstream now, and if not, for how long to wait. */
 export type BudgetDecision =
   { ok: true } | { ok: false; retryAfterMs: number; reason: 'team' | 'fair_share' | 'paused' };
 
-/** The reserve used when none is given. */
-export function defaultReserve(limit: number): number {
-  return limit > 1 ? Math.max(1, Math.floor(limit / 5)) : 0;
+/** The budget's limits as both stores apply them. */
+export interface BudgetShape {
+  limit: number;
+  /** How long one request counts: the window and a small margin. */
+  holdMs: number;
+  burst: number;
+  spreadMs: number;
+  /** How long after the time it was told a refused user still counts as waiting. */
+  graceMs: number;
 }
 
-/** The reserve in effect: never the whole limit. */
-export function effectiveReserve(limits: BudgetLimits): number {
-  return Math.min(limits.reserve ?? defaultReserve(limits.limit), Math.max(0, limits.limit - 1));
+/** The limits in effect, defaults filled in. */
+export function budgetShape(limits: BudgetLimits): BudgetShape {
+  const burst = Math.min(limits.limit, Math.max(1, Math.floor(limits.burst ?? Math.ceil(limits.limit / 4))));
+  return {
+    limit: limits.limit,
+    holdMs: limits.windowMs + Math.min(1000, Math.ceil(limits.windowMs / 100)),
+    burst,
+    spreadMs: Math.ceil((limits.windowMs * burst) / limits.limit),
+    graceMs: Math.max(1000, Math.ceil(limits.windowMs / limits.limit)),
+  };
+}
+
+/** When a refused user is told to come back, in ms from now: what the browser reads from `Retry-After`. */
+export function toldWaitMs(waitMs: number): number {
+  return Math.max(1, Math.ceil(waitMs / 1000)) * 1000;
 }
 
 /** A queue of times with O(1) push, pop-front and index from the front. */
@@ -65,99 +80,74 @@ class TimeQueue {
   }
 }
 
-/** The budget's state for one team: the window's entries and its askers. */
+/** The budget's state for one team: the window's requests, who was served when, who is waiting. */
 export interface BudgetLedger {
   /** Decides for one request at `now` and, when allowed, counts it. */
   take(userId: string, now: number, limits: BudgetLimits): BudgetDecision;
   /** Refuses every slot until `until`. */
   pause(until: number): void;
-  /** Users with slots or asks in the window (for bounds and tests). */
+  /** Users served in the window or waiting (for bounds and tests). */
   size(): number;
 }
 
-/** Creates an empty ledger; its memory is bounded by the window's requests and askers. */
+/**
+ * Creates an empty ledger; its memory is bounded by the window's requests and users. A decision is O(1)
+ * amortised plus one pass over the users waiting at that moment.
+ */
 export function createBudgetLedger(): BudgetLedger {
-  const team = new TimeQueue();
-  const teamUsers: string[] = [];
-  let teamHead = 0;
-  const perUser = new Map<string, TimeQueue>();
-  const askedAt = new Map<string, number>();
+  const log = new TimeQueue();
+  // Insertion order is serving order (a serve re-inserts), so the least recently served come first.
+  const lastServed = new Map<string, number>();
+  const waiting = new Map<string, { served: number; until: number }>();
   let pausedUntil = 0;
   let last = 0;
 
-  const prune = (since: number) => {
-    while (team.length > 0 && team.at(0) <= since) {
-      team.shift();
-      const userId = teamUsers[teamHead] as string;
-      teamHead++;
-      const mine = perUser.get(userId);
-      mine?.shift();
-      if (mine !== undefined && mine.length === 0) perUser.delete(userId);
-    }
-    if (teamHead > 32 && teamHead * 2 > teamUsers.length) {
-      teamUsers.splice(0, teamHead);
-      teamHead = 0;
-    }
-    // Maps iterate in insertion order and an ask re-inserts its user, so the oldest asks come first.
-    for (const [userId, at] of askedAt) {
-      if (at > since) break;
-      askedAt.delete(userId);
-    }
-  };
-
   return {
     take(userId, now, limits) {
+      const shape = budgetShape(limits);
       // Entries stay in time order even if the clock steps back.
       const at = Math.max(now, last);
       last = at;
       if (at < pausedUntil) return { ok: false, reason: 'paused', retryAfterMs: pausedUntil - at };
-      const since = at - limits.windowMs;
-      prune(since);
-      askedAt.delete(userId);
-      askedAt.set(userId, at);
-      const wait = (time: number) => Math.max(1, time + limits.windowMs - at);
-      const live = team.length;
-      const mine = perUser.get(userId)?.length ?? 0;
-      const reserve = effectiveReserve(limits);
-      if (live >= limits.limit) return { ok: false, reason: 'team', retryAfterMs: wait(team.at(live - limits.limit)) };
-      if (mine > 0 && live >= limits.limit - reserve) {
-        return { ok: false, reason: 'team', retryAfterMs: wait(team.at(live - limits.limit + reserve)) };
+      while (log.length > 0 && log.at(0) <= at - shape.holdMs) log.shift();
+      // Who was served when is remembered for two windows: long enough to order the users waiting now.
+      for (const [user, served] of lastServed) {
+        if (served > at - 2 * shape.holdMs) break;
+        lastServed.delete(user);
       }
-      if (askedAt.size > 1) {
-        const share = Math.max(1, Math.floor(limits.limit / askedAt.size));
-        const times = perUser.get(userId);
-        if (times !== undefined && mine >= share) {
-          return { ok: false, reason: 'fair_share', retryAfterMs: wait(times.at(mine - share)) };
-        }
+      const mine = lastServed.get(userId) ?? -Infinity;
+      let ahead = 0;
+      for (const [user, entry] of waiting) {
+        if (entry.until <= at) waiting.delete(user);
+        else if (user !== userId && entry.served < mine) ahead++;
       }
-      team.push(at);
-      teamUsers.push(userId);
-      let times = perUser.get(userId);
-      if (times === undefined) perUser.set(userId, (times = new TimeQueue()));
-      times.push(at);
-      return { ok: true };
+      const roomAt = (need: number) => {
+        const within = (cap: number, span: number) => {
+          const index = log.length - cap + need - 1;
+          if (index < 0) return at;
+          // More users ahead than the cap: they fill it first, so not before a span from the newest request.
+          if (index >= log.length) return Math.max(at, log.length > 0 ? log.at(log.length - 1) : at) + span;
+          return log.at(index) + span;
+        };
+        return Math.max(within(shape.limit, shape.holdMs), within(shape.burst, shape.spreadMs));
+      };
+      const free = roomAt(ahead + 1);
+      if (free <= at) {
+        log.push(at);
+        lastServed.delete(userId);
+        lastServed.set(userId, at);
+        waiting.delete(userId);
+        return { ok: true };
+      }
+      const retryAfterMs = free - at;
+      waiting.set(userId, { served: mine, until: at + toldWaitMs(retryAfterMs) + shape.graceMs });
+      return { ok: false, reason: ahead > 0 && roomAt(1) <= at ? 'fair_share' : 'team', retryAfterMs };
     },
     pause(until) {
       pausedUntil = Math.max(pausedUntil, until);
     },
     size() {
-      return new Set([...perUser.keys(), ...askedAt.keys()]).size;
+      return new Set([...lastServed.keys(), ...waiting.keys()]).size;
     },
   };
-}
-
-/**
- * Decides whether `userId` may send one more upstream request at `now`, given a log of counted requests
- * (the log's users count as the window's askers). A pure view of the ledger's rules, for tests and tools.
- */
-export function decideBudget(
-  log: readonly BudgetEntry[],
-  userId: string,
-  now: number,
-  limits: BudgetLimits,
-): BudgetDecision {
-  const ledger = createBudgetLedger();
-  const unlimited = { ...limits, limit: Number.MAX_SAFE_INTEGER, reserve: 0 };
-  for (const entry of [...log].sort((a, b) => a.at - b.at)) ledger.take(entry.userId, entry.at, unlimited);
-  return ledger.take(userId, now, limits);
 }

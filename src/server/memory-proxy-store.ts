@@ -92,6 +92,11 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   // A window's key names its period, so an old period's count is never read again; the map only bounds memory.
   const quotas = new BoundedMap<string, number>(maxProjects);
   const quotaKey = (userId: string, window: string) => `${userId}\n${window}`;
+  // Followers' wake-ups by project; an entry lives as long as someone follows.
+  const watchers = new Map<string, Set<() => void>>();
+  const changed = (projectId: string) => {
+    for (const onChange of watchers.get(projectId) ?? []) onChange();
+  };
 
   const iso = (at: number) => new Date(at).toISOString();
   const liveLog = (projectId: string) => {
@@ -171,6 +176,7 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       }
       const generation = project.firstGeneration + project.turns.length - 1;
       logs.set(projectId, { generation, events: [], bytes: 0, endedAt: undefined });
+      changed(projectId);
       return generation;
     },
     async appendEvent(projectId, generation, event) {
@@ -180,13 +186,27 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       log.bytes += event.data.length;
       while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1))
         log.bytes -= log.events.shift()?.data.length ?? 0;
+      changed(projectId);
     },
     async endGeneration(projectId, generation, outcome) {
       const log = logs.get(projectId);
-      if (log !== undefined && log.generation === generation) log.endedAt = now();
+      if (log !== undefined && log.generation === generation) {
+        log.endedAt = now();
+        changed(projectId);
+      }
       const project = projects.get(projectId);
       const turn = project?.turns[generation - (project?.firstGeneration ?? 1)];
       if (turn !== undefined) turn.outcome = outcome;
+    },
+    async watchEvents(projectId, onChange) {
+      let mine = watchers.get(projectId);
+      if (mine === undefined) watchers.set(projectId, (mine = new Set()));
+      const listener = () => onChange();
+      mine.add(listener);
+      return () => {
+        mine.delete(listener);
+        if (mine.size === 0 && watchers.get(projectId) === mine) watchers.delete(projectId);
+      };
     },
     async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
       const log = liveLog(projectId);

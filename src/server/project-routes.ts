@@ -13,11 +13,12 @@ import {
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage, type ProxyStore } from './proxy-store.js';
 import type { DrainState } from './drain.js';
+import { encodeEvent, eventStreamHeaders, heartbeatBytes, type RelayTimers } from './event-stream-relay.js';
+import { createFollowWake } from './follow-wake.js';
 import type { Usage } from './quota.js';
 import type { AgentProxyUser } from './route-policy.js';
 
 const noQuota: Usage = { used: 0, limit: null, resets_at: null, period: null };
-import { encodeEvent, eventStreamHeaders, heartbeatBytes, type RelayTimers } from './event-stream-relay.js';
 
 /** What the project routes need from the proxy. */
 export interface ProjectRoutesOptions {
@@ -25,7 +26,7 @@ export interface ProjectRoutesOptions {
   timers: RelayTimers;
   /** A `: ping` after this long without a byte (0: never). */
   heartbeatMs: number;
-  /** How often a follower looks for new events (default 250 ms). */
+  /** How often a follower looks for new events when the store cannot wake it (default 250 ms). */
   pollMs?: number;
   /** A follower stops after this long without a new event (the recording instance may be gone); default 5 min. */
   followIdleMs?: number;
@@ -42,6 +43,8 @@ export interface ProxyRouteMatch {
 }
 
 const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
+/** A woken follower still re-reads this often, in case a wake-up was lost (Redis reconnecting). */
+const rereadMs = 5_000;
 
 /** Finds the proxy route of a GET path relative to the base path. */
 export function matchProxyRoute(method: string, path: string): ProxyRouteMatch | undefined {
@@ -97,6 +100,8 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     let last = after;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
+        const wake = createFollowWake(timers);
+        const unwatch = await store.watchEvents?.(projectId, wake.notify).catch(() => undefined);
         let lastNew = Date.now();
         let lastByte = Date.now();
         try {
@@ -113,7 +118,11 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
                 controller.enqueue(heartbeatBytes);
                 lastByte = Date.now();
               }
-              await sleep(pollMs, stop.signal);
+              if (unwatch === undefined) await sleep(pollMs, stop.signal);
+              else {
+                const toPing = options.heartbeatMs > 0 ? options.heartbeatMs - (Date.now() - lastByte) : rereadMs;
+                await wake.wait(Math.max(1, Math.min(rereadMs, toPing)), stop.signal);
+              }
             }
             batch = await store.readEvents(projectId, last);
           }
@@ -121,6 +130,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
           // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
         }
         forget?.();
+        unwatch?.();
         try {
           // A close without a terminal event: the browser resumes from its last id (on another instance too).
           controller.close();

@@ -53,8 +53,7 @@ export function resolveProxySettings(options: AgentProxyOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const statusCacheMs = options.statusCacheMs ?? 2000;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const { scope: budgetScope = 'agent', ...budgetOptions } =
-    options.rateLimit === false ? {} : (options.rateLimit ?? {});
+  const { scope: budgetScope = 'all', ...budgetOptions } = options.rateLimit === false ? {} : (options.rateLimit ?? {});
   const limits: BudgetLimits | undefined =
     options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
   if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))

@@ -69,6 +69,12 @@ export interface ProxyStore {
   appendEvent(projectId: string, generation: number, event: RecordedEvent): Promise<void>;
   /** Marks a generation ended with its outcome; its events are kept for the retention time from now. */
   endGeneration(projectId: string, generation: number, outcome: ConversationTurnOutcome): Promise<void>;
+  /**
+   * Calls `onChange` whenever something is recorded for the project (a generation begins, an event, the end),
+   * by any instance; resolves once listening, to the function that stops it, or to undefined when the store
+   * cannot (followers then poll). Optional.
+   */
+  watchEvents?(projectId: string, onChange: () => void): Promise<(() => void) | undefined>;
   /** The latest generation's events after `after`, or undefined when nothing is recorded. */
   readEvents(projectId: string, after: number): Promise<GenerationEvents | undefined>;
   /** Creates or updates an end user's project summary. */

@@ -52,13 +52,16 @@ export interface AgentProxyOptions {
   store?: ProxyStore;
   /**
    * The team-wide budget of upstream requests (default 10 per 60 s, the upstream's limit); false turns it off.
-   * `scope` says which requests count: 'agent' (default; generate, follow-up and status, where DESIGN.md places
-   * the upstream limit) or 'all' (every endpoint). An upstream 429 on a family not counted adds that family
-   * (logged as `budget_widened`), so an upstream that limits every endpoint never locks the team out.
+   * `burst`: most requests sent together, the rest spread over the window (default a quarter of `limit`).
+   * `scope` says which requests count: 'all' (default; every endpoint, as the spec's Limits table says) or
+   * 'agent' (generate, follow-up and status). An upstream 429 on a family not counted adds that family (logged
+   * as `budget_widened`), so an upstream that limits more than the scope never locks the team out.
    */
-  rateLimit?: { limit: number; windowMs: number; reserve?: number; scope?: 'agent' | 'all' } | false;
+  rateLimit?: { limit: number; windowMs: number; burst?: number; scope?: 'agent' | 'all' } | false;
   /** How long a project status answer is reused for every poll of that project (default 2000 ms; 0: only coalesce). */
   statusCacheMs?: number;
+  /** How long an answer that is the same for every end user (subscription plans) is reused (default 60000 ms; 0: never). */
+  teamAnswersCacheMs?: number;
   /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
   heartbeatMs?: number;
   /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */

@@ -2,15 +2,15 @@
  * The Redis `ProxyStore`: durable across restarts and shared by every proxy instance. Key layout (after
  * `keyPrefix`, default 'agent-embed:'), documented in docs/proxy.md:
  *   owner:{project}            project owner, SET NX, never expires
- *   budget:team / budget:asked / budget:pause / budget:user:{user}   the budget script's state (TTL 2 windows)
- *   quota:{user}:{window}                                            generations counted in a quota period (expires at its end)
+ *   budget:log / budget:served / budget:waiting / budget:waiting-until / budget:pause   the budget script's state
+ *   quota:{user}:{window}      generations counted in a quota period (expires at its end)
  *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
  *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
  *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
  *   turns:{project}            the conversation, one JSON turn per prompt
  */
 import type { ConversationTurn, ProjectSummary } from '../core/index.js';
-import { effectiveReserve, type BudgetDecision } from './fair-budget.js';
+import { budgetShape, type BudgetDecision } from './fair-budget.js';
 import {
   ProxyStoreUnavailableError,
   type GenerationEvents,
@@ -33,6 +33,10 @@ import {
 export interface RedisClientLike {
   readonly isReady: boolean;
   sendCommand(args: string[]): Promise<unknown>;
+  /** With it, the first requests wait for a given client's connection to open. */
+  on?(event: 'ready', listener: () => void): unknown;
+  /** With it, followers of another instance's build are woken by Redis pub/sub instead of polling. */
+  duplicate?(): unknown;
 }
 
 /** Options of `createRedisProxyStore`: a Redis URL (the store opens and owns the client) or a connected client. */
@@ -45,6 +49,8 @@ export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLik
   eventRetentionMs?: number;
   /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
   runningRetentionMs?: number;
+  /** How long a request waits for the first connection to open before it answers 503 (default 5000 ms). */
+  connectTimeoutMs?: number;
   /** Connection errors of a client the store opened (reconnection is automatic), or a missing `redis` package. */
   onError?(error: unknown): void;
 };
@@ -57,10 +63,37 @@ export interface RedisProxyStore extends ProxyStore {
 
 interface OwnedClient extends RedisClientLike {
   connect(): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'error' | 'ready', listener: (error: unknown) => void): unknown;
   close?(): Promise<void>;
   quit?(): Promise<unknown>;
   destroy?(): void;
+}
+
+/** The duplicate connection that listens for recorded events. */
+interface Subscriber extends OwnedClient {
+  subscribe(channel: string, listener: () => void): Promise<unknown>;
+  unsubscribe(channel: string, listener: () => void): Promise<unknown>;
+}
+
+/** Closes a client the store opened: gracefully when connected, at once while it is still trying. */
+async function closeClient(client: OwnedClient): Promise<void> {
+  if (!client.isReady) client.destroy?.();
+  else if (client.close) await client.close();
+  else await client.quit?.();
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return settled;
 }
 
 const redisModule = 'redis';
@@ -73,6 +106,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   const runningMs = options.runningRetentionMs ?? 86_400_000;
   let client: RedisClientLike | undefined = 'client' in options ? options.client : undefined;
   let owned: OwnedClient | undefined;
+  let closed = false;
   const opening: Promise<void> =
     'url' in options
       ? (async () => {
@@ -80,6 +114,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
           const { createClient } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ redisModule)) as {
             createClient(options: object): OwnedClient;
           };
+          if (closed) return;
           // Without the offline queue a command fails at once while Redis is down, so the proxy answers 503
           // instead of holding requests; reconnection goes on in the background.
           owned = createClient({ url: options.url, disableOfflineQueue: true });
@@ -88,14 +123,35 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
           await owned.connect();
         })()
       : Promise.resolve();
-  // A missing `redis` package or a refused first connection: reported, and every call answers 503 meanwhile.
-  opening.catch((error: unknown) => options.onError?.(error));
+  // A missing `redis` package: reported, and every call answers 503.
+  let openFailed = false;
+  opening.catch((error: unknown) => {
+    openFailed = true;
+    if (!closed) options.onError?.(error);
+  });
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const given = client;
+  const firstReady: Promise<void> =
+    given === undefined || given.isReady || given.on === undefined
+      ? opening
+      : new Promise((resolve) => given.on?.('ready', () => resolve()));
+  let wasReady = false;
+  void firstReady.then(
+    () => (wasReady = true),
+    () => undefined,
+  );
+  /** Before the first connection has opened, a call waits for it (at most `connectTimeoutMs`). */
+  const connected = async (): Promise<RedisClientLike> => {
+    if (!wasReady && !openFailed && client?.isReady !== true) await settlesWithin(firstReady, connectTimeoutMs);
+    if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
+    return client;
+  };
 
   const key = (...parts: string[]) => prefix + parts.join(':');
   const call = async (args: string[]): Promise<unknown> => {
-    if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
+    const ready = await connected();
     try {
-      return await client.sendCommand(args);
+      return await ready.sendCommand(args);
     } catch (error) {
       throw new ProxyStoreUnavailableError(error);
     }
@@ -116,20 +172,50 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   };
   const iso = (at: number) => new Date(at).toISOString();
 
+  // One duplicate connection per store carries every follower's subscription, opened at the first follower.
+  let subscriber: Promise<Subscriber | undefined> | undefined;
+  const subscribed = () =>
+    (subscriber ??= (async () => {
+      const source = (await connected()) as RedisClientLike;
+      const duplicate = source.duplicate?.() as Subscriber | undefined;
+      if (duplicate === undefined) return undefined;
+      duplicate.on('error', (error) => options.onError?.(error));
+      // Redis may go down meanwhile: a follower then polls rather than wait for the duplicate.
+      const opened = await settlesWithin(duplicate.connect(), connectTimeoutMs);
+      if (opened && duplicate.isReady) return duplicate;
+      await closeClient(duplicate);
+      return undefined;
+    })().catch(() => (subscriber = undefined)));
+
   return {
-    ready: () => opening,
+    ready: () => firstReady,
     async close() {
-      await opening.catch(() => undefined);
+      closed = true;
       const closing = owned;
+      const listening = subscriber;
       // Idempotent: a second close finds nothing to close.
       owned = undefined;
       client = undefined;
-      if (closing === undefined) return;
-      if (closing.close) await closing.close();
-      else await closing.quit?.();
+      subscriber = undefined;
+      const subscribedClient = await listening;
+      if (subscribedClient !== undefined) await closeClient(subscribedClient);
+      if (closing !== undefined) await closeClient(closing);
     },
     async assertAvailable() {
-      if (client === undefined || !client.isReady) throw new ProxyStoreUnavailableError();
+      await connected();
+    },
+    async watchEvents(projectId, onChange) {
+      const listening = await subscribed();
+      if (listening === undefined) return undefined;
+      // The scripts that record events publish on the events key's name.
+      const channel = key('events', projectId);
+      const listener = () => onChange();
+      try {
+        await listening.subscribe(channel, listener);
+      } catch {
+        return undefined;
+      }
+      return () => void listening.unsubscribe(channel, listener).catch(() => undefined);
     },
     async getProjectOwner(projectId) {
       const owner = await call(['GET', key('owner', projectId)]);
@@ -139,10 +225,11 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       await call(['SET', key('owner', projectId), externalUserId, 'NX']);
     },
     async acquireBudget(userId, _now, limits): Promise<BudgetDecision> {
+      const shape = budgetShape(limits);
       const reply = (await run(
         budgetScript,
-        [key('budget', 'team'), key('budget', 'asked'), key('budget', 'pause')],
-        [key('budget', 'user', ''), userId, limits.limit, limits.windowMs, effectiveReserve(limits)],
+        ['log', 'served', 'waiting', 'waiting-until', 'pause'].map((name) => key('budget', name)),
+        [userId, shape.limit, shape.holdMs, shape.burst, shape.spreadMs, shape.graceMs],
       )) as [number, string?, number?];
       if (reply[0] === 1) return { ok: true };
       return { ok: false, reason: reply[1] as 'team' | 'fair_share' | 'paused', retryAfterMs: Number(reply[2]) };

@@ -1,50 +1,67 @@
 /**
  * The Lua scripts of the Redis store. Each runs atomically in Redis, so instances never interleave inside
- * one decision. Keys are passed in KEYS, except the per-user budget lists, named from a prefix in ARGV.
+ * one decision. Keys are passed in KEYS. The scripts that record a generation publish on the name of its
+ * events key, which wakes followers on every instance.
  */
 
 /**
  * The budget (rules of fair-budget.ts, same order and waits) and the shared 429 pause, on Redis's clock.
- * KEYS: team list ("at|user"), askers zset, pause key. ARGV: per-user list prefix, user, limit, window, reserve.
+ * KEYS: log list (times), served zset (user -> last served), waiting zset (user -> last served when refused),
+ * waiting-until zset (user -> until), pause key. ARGV: user, limit, holdMs, burst, spreadMs, graceMs.
  * Returns {1} or {0, reason, retryAfterMs}.
  */
 export const budgetScript = `
-local team, asked, pause = KEYS[1], KEYS[2], KEYS[3]
-local userPrefix, user = ARGV[1], ARGV[2]
-local limit, window, reserve = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local log, served, waiting, waitingUntil, pause = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local user = ARGV[1]
+local limit, hold, burst = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local spread, grace = tonumber(ARGV[5]), tonumber(ARGV[6])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local paused = tonumber(redis.call('GET', pause) or '0')
 if now < paused then return {0, 'paused', paused - now} end
-local since = now - window
-local function atOf(entry) return tonumber(string.sub(entry, 1, string.find(entry, '|', 1, true) - 1)) end
 while true do
-  local head = redis.call('LINDEX', team, 0)
-  if not head or atOf(head) > since then break end
-  redis.call('LPOP', team)
-  redis.call('LPOP', userPrefix .. string.sub(head, string.find(head, '|', 1, true) + 1))
+  local head = redis.call('LINDEX', log, 0)
+  if not head or tonumber(head) > now - hold then break end
+  redis.call('LPOP', log)
 end
-redis.call('ZREMRANGEBYSCORE', asked, '-inf', since)
-redis.call('ZADD', asked, now, user)
-redis.call('PEXPIRE', asked, window * 2)
-local mykey = userPrefix .. user
-local live = redis.call('LLEN', team)
-local mine = redis.call('LLEN', mykey)
-local function wait(at) return math.max(1, at + window - now) end
-if live >= limit then return {0, 'team', wait(atOf(redis.call('LINDEX', team, live - limit)))} end
-if mine > 0 and live >= limit - reserve then
-  return {0, 'team', wait(atOf(redis.call('LINDEX', team, live - limit + reserve)))}
+redis.call('ZREMRANGEBYSCORE', served, '-inf', now - 2 * hold)
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', waitingUntil, '-inf', now)) do redis.call('ZREM', waiting, gone) end
+redis.call('ZREMRANGEBYSCORE', waitingUntil, '-inf', now)
+local mine = redis.call('ZSCORE', served, user) or '-inf'
+local ahead = redis.call('ZCOUNT', waiting, '-inf', '(' .. mine)
+local live = redis.call('LLEN', log)
+local function roomAt(need)
+  local function within(cap, span)
+    local index = live - cap + need - 1
+    if index < 0 then return now end
+    if index >= live then
+      local newest = now
+      if live > 0 then newest = math.max(now, tonumber(redis.call('LINDEX', log, -1))) end
+      return newest + span
+    end
+    return tonumber(redis.call('LINDEX', log, index)) + span
+  end
+  return math.max(within(limit, hold), within(burst, spread))
 end
-local active = redis.call('ZCARD', asked)
-if active > 1 then
-  local share = math.max(1, math.floor(limit / active))
-  if mine >= share then return {0, 'fair_share', wait(tonumber(redis.call('LINDEX', mykey, mine - share)))} end
+local free = roomAt(ahead + 1)
+local ttl = hold * 2
+if free <= now then
+  redis.call('RPUSH', log, now)
+  redis.call('ZADD', served, now, user)
+  redis.call('ZREM', waiting, user)
+  redis.call('ZREM', waitingUntil, user)
+  redis.call('PEXPIRE', log, ttl)
+  redis.call('PEXPIRE', served, ttl)
+  return {1}
 end
-redis.call('RPUSH', team, now .. '|' .. user)
-redis.call('RPUSH', mykey, now)
-redis.call('PEXPIRE', team, window * 2)
-redis.call('PEXPIRE', mykey, window * 2)
-return {1}
+local wait = free - now
+local told = math.max(1, math.ceil(wait / 1000)) * 1000
+redis.call('ZADD', waiting, mine, user)
+redis.call('ZADD', waitingUntil, now + told + grace, user)
+for _, key in ipairs({waiting, waitingUntil}) do redis.call('PEXPIRE', key, ttl + told + grace) end
+local reason = 'team'
+if ahead > 0 and roomAt(1) <= now then reason = 'fair_share' end
+return {0, reason, wait}
 `;
 
 /** Raises the pause to ARGV[1] (epoch ms) unless it is already later. KEYS: pause key. */
@@ -85,6 +102,7 @@ if redis.call('HSETNX', KEYS[4], 'created_at', ARGV[6]) == 1 then
   redis.call('HSET', KEYS[4], 'updated_at', ARGV[6])
   redis.call('ZADD', KEYS[5], ARGV[4], ARGV[2])
 end
+redis.call('PUBLISH', KEYS[2], generation)
 return generation
 `;
 
@@ -96,6 +114,7 @@ export const appendEventScript = `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '0-' .. ARGV[2], 'd', ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PUBLISH', KEYS[2], ARGV[2])
 return 1
 `;
 
@@ -115,6 +134,7 @@ if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'ended', '1')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', KEYS[2], 'end')
 return 1
 `;
 

@@ -8,11 +8,11 @@ afterEach(async () => {
 
 describe('the budget learns what the upstream limits', () => {
   it('an upstream that limits every endpoint never locks a second user out', async () => {
-    // A short window keeps the test quick; the proxy counts only the agent endpoints at first.
+    // A short window keeps the test quick; the proxy is told to count only the agent endpoints.
     const windowMs = 2_000;
     const stack = await startMockStack({
       mock: { rateLimit: { limit: 10, windowMs, scope: 'all' } },
-      proxy: { rateLimit: { limit: 10, windowMs } },
+      proxy: { rateLimit: { limit: 10, windowMs, scope: 'agent' } },
     });
     cleanup.push(stack.close);
     const send = (person: Person, method: string, path: string, body?: unknown) =>
@@ -24,9 +24,9 @@ describe('the budget learns what the upstream limits', () => {
     const started = Date.now();
     let bobServedAt: number | undefined;
     const alice = (async () => {
-      // alice reads plans over and over until bob has been served (or the test gives up).
+      // alice reads her code-host connection over and over until bob has been served (or the test gives up).
       while (bobServedAt === undefined && Date.now() - started < 5 * windowMs) {
-        await (await send('alice', 'GET', '/subscription-plans')).arrayBuffer();
+        await (await send('alice', 'GET', '/codehost/connections/alice')).arrayBuffer();
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
@@ -40,10 +40,10 @@ describe('the budget learns what the upstream limits', () => {
     }
     await alice;
     expect(bobServedAt).toBeDefined();
-    // One upstream 429 taught the proxy to count plans; it never drew another.
+    // One upstream 429 taught the proxy to count the code-host endpoints; it never drew another.
     expect(stack.upstream.filter((exchange) => exchange.status === 429)).toHaveLength(1);
     expect(stack.logs.filter((entry) => entry.event === 'budget_widened')).toEqual([
-      expect.objectContaining({ route: 'listPlans', level: 'warn' }),
+      expect.objectContaining({ route: 'getCodehostConnection', level: 'warn' }),
     ]);
   });
 });

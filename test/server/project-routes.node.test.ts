@@ -153,3 +153,34 @@ describe('recorded events', () => {
     expect(text).not.toContain(token);
   });
 });
+
+describe('a follower on the memory store', () => {
+  it('is woken by the store when an event is recorded, without waiting for a poll', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-live': 'alice' } });
+    // Timers that never fire: a follower that polled would never see the next event.
+    const proxy = createAgentProxy({
+      apiBaseUrl: 'http://upstream.invalid/api/v1',
+      apiToken: 'test-token',
+      authorize: () => ({ externalUserId: 'alice' }),
+      store,
+      heartbeatMs: 0,
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+    });
+    const turn = { kind: 'generate', prompt: 'A landing page', mode: 'build', at: new Date(0).toISOString() } as const;
+    const generation = await store.beginGeneration('p-live', 'alice', { ...turn, outcome: null });
+    await store.appendEvent('p-live', generation, { id: 1, data: '{"type":"project_created"}' });
+    const response = await proxy(new Request('http://proxy.test/projects/p-live/events'));
+    const reading = readSse(response);
+    for (let id = 2; id <= 4; id++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.appendEvent('p-live', generation, { id, data: `{"type":"file_created","n":${id}}` });
+    }
+    await store.endGeneration('p-live', generation, {
+      status: 'completed',
+      files_created: 3,
+      files_modified: 0,
+      steps: 0,
+    });
+    expect((await reading).map((event) => event.id)).toEqual([1, 2, 3, 4]);
+  });
+});

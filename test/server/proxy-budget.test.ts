@@ -46,37 +46,45 @@ describe('request budget', () => {
   });
 
   it('answers a burst over the budget with 429 and Retry-After, so the upstream never sees a 429', async () => {
-    // Both count every endpoint here, so the cheapest request (plans) can make the burst.
+    // Both count every endpoint; the proxy may send the whole window at once here.
     const stack = await startMockStack({
       mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
-      proxy: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+      proxy: { rateLimit: { limit: 10, windowMs: 60_000, burst: 10 } },
     });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
-    const burst = await Promise.all(Array.from({ length: 15 }, () => outcome(alice.plans.list())));
+    const burst = await Promise.all(Array.from({ length: 15 }, () => outcome(alice.codehost.listConnections())));
     const refused = burst.flatMap((result) => (result.ok ? [] : [result.error]));
-    // Alone, a user may use the budget but the two slots kept for newcomers.
-    expect(burst.filter((result) => result.ok)).toHaveLength(8);
-    expect(refused).toHaveLength(7);
+    expect(burst.filter((result) => result.ok)).toHaveLength(10);
+    expect(refused).toHaveLength(5);
     for (const error of refused) {
       expect(error.kind).toBe('rate_limited');
       expect(error.message).toBe('Too Many Attempts.');
       expect(error.retryAfterMs).toBeGreaterThan(55_000);
     }
-    const raw = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, {
-      headers: { cookie: sessionCookie('alice') },
+    const raw = await rawRequest(stack.origin, 'GET', `${basePath}/codehost/connections`, {
+      headers: { cookie: sessionCookie('bob') },
     });
     expect(raw.status).toBe(429);
     expect(Number(raw.headers['retry-after'])).toBeGreaterThan(55);
     expect(raw.headers['access-control-expose-headers']).toBe('Retry-After');
     expect(JSON.parse(raw.body)).toEqual({ success: false, message: 'Too Many Attempts.', data: null, errors: null });
-    // Another end user is not shut out by the burst: a kept slot is theirs.
-    const bob = stack.client('bob');
-    expect((await outcome(bob.plans.list())).ok).toBe(true);
-    expect((await outcome(bob.plans.list())).ok).toBe(false);
-    expect(stack.upstream).toHaveLength(9);
+    expect(stack.upstream).toHaveLength(10);
     expect(stack.upstream.map((exchange) => exchange.status)).not.toContain(429);
-    expect(stack.mock.api.admin.requests).toHaveLength(9);
+    expect(stack.mock.api.admin.requests).toHaveLength(10);
+  });
+
+  it('spreads a lone user past the first burst instead of spending the window at once', async () => {
+    const stack = await startMockStack({
+      mock: { rateLimit: { limit: 10, windowMs: 60_000, scope: 'all' } },
+      proxy: { rateLimit: { limit: 10, windowMs: 60_000 } },
+    });
+    cleanup.push(stack.close);
+    const alice = stack.client('alice');
+    const burst = await Promise.all(Array.from({ length: 5 }, () => outcome(alice.codehost.listConnections())));
+    expect(burst.filter((result) => result.ok)).toHaveLength(3);
+    for (const result of burst) if (!result.ok) expect(result.error.retryAfterMs).toBeLessThanOrEqual(18_000);
+    expect(stack.mock.api.admin.requests).toHaveLength(3);
   });
 
   it('passes an upstream 429 through with its Retry-After, then holds further requests back itself', async () => {
@@ -87,9 +95,9 @@ describe('request budget', () => {
     });
     cleanup.push(stack.close);
     const alice = stack.client('alice');
-    expect((await outcome(alice.plans.list())).ok).toBe(true);
-    expect((await outcome(alice.plans.list())).ok).toBe(true);
-    const passed = await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, {
+    expect((await outcome(alice.codehost.listConnections())).ok).toBe(true);
+    expect((await outcome(alice.codehost.listConnections())).ok).toBe(true);
+    const passed = await rawRequest(stack.origin, 'GET', `${basePath}/codehost/connections`, {
       headers: { cookie: sessionCookie('alice') },
     });
     expect(passed.status).toBe(429);
@@ -97,7 +105,7 @@ describe('request budget', () => {
     const upstreamRetryAfter = Number(passed.headers['retry-after']);
     expect(upstreamRetryAfter).toBeGreaterThan(0);
     expect(passed.headers['access-control-expose-headers']).toBe('Retry-After');
-    const held = await outcome(stack.client('bob').plans.list());
+    const held = await outcome(stack.client('bob').codehost.listConnections());
     expect(held.ok).toBe(false);
     if (!held.ok) expect(held.error.retryAfterMs).toBeLessThanOrEqual(upstreamRetryAfter * 1000);
     expect(stack.mock.api.admin.requests).toHaveLength(3);

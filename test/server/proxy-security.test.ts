@@ -138,7 +138,10 @@ describe('the proxy under attack', () => {
       { kind: 'non_json_502', route: 'any' },
     ] as const) {
       stack.mock.api.admin.injectFault(fault);
-      responses.push(await rawRequest(stack.origin, 'GET', `${basePath}/subscription-plans`, json('alice', undefined)));
+      // Not the plans: a kept plans answer would leave the fault to the next request.
+      responses.push(
+        await rawRequest(stack.origin, 'GET', `${basePath}/codehost/connections/alice`, json('alice', undefined)),
+      );
     }
     stack.mock.api.admin.injectFault({ kind: 'error_event', afterEvents: 2 });
     responses.push(await rawRequest(stack.origin, 'POST', `${basePath}/agent/generate`, json('alice', { prompt })));
