@@ -5,7 +5,7 @@
  * browser's store, the client's fold, the agency proxy's recorder and the mock all run this code, so a
  * count or an outcome means the same thing everywhere. See docs/architecture.md.
  */
-import { creditsExhaustedError, generationFailedError, type AgentApiError } from './errors.js';
+import { creditsExhaustedError, generationFailedError, streamInterruptedError, type AgentApiError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import {
   createGenerationDraft,
@@ -116,6 +116,14 @@ function settle(draft: GenerationDraft, at: number): void {
   draft.endedAt ??= at;
 }
 
+/** Why a generation that ended badly did, when the action that ended it does not say. */
+function errorOf(status: GenerationStatus): AgentApiError | undefined {
+  if (status === 'failed') return generationFailedError();
+  if (status === 'credits_exhausted') return creditsExhaustedError();
+  if (status === 'interrupted') return streamInterruptedError('closed');
+  return undefined;
+}
+
 /**
  * Applies one action: the next status comes from the table, then the action's data lands. Returns false, and
  * changes nothing, where the table ignores the action in the draft's status. No clock, no I/O.
@@ -148,18 +156,13 @@ export function applyGenerationAction(draft: GenerationDraft, action: Generation
       break;
     case 'poll_result': {
       if (typeof action.app_url === 'string') draft.appUrl = action.app_url;
-      draft.error =
-        next === 'failed'
-          ? generationFailedError()
-          : next === 'credits_exhausted'
-            ? creditsExhaustedError()
-            : undefined;
+      draft.error = errorOf(next);
       settle(draft, action.at);
       break;
     }
     case 'adopted':
       if (action.app_url !== undefined) draft.appUrl = action.app_url;
-      draft.error = action.error;
+      draft.error = action.error ?? errorOf(next);
       if (isGenerationSettled(next)) settle(draft, action.at);
       break;
     default:
