@@ -10,6 +10,7 @@ import {
   firstEventIdOfGeneration,
   generationOfEventId,
   parseAgentEvent,
+  projectStatusOf,
   proxyRoutes,
   reduceGenerationEvent,
   settleTurnOutcome,
@@ -76,6 +77,8 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
       target.turns.push(turn);
       target.events = [];
       target.ended = false;
+      // The summary says it is building, so another tab that opens the project follows the build.
+      target.summary.project_status = projectStatusOf(draft) ?? null;
       // Ids grow across the project's generations, as the proxy numbers them (one generation per turn).
       nextId = firstEventIdOfGeneration(target.turns.length);
     };
@@ -100,6 +103,7 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
       turn.outcome = turnOutcomeOf(draft);
       if (current !== undefined) {
         current.ended = true;
+        current.summary.project_status = projectStatusOf(draft) ?? null;
         current.summary.updated_at = now();
       }
     };

@@ -11,6 +11,7 @@ import {
   createRecordingDraft,
   firstEventIdOfGeneration,
   parseAgentEvent,
+  projectStatusOf,
   reduceGenerationEvent,
   turnOutcomeOf,
   type ConversationTurn,
@@ -84,6 +85,18 @@ export function recordGeneration(
       if (nextId === 1) nextId = firstEventIdOfGeneration(generation);
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
+    // The project's summary says it is building, so another tab that opens it follows the build.
+    await guard(() =>
+      store.noteProject(
+        id,
+        recording.userId,
+        {
+          project_status: projectStatusOf(draft) ?? null,
+          ...(draft.appUrl === undefined ? {} : { app_url: draft.appUrl }),
+        },
+        recording.now(),
+      ),
+    );
   };
   const note = async (data: string) => {
     const parsed = parseAgentEvent(data);
@@ -93,7 +106,6 @@ export function recordGeneration(
     const named = draft.projectId;
     if (applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)) {
       await begin(named);
-      await guard(() => store.noteProject(named, recording.userId, { app_url: draft.appUrl ?? null }, recording.now()));
     }
   };
   const record = async (data: string, id: number) => {
@@ -125,7 +137,8 @@ export function recordGeneration(
     const id = projectId;
     const at = generation;
     await guard(() => store.endGeneration(id, at, outcome));
-    if (outcome.status === 'completed') await guard(() => store.noteProject(id, recording.userId, {}, recording.now()));
+    const project_status = projectStatusOf(draft) ?? null;
+    await guard(() => store.noteProject(id, recording.userId, { project_status }, recording.now()));
   };
 
   const reader = upstream.getReader();
