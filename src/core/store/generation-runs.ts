@@ -189,8 +189,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const { status, error } = generation;
     if (status === before || !isGenerationSettled(status)) return true;
     log?.(
-      status === 'completed' ? 'outcome' : 'error',
-      () => `Outcome: ${status}${error === undefined || status === 'completed' ? '' : ` (${error.message})`}`,
+      error === undefined ? 'outcome' : 'error',
+      () => `Outcome: ${status}${error === undefined ? '' : ` (${error.message})`}`,
       generation.key,
     );
     const run = runOf(generation);
@@ -306,12 +306,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     registry.setCurrent(key);
     log?.('action', () => (kind === 'generate' ? `Generate (${mode})` : `Follow-up on ${String(projectId)}`), key);
     if (destroyed()) {
-      applyGenerationAction(generation, {
-        type: 'stop_watching',
-        error: new AgentApiError('aborted', 'The store was destroyed.'),
-        at: now(),
-      });
-      resolveRun(run);
+      stopWatching(run, 'The store was destroyed.');
       return run.promise;
     }
     if (kind === 'followUp') persist(generation);
@@ -342,10 +337,10 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     return undefined;
   }
 
-  /** The person stops watching: the machine settles the generation at once; a stream is then closed. */
-  function stopWatching(run: Run, error: AgentApiError): void {
-    log?.('action', () => error.message, run.generation.key);
-    dispatch(run.generation, { type: 'stop_watching', error, at: now() });
+  /** Stops watching a run (the person, or the store's end): the machine settles it at once; a stream is closed. */
+  function stopWatching(run: Run, message: string): void {
+    log?.('action', () => message, run.generation.key);
+    dispatch(run.generation, { type: 'stop_watching', error: new AgentApiError('aborted', message), at: now() });
     resolveRun(run);
     run.controller.abort();
   }
@@ -354,10 +349,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const run = findRun(key);
     if (run === undefined) return;
     const recovering = run.phase.name === 'recovering';
-    stopWatching(
-      run,
-      new AgentApiError('aborted', recovering ? 'Stopped waiting for the outcome.' : 'The request was cancelled.'),
-    );
+    stopWatching(run, recovering ? 'Stopped waiting for the outcome.' : 'The request was cancelled.');
   }
 
   return {
@@ -391,12 +383,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return runs.size;
     },
     destroy() {
-      for (const run of [...runs]) {
-        const error = new AgentApiError('aborted', 'The store was destroyed.');
-        applyGenerationAction(run.generation, { type: 'stop_watching', error, at: now() });
-        resolveRun(run);
-        run.controller.abort();
-      }
+      for (const run of [...runs]) stopWatching(run, 'The store was destroyed.');
     },
   };
 }
