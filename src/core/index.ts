@@ -112,24 +112,48 @@ export type { AgentStorage } from './store/persistence.js';
 export type { GenerationsSlice } from './store/generations-slice.js';
 export type { RecoveryMethod } from './store/generation-recovery.js';
 export type { GenerationState } from './store/generation.js';
-export {
-  createGenerationDraft,
-  endedOutcome,
-  generationStatuses,
-  isGenerationRunning,
-  isGenerationSettled,
-  reduceGenerationEvent,
-  runningGenerationStatuses,
-} from './wire/generation-reducer.js';
+export { createGenerationDraft, endedOutcome, reduceGenerationEvent } from './wire/generation-reducer.js';
 export type {
   AppliedEvent,
   ContainerState,
   GeneratedFile,
   GenerationDraft,
   GenerationKind,
-  GenerationStatus,
   ToolStep,
 } from './wire/generation-reducer.js';
+export {
+  generationActionCases,
+  generationStatuses,
+  generationTransitions,
+  isGenerationReporting,
+  isGenerationRunning,
+  isGenerationSettled,
+  runningGenerationStatuses,
+} from './wire/generation-transitions.js';
+export type {
+  AdoptedStatus,
+  GenerationActionCase,
+  GenerationStatus,
+  PolledStatus,
+} from './wire/generation-transitions.js';
+export {
+  adoptedStatusOf,
+  applyGenerationAction,
+  createRecordingDraft,
+  generationActionCase,
+  generationCounts,
+  generationOutcome,
+  isDeployable,
+  isGenerationBusy,
+  isOutOfCredits,
+  isPreviewable,
+  isRecovering,
+  polledStatusOf,
+  projectStatusOf,
+  settleTurnOutcome,
+  turnOutcomeOf,
+} from './wire/generation-machine.js';
+export type { GenerationAction, GenerationCounts, GenerationFacts } from './wire/generation-machine.js';
 export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';

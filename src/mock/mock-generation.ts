@@ -1,4 +1,9 @@
-/** A simulated generation: the event script, the timing, and the SSE stream that carries it. */
+/**
+ * A simulated generation: the event script, the timing, and the SSE stream that carries it. The project's
+ * status is what the generation machine reads in the events sent, so the status endpoint and the stream
+ * never disagree.
+ */
+import { createRecordingDraft, parseAgentEvent, projectStatusOf, reduceGenerationEvent } from '../core/index.js';
 import type { MockStreamFault } from './mock-fault.js';
 import type { MockProject, MockState } from './mock-state.js';
 import { creditsExhaustedMessage, type MockGenerationStep } from './mock-script.js';
@@ -161,6 +166,17 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   const touch = () => {
     project.updatedAt = run.now();
   };
+  const draft = createRecordingDraft(run.followUp ? 'followUp' : 'generate', project.id);
+  const showStatus = () => {
+    project.status = projectStatusOf(draft) ?? project.status;
+    touch();
+  };
+  const follow = (data: string) => {
+    const parsed = parseAgentEvent(data);
+    if (parsed.ok) reduceGenerationEvent(draft, parsed.event, 0);
+    showStatus();
+  };
+  showStatus();
 
   const pauseHere = () => {
     paused = true;
@@ -171,8 +187,11 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   };
 
   const emit = (event: Record<string, unknown>) => {
+    const data = JSON.stringify(event);
+    // The generation goes on when its stream is dropped: the status follows every event, sent or not.
+    follow(data);
     if (dropped) return;
-    channel.write(`data: ${JSON.stringify(event)}\n\n`);
+    channel.write(`data: ${data}\n\n`);
     sent++;
     if (fault?.kind === 'pause_after' && !paused && sent >= fault.events) pauseHere();
     if (fault?.kind === 'malformed_line' && sent === (fault.afterEvents ?? 1))
@@ -210,8 +229,6 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   };
 
   const fail = (message: string) => {
-    project.status = 'failed';
-    touch();
     emit({ type: 'error', message, project_id: project.id });
     channel.end();
   };
@@ -237,12 +254,7 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     if (paused) await hold();
     if (failedByFault) return fail(faultMessage());
     if (delay('boot') > 0) await pause(delay('boot'));
-    project.status = 'generating';
-    touch();
     emit({ type: 'container_ready', message: 'Container ready. Starting AI generation.' });
-  } else {
-    project.status = 'generating';
-    touch();
   }
 
   for (const step of run.steps) {
@@ -254,8 +266,6 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
       case 'file': {
         const team = state.teams.get(project.teamId);
         if (team === undefined || team.credits <= 0) {
-          project.status = 'credits_exhausted';
-          touch();
           emit({ type: 'credits_exhausted', message: creditsExhaustedMessage, project_id: project.id });
           channel.end();
           return;
@@ -286,8 +296,6 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
   if (paused) await hold();
   if (failedByFault) return fail(faultMessage());
   if (delay('finish') > 0) await pause(delay('finish'));
-  project.status = 'ready';
-  touch();
   emit({ type: 'stream_end', project_id: project.id, app_url: project.appUrl });
   channel.end();
 }

@@ -5,13 +5,17 @@
  */
 import { createParser } from 'eventsource-parser';
 import {
+  applyGenerationAction,
+  createRecordingDraft,
   firstEventIdOfGeneration,
   generationOfEventId,
-  isTerminalEvent,
   parseAgentEvent,
+  projectStatusOf,
   proxyRoutes,
+  reduceGenerationEvent,
+  settleTurnOutcome,
+  turnOutcomeOf,
   type ConversationTurn,
-  type ConversationTurnOutcome,
   type ProjectSummary,
 } from '../core/index.js';
 
@@ -65,49 +69,41 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
 
   /** Re-frames the stream with ids and records it; every event passes through in order. */
   const record = (body: ReadableStream<Uint8Array>, turn: ConversationTurn, projectId: string | undefined) => {
-    const outcome: ConversationTurnOutcome = { status: 'interrupted', files_created: 0, files_modified: 0, steps: 0 };
+    // Folded by the generation machine, as the proxy's recorder and the browser do: the same counts everywhere.
+    const draft = createRecordingDraft(turn.kind, projectId);
     let current = projectId === undefined ? undefined : recordOf(projectId);
     let nextId = 1;
     const begin = (target: ProjectRecord) => {
       target.turns.push(turn);
       target.events = [];
       target.ended = false;
+      // The summary says it is building, so another tab that opens the project follows the build.
+      target.summary.project_status = projectStatusOf(draft) ?? null;
       // Ids grow across the project's generations, as the proxy numbers them (one generation per turn).
       nextId = firstEventIdOfGeneration(target.turns.length);
     };
     if (current !== undefined) begin(current);
     const take = (data: string): string => {
       const parsed = parseAgentEvent(data);
-      if (parsed.ok) {
-        const event = parsed.event;
-        if (event.type === 'project_created' && current === undefined) {
-          current = recordOf(event.project_id);
-          current.summary.app_url = event.app_url;
-          begin(current);
-        }
-        if (event.type === 'file_created') outcome[event.action === 'modified' ? 'files_modified' : 'files_created']++;
-        if (event.type === 'tool_progress') outcome.steps++;
-        if (isTerminalEvent(event)) {
-          outcome.status =
-            event.type === 'stream_end'
-              ? 'completed'
-              : event.type === 'credits_exhausted'
-                ? 'credits_exhausted'
-                : 'failed';
-          if (event.type !== 'stream_end' && typeof event.message === 'string') outcome.message = event.message;
-        }
+      const applied = parsed.ok ? reduceGenerationEvent(draft, parsed.event, 0) : 'ignored';
+      if (applied === 'project' && current === undefined && draft.projectId !== undefined) {
+        current = recordOf(draft.projectId);
+        current.summary.app_url = draft.appUrl ?? null;
+        begin(current);
       }
       const recorded = { id: nextId++, data };
       if (current !== undefined && current.events.length < maxEvents) current.events.push(recorded);
       // The client stops reading at the terminal event, so the turn ends there rather than at the flush.
-      if (parsed.ok && isTerminalEvent(parsed.event)) finish();
+      if (applied === 'ended') finish();
       return frame(recorded);
     };
     const finish = () => {
       if (turn.outcome !== null) return;
-      turn.outcome = outcome;
+      applyGenerationAction(draft, { type: 'dropped', error: undefined, at: Date.now() });
+      turn.outcome = turnOutcomeOf(draft);
       if (current !== undefined) {
         current.ended = true;
+        current.summary.project_status = projectStatusOf(draft) ?? null;
         current.summary.updated_at = now();
       }
     };
@@ -225,12 +221,19 @@ export function withProjectRecords(inner: typeof fetch, baseUrl: string): typeof
     const status = /^\/agent\/project\/([A-Za-z0-9_-]+)$/.exec(path);
     if (method === 'GET' && status !== null && response.ok && projects.has(status[1] as string)) {
       const project = (await response.clone().json()) as Partial<ProjectSummary>;
-      const summary = recordOf(status[1] as string).summary;
-      Object.assign(summary, {
-        name: project.name ?? summary.name,
-        app_url: project.app_url ?? summary.app_url,
-        project_status: project.project_status ?? summary.project_status,
+      const target = recordOf(status[1] as string);
+      Object.assign(target.summary, {
+        name: project.name ?? target.summary.name,
+        app_url: project.app_url ?? target.summary.app_url,
+        project_status: project.project_status ?? target.summary.project_status,
       });
+      // A build whose stream was lost is recorded as what it ended as, as the proxy does.
+      const last = target.turns.at(-1);
+      const settled =
+        last?.outcome == null || !target.ended
+          ? undefined
+          : settleTurnOutcome(last.outcome, project.project_status, Date.now());
+      if (last !== undefined && settled !== undefined) last.outcome = settled;
     }
     return response;
   };

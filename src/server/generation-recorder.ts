@@ -1,16 +1,20 @@
 /**
  * Records a relayed generation as it passes: each event gets its SSE id (consecutive, see
  * `generationOfEventId`) and is stored before the browser sees it, so a resume after id N finds N; the
- * prompt becomes a conversation turn and the events its outcome. A store failure stops the recording,
- * never the relay.
+ * prompt becomes a conversation turn and the events its outcome, folded by the generation machine the
+ * browser runs (so its counts and outcome are the ones the end user saw). A store failure stops the
+ * recording, never the relay.
  */
 import {
   agentIdPattern,
+  applyGenerationAction,
+  createRecordingDraft,
   firstEventIdOfGeneration,
-  isTerminalEvent,
   parseAgentEvent,
+  projectStatusOf,
+  reduceGenerationEvent,
+  turnOutcomeOf,
   type ConversationTurn,
-  type ConversationTurnOutcome,
   type GenerationMode,
 } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
@@ -55,12 +59,11 @@ export function recordGeneration(
 ): ReadableStream<RelayedEvent> {
   const { store } = recording;
   const turn = turnOf(recording);
-  const outcome: ConversationTurnOutcome = { status: 'interrupted', files_created: 0, files_modified: 0, steps: 0 };
+  const draft = createRecordingDraft(recording.kind, recording.projectId);
   let nextId = 1;
   let projectId = recording.projectId;
   let generation: number | undefined;
   let recordingOn = true;
-  let ended = false;
   // Events seen before the project id is known (a generate sends project_created first, so rarely any).
   const pending: { id: number; data: string }[] = [];
 
@@ -81,28 +84,27 @@ export function recordGeneration(
       if (nextId === 1) nextId = firstEventIdOfGeneration(generation);
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
+    // The project's summary says it is building, so another tab that opens it follows the build.
+    await guard(() =>
+      store.noteProject(
+        id,
+        recording.userId,
+        {
+          project_status: projectStatusOf(draft) ?? null,
+          ...(draft.appUrl === undefined ? {} : { app_url: draft.appUrl }),
+        },
+        recording.now(),
+      ),
+    );
   };
   const note = async (data: string) => {
     const parsed = parseAgentEvent(data);
     if (!parsed.ok) return;
-    const event = parsed.event;
-    if (event.type === 'file_created') {
-      if (event.action === 'modified') outcome.files_modified++;
-      else outcome.files_created++;
-    } else if (event.type === 'tool_progress') outcome.steps++;
-    if (event.type === 'project_created' && projectId === undefined && agentIdPattern.test(String(event.project_id))) {
-      await begin(event.project_id);
-      await guard(() =>
-        store.noteProject(event.project_id, recording.userId, { app_url: event.app_url ?? null }, recording.now()),
-      );
-    }
-    if (isTerminalEvent(event)) {
-      ended = true;
-      if (event.type === 'stream_end') outcome.status = 'completed';
-      else {
-        outcome.status = event.type === 'credits_exhausted' ? 'credits_exhausted' : 'failed';
-        if (typeof event.message === 'string') outcome.message = event.message;
-      }
+    // The time only stamps tool steps, which the recording does not keep.
+    const applied = reduceGenerationEvent(draft, parsed.event, 0);
+    const named = draft.projectId;
+    if (applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)) {
+      await begin(named);
     }
   };
   const record = async (data: string, id: number) => {
@@ -121,12 +123,15 @@ export function recordGeneration(
     return { id, data };
   };
   const finish = async () => {
-    if (!ended) outcome.status = 'interrupted';
-    if (projectId === undefined || generation === undefined) return;
+    // Closed without a terminal event: recorded as interrupted until a status poll says how it ended.
+    applyGenerationAction(draft, { type: 'dropped', error: undefined, at: recording.now() });
+    const outcome = turnOutcomeOf(draft);
+    if (projectId === undefined || generation === undefined || outcome === null) return;
     const id = projectId;
     const at = generation;
-    await guard(() => store.endGeneration(id, at, { ...outcome }));
-    if (outcome.status === 'completed') await guard(() => store.noteProject(id, recording.userId, {}, recording.now()));
+    await guard(() => store.endGeneration(id, at, outcome));
+    const project_status = projectStatusOf(draft) ?? null;
+    await guard(() => store.noteProject(id, recording.userId, { project_status }, recording.now()));
   };
 
   const reader = upstream.getReader();

@@ -1,4 +1,8 @@
-/** What the proxy takes from relayed status answers: single-flight across instances, and project summaries. */
+/**
+ * What the proxy takes from relayed status answers: single-flight across instances, project summaries, and
+ * the true end of a build whose stream was lost (its turn is recorded as what it ended as).
+ */
+import { polledStatusOf, settleTurnOutcome } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
 
 /** How long one instance holds the right to refresh a project's status. */
@@ -26,7 +30,10 @@ export async function waitForStatusClaim(
   return true;
 }
 
-/** Refreshes the project's summary (name, app_url, project_status) from a 200 status body; never throws. */
+/**
+ * Refreshes the project's summary (name, app_url, project_status) from a 200 status body, and settles its
+ * latest turn when that was recorded as interrupted and the status says how the build ended; never throws.
+ */
 export async function noteProjectStatus(
   store: ProxyStore,
   projectId: string,
@@ -43,7 +50,23 @@ export async function noteProjectStatus(
       { name: text(project.name), app_url: text(project.app_url), project_status: text(project.project_status) },
       at,
     );
+    if (polledStatusOf(text(project.project_status)) !== 'building')
+      await settleInterruptedTurn(store, projectId, text(project.project_status), at);
   } catch {
     // A summary is a convenience; the status answer goes to the browser regardless.
   }
+}
+
+/** The latest turn, recorded as interrupted, gets the outcome the machine reads in a terminal status. */
+async function settleInterruptedTurn(
+  store: ProxyStore,
+  projectId: string,
+  projectStatus: string | null,
+  at: number,
+): Promise<void> {
+  const latest = await store.readEvents(projectId, Number.MAX_SAFE_INTEGER);
+  if (latest === undefined || !latest.ended) return;
+  const outcome = (await store.getConversation(projectId)).at(-1)?.outcome;
+  const settled = outcome == null ? undefined : settleTurnOutcome(outcome, projectStatus, at);
+  if (settled !== undefined) await store.endGeneration(projectId, latest.generation, settled);
 }

@@ -31,10 +31,12 @@ async function shippedBytes(entry: string): Promise<number> {
 describe('bundle budgets (gzipped, dependencies included, React excluded)', () => {
   // Core's was raised from 16,000 when the events route, the project list, the error table, the conversation
   // and the project view landed, then by 600 bytes when eventsource-parser replaced fetch-event-source (its
-  // parser is larger, and about five times faster). The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
+  // parser is larger, and about five times faster), then by 1,600 bytes for the generation machine (#21: the
+  // transition table, the lifecycle actions and the selectors that the store, the proxy and the mock share;
+  // 20,674 bytes before it, 22,307 with it). The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
   // its two dialogs moved from Radix Dialog (14.5 KB of it) to the platform's <dialog>.
   it.each([
-    ['dist/core.js', 20_800],
+    ['dist/core.js', 22_400],
     ['dist/index.js', 48_025],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);

@@ -44,7 +44,7 @@ describe('the event union is handled exhaustively', () => {
     expect(filesWithErrors(original)).toEqual([]);
   }, 60_000);
 
-  it('fails the type-check in the parser table, the reducer and the log when a new event type is not handled', () => {
+  it('fails the type-check in the parser table, the reducer, the transition table and the log when a new event type is not handled', () => {
     const grown = original.replace(
       '  | StreamErrorEvent\n  | UnknownEvent;',
       "  | StreamErrorEvent\n  | UnknownEvent\n  | { type: 'deploy_started'; url: string };",
@@ -54,6 +54,7 @@ describe('the event union is handled exhaustively', () => {
       'src/core/store/generation.ts',
       'src/core/wire/events.ts',
       'src/core/wire/generation-reducer.ts',
+      'src/core/wire/generation-transitions.ts',
     ]);
   }, 60_000);
 

@@ -7,6 +7,7 @@ import type { AgentClient } from '../wire/client.js';
 import type { ConversationTurn } from '../wire/proxy-resources.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
+import { generationCounts, generationOutcome } from '../wire/generation-machine.js';
 import type { GenerationState } from './generation.js';
 import type { AgentStorage } from './persistence.js';
 
@@ -54,24 +55,36 @@ const maxProjects = 30;
 const maxTurns = 100;
 
 function outcomeOf(generation: GenerationState): TurnOutcome | undefined {
-  const counts = {
-    filesCreated: generation.files.length - generation.modifiedCount,
-    filesModified: generation.modifiedCount,
-    steps: generation.toolCount,
-  };
+  const counts = generationCounts(generation);
   const message = generation.error?.message;
-  switch (generation.status) {
+  const outcome = generationOutcome(generation);
+  switch (outcome) {
+    case undefined:
+      return undefined;
     case 'completed':
       return { status: 'completed', ...counts };
     case 'credits_exhausted':
     case 'failed':
     case 'interrupted':
-      return { status: generation.status, ...counts, ...(message === undefined ? {} : { message }) };
+      return { status: outcome, ...counts, ...(message === undefined ? {} : { message }) };
     case 'aborted':
       return { status: 'stopped', ...counts };
     default:
-      return undefined;
+      return outcome satisfies never;
   }
+}
+
+/** The conversations with the project's latest turn, still running, given the outcome of a taken-up generation. */
+function settleLastTurn(
+  conversations: Record<string, readonly ConversationEntry[]>,
+  generation: GenerationState,
+): Record<string, readonly ConversationEntry[]> | undefined {
+  const outcome = outcomeOf(generation);
+  const turns = generation.projectId === undefined ? undefined : conversations[generation.projectId];
+  const last = turns?.at(-1);
+  if (outcome === undefined || turns === undefined || last === undefined || last.outcome !== undefined)
+    return undefined;
+  return { ...conversations, [generation.projectId as string]: [...turns.slice(0, -1), { ...last, outcome }] };
 }
 
 function fromProxyTurn(turn: ConversationTurn, index: number): ConversationEntry {
@@ -221,8 +234,12 @@ export function createConversationRecorder(options: ConversationOptions): Conver
     let conversations: Record<string, readonly ConversationEntry[]> | undefined;
     for (const generation of Object.values(generations)) {
       if (previous[generation.key] === generation) continue;
-      // A generation resumed after a reload has no prompt: its turn is already recorded.
-      if (generation.prompt === '') continue;
+      // A generation this store took up (a reload, a second tab following a build) has no prompt: its turn is
+      // recorded already, and its outcome lands on that turn when the build ends here.
+      if (generation.prompt === '') {
+        conversations = settleLastTurn(conversations ?? initial, generation) ?? conversations;
+        continue;
+      }
       const id = `${generation.kind}:${generation.startedAt}`;
       const owner = generation.projectId ?? generation.key;
       const current = conversations ?? initial;

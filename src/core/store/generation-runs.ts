@@ -1,12 +1,15 @@
 /**
  * The runs behind generations: one per generate, follow-up or recovery, from the POST (or the resume) to
- * its outcome. A run applies the client's reducer to each event, re-keys, persists and asks for a publish;
- * after a drop it recovers the outcome (replay, then polling) and never sends its POST again.
+ * its outcome. A run feeds the generation machine (docs/architecture.md) every event and lifecycle action,
+ * then re-keys, persists and asks for a publish; it never writes a status itself. After a drop it recovers
+ * the outcome (replay, then polling) and never sends its POST again.
  */
 import type { AgentClient, GenerationResult } from '../wire/client.js';
-import { AgentApiError, errorFromThrown } from '../wire/errors.js';
+import { AgentApiError, errorFromThrown, streamInterruptedError } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
+import { applyGenerationAction, generationOutcome, type GenerationAction } from '../wire/generation-machine.js';
 import { reduceGenerationEvent, type GenerationKind } from '../wire/generation-reducer.js';
+import { isGenerationReporting, isGenerationRunning, isGenerationSettled } from '../wire/generation-transitions.js';
 import type { GenerationMode } from '../wire/resources.js';
 import { createStoreGeneration, describeGenerationEvent, type StoreGeneration } from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
@@ -79,6 +82,11 @@ export interface GenerationRuns {
   ): Promise<GenerationActionResult>;
   /** Aborts a streaming run, or stops waiting for a recovering one. */
   cancel(key: string | undefined): void;
+  /**
+   * Applies a lifecycle action to a generation, publishes what changed and settles its run once the
+   * generation has settled; false when the machine ignored it.
+   */
+  dispatch(generation: StoreGeneration, action: GenerationAction): boolean;
   find(key: string | undefined): Run | undefined;
   /** The run of a project, if one is in flight. */
   ofProject(projectId: string): Run | undefined;
@@ -145,39 +153,51 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     return run;
   }
 
-  function finish(run: Run, result: GenerationResult): void {
+  function runOf(generation: StoreGeneration): Run | undefined {
+    for (const run of runs) if (run.generation === generation) return run;
+    return undefined;
+  }
+
+  /** Ends a run: stops its recovery and resolves it with what its generation ended as (or `result`, if it did not). */
+  function resolveRun(run: Run, result?: GenerationResult): void {
     if (run.phase.name === 'settled') return;
     if (run.phase.name === 'recovering') run.phase.stop();
     run.phase = { name: 'settled' };
     runs.delete(run);
     const { generation } = run;
-    const status = result.outcome;
-    const error = status === 'completed' ? undefined : (result.error ?? generation.error);
-    generation.projectId ??= result.projectId;
+    const outcome = generationOutcome(generation) ?? result?.outcome ?? 'interrupted';
+    const error = outcome === 'completed' ? undefined : (generation.error ?? result?.error);
+    const projectId = generation.projectId ?? result?.projectId;
+    const appUrl = generation.appUrl ?? result?.appUrl;
+    run.resolve({
+      outcome,
+      key: generation.key,
+      ...(projectId === undefined ? {} : { projectId }),
+      ...(appUrl === undefined ? {} : { appUrl }),
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  function dispatch(generation: StoreGeneration, action: GenerationAction): boolean {
+    const before = generation.status;
+    if (!applyGenerationAction(generation, action)) return false;
+    if (generation.removed || destroyed()) return true;
     registry.keyByProject(generation);
-    // The events the store applied are the reference; the result only fills a gap.
-    generation.appUrl ??= result.appUrl;
-    const changed = generation.status !== status || generation.error !== error || generation.endedAt === undefined;
-    generation.status = status;
-    generation.error = error;
-    generation.endedAt ??= now();
-    const resolved: GenerationActionResult = { ...result, key: generation.key };
-    if (generation.projectId !== undefined) resolved.projectId = generation.projectId;
-    if (generation.appUrl !== undefined) resolved.appUrl = generation.appUrl;
-    if (!generation.removed && !destroyed()) {
-      persist(generation);
-      if (changed) {
-        log?.(
-          error === undefined ? 'outcome' : 'error',
-          () => `Outcome: ${status}${error === undefined ? '' : ` (${error.message})`}`,
-          generation.key,
-        );
-        registry.touch(generation);
-        requestPublish(true);
-      }
-      if (generation.projectId !== undefined) pollers.refresh(generation.projectId);
-    }
-    run.resolve(resolved);
+    persist(generation);
+    registry.touch(generation);
+    requestPublish(true);
+    const { status, error } = generation;
+    if (status === before || !isGenerationSettled(status)) return true;
+    log?.(
+      error === undefined ? 'outcome' : 'error',
+      () => `Outcome: ${status}${error === undefined ? '' : ` (${error.message})`}`,
+      generation.key,
+    );
+    const run = runOf(generation);
+    if (run !== undefined) resolveRun(run);
+    // A poll said it: the poll is fresh. Otherwise the status shown beside the outcome is refreshed.
+    if (generation.projectId !== undefined && action.type !== 'poll_result') pollers.refresh(generation.projectId);
+    return true;
   }
 
   /** Recovers the outcome: replays events after `replayAfter` through the proxy, then polls the status. */
@@ -194,12 +214,10 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       projectId,
       replayAfter,
       onEvent: (event, eventId) => onEvent(run, event, eventId),
-      onOutcome(result, project) {
-        // The status endpoint is fresher than what the cut stream said.
-        if (typeof project?.app_url === 'string') run.generation.appUrl = project.app_url;
-        finish(run, result);
-      },
-      onFatal: (error) => finish(run, { outcome: 'interrupted', projectId, error }),
+      // A replay that caught up with the build and then broke leaves it live: back to recovering, by polling.
+      onReplayEnded: (error) =>
+        dispatch(run.generation, { type: 'dropped', error: error ?? streamInterruptedError('closed'), at: now() }),
+      onFatal: (error) => dispatch(run.generation, { type: 'recovery_failed', error, at: now() }),
       onMethod(method) {
         phase.method = method;
         log?.(
@@ -214,29 +232,34 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (!runs.has(run)) phase.stop();
   }
 
+  /** The stream's call resolved: the machine hears how it closed; a drop with a known project is recovered. */
   function settle(run: Run, result: GenerationResult): void {
     if (run.phase.name === 'settled') return;
     const { generation } = run;
-    generation.projectId ??= result.projectId;
+    if (generation.removed || destroyed()) {
+      resolveRun(run, result);
+      return;
+    }
+    const at = now();
+    if (result.outcome === 'interrupted') {
+      const error = result.error ?? streamInterruptedError('closed');
+      log?.('error', () => `The stream was interrupted (${error.message})`, generation.key);
+      dispatch(generation, { type: 'dropped', error, at });
+    } else if (result.outcome === 'aborted')
+      dispatch(generation, {
+        type: 'stop_watching',
+        error: result.error ?? new AgentApiError('aborted', 'The request was cancelled.'),
+        at,
+      });
+    if (!runs.has(run)) return;
     const projectId = generation.projectId;
-    if (result.outcome === 'interrupted' && projectId !== undefined && !generation.removed && !destroyed()) {
-      registry.keyByProject(generation);
-      generation.status = 'recovering';
-      generation.error = result.error;
-      persist(generation);
-      log?.(
-        'error',
-        () => `The stream was interrupted${result.error === undefined ? '' : ` (${result.error.message})`}`,
-        generation.key,
-      );
-      registry.touch(generation);
-      requestPublish(true);
+    if (isGenerationRunning(generation.status) && projectId !== undefined) {
       // Events without ids (straight from the API, no proxy) cannot be resumed without repeating them.
       const idsKnown = generation.lastEventId > 0 || generation.eventCount === 0;
       startRecovery(run, projectId, idsKnown ? generation.lastEventId : undefined);
       return;
     }
-    finish(run, result);
+    resolveRun(run, result);
   }
 
   function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
@@ -253,7 +276,10 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     log?.('event', () => describeGenerationEvent(event), generation.key);
     registry.touch(generation);
     requestPublish(applied === 'ended');
-    if (first && generation.projectId !== undefined) pollers.refresh(generation.projectId);
+    if (applied === 'ended') {
+      resolveRun(run);
+      if (generation.projectId !== undefined) pollers.refresh(generation.projectId);
+    } else if (first && generation.projectId !== undefined) pollers.refresh(generation.projectId);
   }
 
   function start(
@@ -274,12 +300,13 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       toolLimit: context.toolLimit,
       appUrl,
     });
+    applyGenerationAction(generation, { type: 'started' });
     const run = createRun(generation);
     registry.place(generation);
     registry.setCurrent(key);
     log?.('action', () => (kind === 'generate' ? `Generate (${mode})` : `Follow-up on ${String(projectId)}`), key);
     if (destroyed()) {
-      finish(run, { outcome: 'aborted', error: new AgentApiError('aborted', 'The store was destroyed.') });
+      stopWatching(run, 'The store was destroyed.');
       return run.promise;
     }
     if (kind === 'followUp') persist(generation);
@@ -296,11 +323,9 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       (result) => settle(run, result),
       (thrown: unknown) => {
         const error = errorFromThrown(thrown, run.controller.signal);
-        // A 400 "not enough credits" before the stream is the same situation as the event during it.
-        const outcome =
-          error.kind === 'aborted' ? 'aborted' : error.kind === 'insufficient_credits' ? 'credits_exhausted' : 'failed';
-        if (outcome !== 'aborted') generation.refused = true;
-        finish(run, { outcome, error });
+        if (error.kind === 'aborted') settle(run, { outcome: 'aborted', error });
+        else if (generation.removed || destroyed()) resolveRun(run, { outcome: 'failed', error });
+        else dispatch(generation, { type: 'refused', error, at: now() });
       },
     );
     return run.promise;
@@ -312,20 +337,19 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     return undefined;
   }
 
+  /** Stops watching a run (the person, or the store's end): the machine settles it at once; a stream is closed. */
+  function stopWatching(run: Run, message: string): void {
+    log?.('action', () => message, run.generation.key);
+    dispatch(run.generation, { type: 'stop_watching', error: new AgentApiError('aborted', message), at: now() });
+    resolveRun(run);
+    run.controller.abort();
+  }
+
   function cancel(key: string | undefined = registry.currentKey): void {
     const run = findRun(key);
     if (run === undefined) return;
-    if (run.phase.name === 'recovering') {
-      log?.('action', () => 'Stopped waiting for the outcome', run.generation.key);
-      finish(run, {
-        outcome: 'interrupted',
-        ...(run.generation.projectId === undefined ? {} : { projectId: run.generation.projectId }),
-        error: run.generation.error ?? new AgentApiError('aborted', 'Stopped waiting for the outcome.'),
-      });
-      return;
-    }
-    log?.('action', () => 'Cancel', run.generation.key);
-    run.controller.abort();
+    const recovering = run.phase.name === 'recovering';
+    stopWatching(run, recovering ? 'Stopped waiting for the outcome.' : 'The request was cancelled.');
   }
 
   return {
@@ -336,6 +360,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return run.promise;
     },
     cancel,
+    dispatch,
     find: findRun,
     ofProject(projectId) {
       for (const run of runs)
@@ -349,13 +374,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
         const { generation } = run;
         const live =
           run.phase.name === 'streaming' || (run.phase.name === 'recovering' && run.phase.method === 'replay');
-        if (
-          live &&
-          generation.projectId === projectId &&
-          generation.endedAt === undefined &&
-          (generation.status === 'provisioning' || generation.status === 'generating')
-        )
-          return true;
+        if (live && generation.projectId === projectId && isGenerationReporting(generation.status)) return true;
       }
       return false;
     },
@@ -364,11 +383,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return runs.size;
     },
     destroy() {
-      for (const run of [...runs]) {
-        if (run.phase.name === 'recovering')
-          finish(run, { outcome: 'interrupted', error: new AgentApiError('aborted', 'The store was destroyed.') });
-        else run.controller.abort();
-      }
+      for (const run of [...runs]) stopWatching(run, 'The store was destroyed.');
     },
   };
 }

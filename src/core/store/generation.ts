@@ -29,6 +29,8 @@ export interface GenerationState {
   container: ContainerState;
   /** Files in first-seen order, de-duplicated by path. */
   files: readonly GeneratedFile[];
+  /** How many files are listed (`files.length`); see `generationCounts`. */
+  fileCount: number;
   /** How many listed files were modified rather than created. */
   modifiedCount: number;
   /** The most recent tool steps (bounded); `toolCount` counts all of them. */
@@ -49,7 +51,6 @@ export interface StoreGeneration extends GenerationDraft {
   mode: GenerationMode;
   prompt: string;
   name: string | undefined;
-  refused: boolean;
   startedAt: number;
   /** The SSE id of the last event applied (the proxy numbers them 1, 2, 3… per generation); 0 before any. */
   lastEventId: number;
@@ -60,7 +61,7 @@ export interface StoreGeneration extends GenerationDraft {
   toolsSnapshot: readonly ToolStep[];
 }
 
-/** Creates the store's generation in `submitting` (or any given) status. */
+/** Creates the store's generation, `idle` until the machine's `started` or `adopted` action. */
 export function createStoreGeneration(init: {
   key: string;
   kind: GenerationKind;
@@ -69,7 +70,6 @@ export function createStoreGeneration(init: {
   projectId: string | undefined;
   startedAt: number;
   toolLimit: number;
-  status?: GenerationStatus;
   appUrl?: string | undefined;
 }): StoreGeneration {
   const draft = createGenerationDraft(init);
@@ -80,11 +80,13 @@ export function createStoreGeneration(init: {
     appUrl: draft.appUrl,
     container: draft.container,
     files: draft.files,
+    fileCount: draft.fileCount,
     modifiedCount: draft.modifiedCount,
     tools: draft.tools,
     toolCount: draft.toolCount,
     unknownEventCount: draft.unknownEventCount,
     error: draft.error,
+    refused: draft.refused,
     endedAt: draft.endedAt,
     eventCount: draft.eventCount,
     containerDirty: draft.containerDirty,
@@ -94,7 +96,6 @@ export function createStoreGeneration(init: {
     mode: init.mode,
     prompt: init.prompt,
     name: undefined,
-    refused: false,
     startedAt: init.startedAt,
     lastEventId: 0,
     removed: false,
@@ -131,6 +132,7 @@ export function snapshotGeneration(generation: StoreGeneration, count: { copied:
     appUrl: generation.appUrl,
     container: generation.containerSnapshot,
     files: generation.filesSnapshot,
+    fileCount: generation.fileCount,
     modifiedCount: generation.modifiedCount,
     tools: generation.toolsSnapshot,
     toolCount: generation.toolCount,

@@ -5,7 +5,8 @@
  */
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
-import { isGenerationSettled, type GenerationStatus } from '../wire/generation-reducer.js';
+import { adoptedStatusOf, applyGenerationAction, isRecovering } from '../wire/generation-machine.js';
+import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
 import type { ProjectSummary } from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
 import { createStoreGeneration, type GenerationState } from './generation.js';
@@ -79,20 +80,26 @@ export interface GenerationsController {
   destroy(): void;
 }
 
-/** The generation status an opened project starts in, from the status the proxy last saw. */
-function statusOfSummary(projectStatus: string | null | undefined): GenerationStatus {
-  switch (projectStatus) {
-    case 'ready':
-      return 'completed';
-    case 'failed':
-      return 'failed';
-    case 'credits_exhausted':
-      return 'credits_exhausted';
+/** How a generation this browser saved before a reload is taken up again. */
+function adoptedStatusOfSaved(status: GenerationStatus): AdoptedStatus {
+  switch (status) {
+    case 'idle':
+      return 'unknown';
+    case 'submitting':
     case 'provisioning':
     case 'generating':
-      return 'recovering';
+    case 'recovering':
+      return 'building';
+    case 'completed':
+      return 'ready';
+    case 'aborted':
+      return 'stopped';
+    case 'failed':
+    case 'credits_exhausted':
+    case 'interrupted':
+      return status;
     default:
-      return 'idle';
+      return status satisfies never;
   }
 }
 
@@ -126,6 +133,16 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       registry.setProject(snapshot);
       requestPublish(true);
     },
+    onProject(projectId, project) {
+      const generation = registry.get(projectId);
+      if (generation === undefined) return;
+      runs.dispatch(generation, {
+        type: 'poll_result',
+        project_status: project.project_status,
+        app_url: project.app_url,
+        at: now(),
+      });
+    },
     log(text, isError) {
       context.log?.(isError ? 'error' : 'poll', text, undefined);
     },
@@ -149,12 +166,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     projectId: string;
     kind: 'generate' | 'followUp';
     mode: 'build' | 'design';
-    status: GenerationStatus;
+    as: AdoptedStatus;
     appUrl: string | undefined;
     name?: string | undefined;
     error?: AgentApiError | undefined;
   }) {
-    const unfinished = init.status === 'recovering';
     const generation = createStoreGeneration({
       key: init.projectId,
       kind: init.kind,
@@ -163,15 +179,20 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       projectId: init.projectId,
       startedAt: now(),
       toolLimit: context.toolLimit,
-      status: init.status,
-      appUrl: init.appUrl,
     });
     generation.name = init.name;
-    generation.error = init.error;
-    if (isGenerationSettled(init.status)) generation.endedAt = now();
+    applyGenerationAction(generation, {
+      type: 'adopted',
+      as: init.as,
+      app_url: init.appUrl,
+      error: init.error,
+      at: now(),
+    });
+    // After a reload the outcome of an interrupted generation may well be known by now: look again.
+    applyGenerationAction(generation, { type: 'retry' });
     registry.place(generation);
     // A fresh generation replayed from the first event, so the whole file list, steps and progress come back.
-    if (unfinished) void runs.recover(generation, init.projectId, 0);
+    if (isRecovering(generation)) void runs.recover(generation, init.projectId, 0);
     return generation;
   }
 
@@ -200,13 +221,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       resumed = true;
       const saved = persistence.read();
       if (saved === undefined || registry.get(saved.projectId) !== undefined) return;
-      // `interrupted` is retried too: after a reload the outcome may well be known by now.
-      const unfinished = !isGenerationSettled(saved.status) || saved.status === 'interrupted';
       const generation = adopt({
         projectId: saved.projectId,
         kind: saved.kind,
         mode: saved.mode,
-        status: unfinished ? 'recovering' : saved.status,
+        as: adoptedStatusOfSaved(saved.status),
         appUrl: saved.appUrl,
         error: savedError(saved),
       });
@@ -250,7 +269,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
           projectId,
           kind: 'followUp',
           mode: existing?.mode ?? 'build',
-          status: statusOfSummary(summary?.project_status),
+          as: adoptedStatusOf(summary?.project_status),
           appUrl: summary?.app_url ?? existing?.appUrl,
           name: summary?.name ?? undefined,
         });

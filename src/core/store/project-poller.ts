@@ -4,6 +4,7 @@
  */
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, isAgentApiError } from '../wire/errors.js';
+import { polledStatusOf } from '../wire/generation-machine.js';
 import type { Project } from '../wire/resources.js';
 
 /**
@@ -24,12 +25,9 @@ export interface ProjectSnapshot {
   updatedAt: number | undefined;
 }
 
-/** Project statuses after which polling stops. */
-export const terminalProjectStatuses: ReadonlySet<string> = new Set(['ready', 'failed', 'credits_exhausted']);
-
-/** Whether a project status is terminal. */
+/** Whether a project status is terminal (polling stops): the machine's reading of a poll (`polledStatusOf`). */
 export function isTerminalProjectStatus(status: string | undefined): boolean {
-  return status !== undefined && terminalProjectStatuses.has(status);
+  return polledStatusOf(status) !== 'building';
 }
 
 // Polling again cannot fix these; anything else (network, 5xx, 429) is retried with backoff.
@@ -55,6 +53,8 @@ export interface ProjectPollersOptions {
   isStreaming: (projectId: string) => boolean;
   /** Called with every new snapshot; the store publishes it. */
   onSnapshot(snapshot: ProjectSnapshot): void;
+  /** Called with every answer of a poll (never a cached one): the store hands it to the project's generation. */
+  onProject(projectId: string, project: Project): void;
   log(text: string, isError: boolean): void;
 }
 
@@ -185,6 +185,7 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     const settled = isTerminalProjectStatus(project.project_status);
     options.log(`Status of ${poller.projectId}: ${String(project.project_status)}`, false);
     publish(poller, { status: settled ? 'settled' : 'polling', project, error: undefined, updatedAt: options.now() });
+    options.onProject(poller.projectId, project);
     for (const watcher of [...poller.watchers]) watcher.onProject?.(project);
     if (!settled && poller.watchers.size > 0 && run === poller.run) schedule(poller, poller.delay);
   }

@@ -6,6 +6,7 @@ import type { AgentApiError } from '../wire/errors.js';
 import { safeHttpUrl } from '../wire/safe-url.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
+import { generationCounts, generationOutcome, isGenerationBusy, isPreviewable } from '../wire/generation-machine.js';
 import type { GenerationState } from './generation.js';
 import type { ProjectSnapshot } from './project-poller.js';
 
@@ -117,11 +118,10 @@ function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase |
       // follow-up leaves the project as it was; a refused new project never existed.
       return generation.refused ? (polled ?? 'idle') : generation.status;
     case 'aborted':
-      // The stream was closed, not the build: the poll says how it goes on.
-      if (polled === 'ready' || polled === 'failed' || polled === 'credits_exhausted') return polled;
+      // The stream was closed, not the build: a poll that sees it end moves the generation on (the machine).
       return 'stopped';
     case 'interrupted':
-      return polled === 'ready' || polled === 'failed' || polled === 'credits_exhausted' ? polled : 'interrupted';
+      return 'interrupted';
     default:
       return generation.status satisfies never;
   }
@@ -163,16 +163,13 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
   const polled = phaseOfProjectStatus(project?.project_status);
   const phase = phaseOf(generation, polled);
   // The status endpoint is fresher than the stream once the stream is over.
-  const rawAppUrl = (generation?.status === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
+  const rawAppUrl =
+    (generationOutcome(generation) === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
   const appUrl = safeHttpUrl(rawAppUrl ?? project?.app_url);
   const refusal = generation?.refused === true ? generation.error : undefined;
   const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
-  const busy =
-    generation !== undefined &&
-    (generation.status === 'submitting' ||
-      generation.status === 'provisioning' ||
-      generation.status === 'generating' ||
-      generation.status === 'recovering');
+  const busy = isGenerationBusy(generation);
+  const counts = generation === undefined ? undefined : generationCounts(generation);
   return {
     key,
     projectId,
@@ -187,13 +184,13 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     appUrl,
     unsafeAppUrl: appUrl === undefined && typeof (rawAppUrl ?? project?.app_url) === 'string',
     hasApp: phase === 'ready' && appUrl !== undefined,
-    previewUrl: phase === 'ready' || generation?.kind === 'followUp' ? appUrl : undefined,
+    previewUrl: phase === 'ready' || isPreviewable(generation) ? appUrl : undefined,
     kind: generation?.kind,
     mode: generation?.mode,
     lastPrompt: generation === undefined || generation.prompt === '' ? undefined : generation.prompt,
-    filesCreated: generation === undefined ? 0 : generation.files.length - generation.modifiedCount,
-    filesModified: generation?.modifiedCount ?? 0,
-    steps: generation?.toolCount ?? 0,
+    filesCreated: counts?.filesCreated ?? 0,
+    filesModified: counts?.filesModified ?? 0,
+    steps: counts?.steps ?? 0,
     error: endedBadly && refusal === undefined ? (generation?.error ?? snapshot?.error) : undefined,
     refusal,
     generation,

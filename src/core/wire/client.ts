@@ -1,6 +1,7 @@
 /** The typed Agent API client: one method per endpoint of the spec. */
 import { errorFromThrown, streamInterruptedError, type AgentApiError } from './errors.js';
 import type { AgentEvent } from './events.js';
+import { applyGenerationAction } from './generation-machine.js';
 import {
   createGenerationDraft,
   endedOutcome,
@@ -211,6 +212,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       return { result: { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) }, lastEventId };
     // The result is the fold of the same reducer the store applies; no file list or tool step is kept here.
     const draft = createGenerationDraft({ kind, projectId, toolLimit: 0, keepFiles: false });
+    applyGenerationAction(draft, { type: 'started' });
     let opened = false;
     let handlerError: unknown;
     const onEvent = (event: AgentEvent, eventId?: number) => {

@@ -6,50 +6,17 @@
  */
 import { creditsExhaustedError, generationFailedError, type AgentApiError } from './errors.js';
 import { fileCreatedPath, type AgentEvent } from './events.js';
+import { transitionRows, type GenerationStatus, type TransitionRow } from './generation-transitions.js';
 import { createRing, type Ring } from './ring.js';
 
-/**
- * Every status of a generation, and what it means. `recovering`: the stream was cut and the outcome is being
- * recovered (event replay, then status polling); `interrupted` is final: it could not be recovered.
- */
-const generationStatusTable = {
-  idle: { running: false, outcome: false },
-  submitting: { running: true, outcome: false },
-  provisioning: { running: true, outcome: false },
-  generating: { running: true, outcome: false },
-  recovering: { running: true, outcome: false },
-  completed: { running: false, outcome: true },
-  credits_exhausted: { running: false, outcome: true },
-  failed: { running: false, outcome: true },
-  interrupted: { running: false, outcome: true },
-  aborted: { running: false, outcome: true },
-} as const satisfies Record<string, { running: boolean; outcome: boolean }>;
-
-/** Where a generation is. */
-export type GenerationStatus = keyof typeof generationStatusTable;
-
-/** How a generation ended: the statuses that are outcomes. */
-export type GenerationOutcome = {
-  [Status in GenerationStatus]: (typeof generationStatusTable)[Status]['outcome'] extends true ? Status : never;
-}[GenerationStatus];
-
-/** Every generation status, in the order of the table. */
-export const generationStatuses = Object.keys(generationStatusTable) as readonly GenerationStatus[];
-
-/** Statuses during which a generation is still in flight (a second submit is de-duplicated). */
-export const runningGenerationStatuses: ReadonlySet<GenerationStatus> = new Set(
-  generationStatuses.filter((status) => generationStatusTable[status].running),
-);
-
-/** Whether a generation is still in flight. */
-export function isGenerationRunning(status: GenerationStatus): boolean {
-  return generationStatusTable[status].running;
-}
-
-/** Whether a generation has ended for good. */
-export function isGenerationSettled(status: GenerationStatus): status is GenerationOutcome {
-  return generationStatusTable[status].outcome;
-}
+export {
+  generationStatuses,
+  isGenerationRunning,
+  isGenerationSettled,
+  runningGenerationStatuses,
+  type GenerationOutcome,
+  type GenerationStatus,
+} from './generation-transitions.js';
 
 /** A new project or a follow-up on an existing one. */
 export type GenerationKind = 'generate' | 'followUp';
@@ -78,7 +45,7 @@ export interface ContainerState {
   ready: boolean;
 }
 
-/** What the events of one generation have said so far. Only the reducer writes it. */
+/** What the events and the lifecycle of one generation have said so far. Only the machine writes it. */
 export interface GenerationDraft {
   kind: GenerationKind;
   status: GenerationStatus;
@@ -87,6 +54,8 @@ export interface GenerationDraft {
   container: ContainerState;
   /** The files by path, in first-seen order (a Map keeps it); `undefined` when no list is kept (the client's fold). */
   files: Map<string, GeneratedFile> | undefined;
+  /** How many files are listed (distinct paths); 0 when no list is kept. */
+  fileCount: number;
   /** How many listed files were modified rather than created. */
   modifiedCount: number;
   /** The most recent tool steps (bounded); `toolCount` counts all of them. */
@@ -94,6 +63,9 @@ export interface GenerationDraft {
   toolCount: number;
   unknownEventCount: number;
   error: AgentApiError | undefined;
+  /** The request was refused before any event (validation, credits, auth, rate limit, network). */
+  refused: boolean;
+  /** When the generation settled; `undefined` while it is idle or running. */
   endedAt: number | undefined;
   eventCount: number;
   /** Which lists changed since the store last copied them. */
@@ -102,31 +74,32 @@ export interface GenerationDraft {
   toolsDirty: boolean;
 }
 
-/** What applying an event did: `ignored` after the end, `project` when it named the project, `ended` on a terminal event. */
+/** What applying an event did: `ignored` (its status takes no events), `project` when it named the project, `ended` on a terminal event. */
 export type AppliedEvent = 'ignored' | 'applied' | 'project' | 'ended';
 
-/** Creates a draft in `submitting` (or any given) status. */
+/** Creates an `idle` draft; the `started` or `adopted` action moves it on (see `applyGenerationAction`). */
 export function createGenerationDraft(init: {
   kind: GenerationKind;
   projectId?: string | undefined;
   toolLimit: number;
-  /** Whether to keep the file list (default true); the client's fold needs only the outcome. */
+  /** Whether to keep the file list and its counts (default true); the client's fold needs only the outcome. */
   keepFiles?: boolean;
-  status?: GenerationStatus;
   appUrl?: string | undefined;
 }): GenerationDraft {
   return {
     kind: init.kind,
-    status: init.status ?? 'submitting',
+    status: 'idle',
     projectId: init.projectId,
     appUrl: init.appUrl,
     container: { percentage: 0, message: undefined, ready: false },
     files: init.keepFiles === false ? undefined : new Map(),
+    fileCount: 0,
     modifiedCount: 0,
     tools: createRing(init.toolLimit),
     toolCount: 0,
     unknownEventCount: 0,
     error: undefined,
+    refused: false,
     endedAt: undefined,
     eventCount: 0,
     containerDirty: false,
@@ -136,16 +109,6 @@ export function createGenerationDraft(init: {
 }
 
 const finishedToolStatuses = new Set(['completed', 'complete', 'done', 'success', 'succeeded', 'failed', 'error']);
-
-function advance(draft: GenerationDraft, status: 'provisioning' | 'generating'): void {
-  // Events never move a generation backwards; a replay after a drop brings `recovering` back to live.
-  if (
-    draft.status === 'submitting' ||
-    draft.status === 'recovering' ||
-    (draft.status === 'provisioning' && status === 'generating')
-  )
-    draft.status = status;
-}
 
 function percentageOf(value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
@@ -166,6 +129,7 @@ function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modi
   if (previous === undefined) {
     if (action === 'modified') draft.modifiedCount++;
     files.set(path, { path, action, updates: 1 });
+    draft.fileCount++;
   } else {
     if (previous.action === 'created') draft.modifiedCount++;
     // A new object, so snapshots already published keep what they showed; the path keeps its place.
@@ -176,7 +140,7 @@ function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modi
 
 function addToolStep(draft: GenerationDraft, tool: string, message: string, status: string | undefined, at: number) {
   const last = draft.tools.last();
-  // A running step that reports again on the same tool is updated, not repeated.
+  // A running step that reports again on the same tool is updated, not repeated: it is one step.
   if (last !== undefined && last.tool === tool && last.status !== undefined && !finishedToolStatuses.has(last.status)) {
     draft.tools.replaceLast({ id: last.id, tool, message: message || last.message, status, at });
   } else {
@@ -186,65 +150,76 @@ function addToolStep(draft: GenerationDraft, tool: string, message: string, stat
   draft.toolsDirty = true;
 }
 
+/** Moves the draft to the table's next status; false (and nothing changes) where the table ignores the event. */
+function enter(draft: GenerationDraft, next: GenerationStatus | null): boolean {
+  if (next === null) return false;
+  draft.status = next;
+  draft.eventCount++;
+  return true;
+}
+
 /**
- * Applies one event to a draft in O(1); `at` is the time it arrived. Exhaustive over the event union: a
- * new event type fails the type-check here until it is handled. Nothing counts after a terminal event,
- * even if the same network chunk carried more: this is the one place termination is tracked.
+ * The one fold of the event union: applies one event to a draft in O(1); `at` is the time it arrived. The next
+ * status comes from the transition table; an event the table ignores in the draft's status (after the end,
+ * before the start) changes nothing, even if the same network chunk carried it. Exhaustive: a new event type
+ * fails the type-check here, and in the table, until it is handled.
  */
 export function reduceGenerationEvent(draft: GenerationDraft, event: AgentEvent, at: number): AppliedEvent {
-  if (draft.endedAt !== undefined) return 'ignored';
-  draft.eventCount++;
+  const row: TransitionRow = transitionRows[draft.status];
   switch (event.type) {
     case 'project_created': {
+      if (!enter(draft, row.project_created)) return 'ignored';
       if (typeof event.app_url === 'string') draft.appUrl = event.app_url;
-      const named = nameProject(draft, event.project_id, true);
-      if (draft.kind === 'generate') advance(draft, 'provisioning');
-      return named ? 'project' : 'applied';
+      return nameProject(draft, event.project_id, true) ? 'project' : 'applied';
     }
     case 'container_progress': {
+      if (!enter(draft, row.container_progress)) return 'ignored';
       const percentage = percentageOf(event.percentage);
       if (percentage !== undefined) draft.container.percentage = percentage;
       if (typeof event.message === 'string') draft.container.message = event.message;
       draft.containerDirty = true;
-      advance(draft, 'provisioning');
       return 'applied';
     }
     case 'container_ready': {
+      if (!enter(draft, row.container_ready)) return 'ignored';
       draft.container.ready = true;
       draft.container.percentage = 100;
       if (typeof event.message === 'string') draft.container.message = event.message;
       draft.containerDirty = true;
-      advance(draft, 'generating');
       return 'applied';
     }
     case 'file_created': {
-      advance(draft, 'generating');
+      if (!enter(draft, row.file_created)) return 'ignored';
       const path = fileCreatedPath(event);
       if (path === undefined) draft.unknownEventCount++;
       else addFile(draft, path, event.action === 'modified' ? 'modified' : 'created');
       return 'applied';
     }
     case 'tool_progress': {
-      advance(draft, 'generating');
+      if (!enter(draft, row.tool_progress)) return 'ignored';
       const tool = typeof event.tool === 'string' && event.tool !== '' ? event.tool : 'tool';
       const message = typeof event.message === 'string' ? event.message : '';
       addToolStep(draft, tool, message, typeof event.status === 'string' ? event.status : undefined, at);
       return 'applied';
     }
     case 'stream_end': {
+      if (!enter(draft, row.stream_end)) return 'ignored';
       nameProject(draft, event.project_id, true);
       if (typeof event.app_url === 'string') draft.appUrl = event.app_url;
-      return end(draft, 'completed', undefined, at);
+      return end(draft, undefined, at);
     }
     case 'credits_exhausted': {
+      if (!enter(draft, row.credits_exhausted)) return 'ignored';
       nameProject(draft, event.project_id, false);
-      return end(draft, 'credits_exhausted', creditsExhaustedError(event.message), at);
+      return end(draft, creditsExhaustedError(event.message), at);
     }
     case 'error': {
+      if (!enter(draft, row.error)) return 'ignored';
       nameProject(draft, event.project_id, false);
-      return end(draft, 'failed', generationFailedError(event.message), at);
+      return end(draft, generationFailedError(event.message), at);
     }
     case 'unknown': {
+      if (!enter(draft, row.unknown)) return 'ignored';
       draft.unknownEventCount++;
       return 'applied';
     }
@@ -253,13 +228,7 @@ export function reduceGenerationEvent(draft: GenerationDraft, event: AgentEvent,
   }
 }
 
-function end(
-  draft: GenerationDraft,
-  status: 'completed' | 'credits_exhausted' | 'failed',
-  error: AgentApiError | undefined,
-  at: number,
-): AppliedEvent {
-  draft.status = status;
+function end(draft: GenerationDraft, error: AgentApiError | undefined, at: number): AppliedEvent {
   draft.error = error;
   draft.endedAt = at;
   return 'ended';
@@ -267,8 +236,12 @@ function end(
 
 /** The outcome the events reported, once a terminal event arrived. */
 export function endedOutcome(draft: GenerationDraft): 'completed' | 'credits_exhausted' | 'failed' | undefined {
-  if (draft.endedAt === undefined) return undefined;
-  return draft.status === 'completed' || draft.status === 'credits_exhausted' || draft.status === 'failed'
-    ? draft.status
-    : undefined;
+  switch (draft.status) {
+    case 'completed':
+    case 'credits_exhausted':
+    case 'failed':
+      return draft.refused ? undefined : draft.status;
+    default:
+      return undefined;
+  }
 }

@@ -1,7 +1,14 @@
 'use client';
 /** The prompt form: new project (build or design) or follow-up, with validation, cancel and refusal errors. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { isGenerationRunning, type GenerationActionResult, type GenerationMode } from '../../core/index.js';
+import {
+  isDeployable,
+  isGenerationBusy,
+  isOutOfCredits,
+  isRecovering,
+  type GenerationActionResult,
+  type GenerationMode,
+} from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
 import { useProjectView } from './use-project-view.js';
@@ -60,14 +67,13 @@ export function GeneratePanel({
   const alertRef = useRef<HTMLDivElement>(null);
   const id = useId();
 
-  const shown =
-    startNew && generation !== undefined && !isGenerationRunning(generation.status) ? undefined : generation;
+  const shown = startNew && !isGenerationBusy(generation) ? undefined : generation;
   const status = shown?.status ?? 'idle';
-  const running = isGenerationRunning(status);
+  const running = isGenerationBusy(shown);
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
   const followUpProject =
     projectId ??
-    (shown?.projectId !== undefined && (shown.kind === 'followUp' || status === 'completed' || view.phase === 'ready')
+    (shown?.projectId !== undefined && (shown.kind === 'followUp' || isDeployable(shown) || view.phase === 'ready')
       ? shown.projectId
       : undefined);
   const refusal = shown?.refused === true ? shown.error : undefined;
@@ -78,7 +84,7 @@ export function GeneratePanel({
   const secondsLeft = useRetryCountdown(generalError);
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
   // Out of credits, buying them is the next step (here or in the build log): sending again is not the primary one.
-  const outOfCredits = status === 'credits_exhausted';
+  const outOfCredits = isOutOfCredits(shown);
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -117,7 +123,7 @@ export function GeneratePanel({
   function stop() {
     cancel();
     const watched = view.projectId;
-    if (watched === undefined || status === 'recovering') return;
+    if (watched === undefined || isRecovering(shown)) return;
     const unwatch = store.getState().watchProject(watched);
     const unsubscribe = store.subscribe((state) => {
       const snapshot = state.projects[watched];
@@ -251,7 +257,7 @@ export function GeneratePanel({
         </button>
         {running && (
           <button ref={cancelRef} type="button" className="ae-button" onClick={stop}>
-            {status === 'recovering' ? text.stopWaiting : text.cancel}
+            {isRecovering(shown) ? text.stopWaiting : text.cancel}
           </button>
         )}
         {offerNewProject && projectId === undefined && followUpProject !== undefined && !running && (

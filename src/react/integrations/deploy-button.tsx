@@ -8,7 +8,7 @@ import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
-import { safeHttpUrl } from '../../core/index.js';
+import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
@@ -88,8 +88,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   const text = useAgentLabels().deployButton;
   const providerName = text.providerNames[provider] ?? provider;
   const { generation } = useGeneration(projectId);
-  const targetProject =
-    projectId ?? (generation !== undefined && generation.status === 'completed' ? generation.projectId : undefined);
+  const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
   const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, deployment, signedIn);

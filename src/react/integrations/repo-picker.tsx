@@ -5,7 +5,13 @@
  * to a new one by name. Without a code-host connection it shows only the one step that unlocks it.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { isPrivateRepository, type LinkResult, type PushResult, type Repository } from '../../core/index.js';
+import {
+  isDeployable,
+  isPrivateRepository,
+  type LinkResult,
+  type PushResult,
+  type Repository,
+} from '../../core/index.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
@@ -50,7 +56,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
   const { generation } = useGeneration(projectId);
-  const targetProject = projectId ?? (generation?.status === 'completed' ? generation.projectId : undefined);
+  const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
   const { connection, refresh: refreshConnection } = useCodehost();
   const connectionStatus = connection?.status;
   // Repositories exist only behind a connection: asking without one would spend a request on a known answer.
