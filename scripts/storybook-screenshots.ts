@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import type { Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 
 const site = new URL('../storybook-static/', import.meta.url).pathname;
@@ -39,7 +40,7 @@ const origin = `http://127.0.0.1:${typeof address === 'object' && address !== nu
 const browser = await launchChromium();
 
 /** Waits until every DeployButton on the page (frames included) has left `loading`, and the fonts are in. */
-async function settled(page: import('playwright-core').Page): Promise<void> {
+async function settled(page: Page): Promise<void> {
   for (const frame of page.frames()) {
     await frame.waitForLoadState('load');
     await frame.waitForFunction(() =>
