@@ -9,6 +9,18 @@ const config: StorybookConfig = {
   // The stand-in page of generated apps (app_url of the stories' mock).
   staticDirs: ['./public'],
   core: { disableTelemetry: true },
+  // A designer's Storybook: no "Get started" checklist in the sidebar, no onboarding guide in the menu.
+  features: { sidebarOnboardingChecklist: false, menuOnboardingChecklist: false },
+  // Props tables with the real types (`'build' | 'design'`, not "union"), read through TypeScript itself;
+  // props inherited from React's HTML attributes stay out of them.
+  typescript: {
+    reactDocgen: 'react-docgen-typescript',
+    reactDocgenTypescriptOptions: {
+      shouldExtractLiteralValuesFromEnum: true,
+      shouldRemoveUndefinedFromOptional: true,
+      propFilter: (prop) => !/node_modules/.test(prop.parent?.fileName ?? ''),
+    },
+  },
   async viteFinal(viteConfig) {
     viteConfig.resolve = { ...viteConfig.resolve, alias: entryAliases };
     viteConfig.optimizeDeps = {

@@ -4,7 +4,16 @@
  * A real agency plugs its existing session check (NextAuth, Passport, iron-session, ...) in its place.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AgentProxyUser } from 'agent-embed/server';
+
+/**
+ * The end user a session names: the shape of AgentProxyUser, written out so that this module imports no
+ * package and each example folder resolves agent-embed from its own node_modules.
+ */
+export interface SessionUser {
+  externalUserId: string;
+  name?: string;
+  email?: string;
+}
 
 const cookieName = 'session';
 
@@ -13,13 +22,13 @@ function signature(payload: string, secret: string): string {
 }
 
 /** The cookie value for an end user (what the agency's login sets). */
-export function signSession(user: AgentProxyUser, secret: string): string {
+export function signSession(user: SessionUser, secret: string): string {
   const payload = Buffer.from(JSON.stringify(user)).toString('base64url');
   return `${payload}.${signature(payload, secret)}`;
 }
 
 /** The signed-in end user of a request, or null when the cookie is missing, forged or malformed. */
-export function readSession(request: Request, secret: string): AgentProxyUser | null {
+export function readSession(request: Request, secret: string): SessionUser | null {
   const cookies = request.headers.get('cookie') ?? '';
   const value = cookies
     .split(';')
@@ -33,7 +42,7 @@ export function readSession(request: Request, secret: string): AgentProxyUser | 
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
   try {
-    const user = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<AgentProxyUser>;
+    const user = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<SessionUser>;
     if (typeof user.externalUserId !== 'string') return null;
     return {
       externalUserId: user.externalUserId,

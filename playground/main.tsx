@@ -67,6 +67,13 @@ function ScenarioPanel({ externalUserId }: { externalUserId: string | undefined 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(scenario.body ?? {}),
     });
+    if (response.ok && scenario.path === '/reset') {
+      // The mock and the proxy forgot everything; so does this page (the builder's last project in
+      // sessionStorage, connections and projects it read), or it would show what no longer exists.
+      sessionStorage.clear();
+      window.location.reload();
+      return;
+    }
     setStatus(response.ok ? `Done: ${scenario.label}` : `Failed (${response.status}): ${scenario.label}`);
   }
   return (

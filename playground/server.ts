@@ -14,7 +14,7 @@ import {
   type MockAgentServerOptions,
   type MockSpeed,
 } from '../src/mock/index.ts';
-import { createAgentProxy, type AgentProxyOptions } from '../src/server/index.ts';
+import { createAgentProxy, createMemoryProxyStore, type AgentProxyOptions } from '../src/server/index.ts';
 import { entryAliases } from '../vite.config.ts';
 import { userFromCookie } from './users.ts';
 
@@ -52,6 +52,12 @@ export interface Playground {
   url: string;
   /** The built-in mock, when no real API was given. */
   mock?: MockAgentServer;
+  /**
+   * Back to a fresh start, as the scenario panel's "Reset the mock" does: the mock forgets everything and the
+   * proxy its records (projects listed, conversations, events, cached statuses), so nothing lists a project
+   * the mock no longer has. Nothing to reset in front of a real API; a store given in `proxy.store` is kept.
+   */
+  reset(): void;
   /** Prints the page's URLs as Vite does. */
   printUrls(): void;
   /** Stops the page server and the mock. */
@@ -80,8 +86,11 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
 }
 
-/** Relays the scenario panel to the mock's admin API; the page never sees the token, so the server names it. */
-function createMockAdminRelay(mock: MockAgentServer | undefined) {
+/**
+ * Relays the scenario panel to the mock's admin API; the page never sees the token, so the server names it.
+ * A successful reset also runs `afterReset` (the proxy forgets its records).
+ */
+function createMockAdminRelay(mock: MockAgentServer | undefined, afterReset: () => void) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!mock) {
       response
@@ -100,6 +109,7 @@ function createMockAdminRelay(mock: MockAgentServer | undefined) {
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body }),
     });
+    if (path === '/reset' && upstream.ok) afterReset();
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     response.end(Buffer.from(await upstream.arrayBuffer()));
   };
@@ -117,21 +127,31 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const apiBaseUrl = options.apiBaseUrl ?? mock!.url;
   const apiToken = options.apiToken ?? mock!.token;
 
-  // Built once the page's address is known: it is the app URL end users return to from the code-host install.
-  let relayToProxy: ReturnType<typeof getRequestListener> | undefined;
-  const startProxy = (appUrl: string) => {
-    const proxy = createAgentProxy({
-      appUrl,
+  // A fresh proxy store per reset: the proxy's records (what each end user's projects are) must not outlive the
+  // mock's projects, or the Projects sheet lists apps that then open as "App not found". Built once the page's
+  // address is known: it is the app URL end users return to from the code-host install.
+  let appUrl: string | undefined;
+  const createProxy = (url: string) =>
+    createAgentProxy({
+      appUrl: url,
       ...options.proxy,
       apiBaseUrl,
       apiToken,
       basePath: playgroundProxyPath,
+      store: options.proxy?.store ?? createMemoryProxyStore(),
       // A real agency reads its own session here; the playground signs in one of two fake end users by cookie.
       authorize: async (request) => userFromCookie(request.headers.get('cookie')),
     });
-    relayToProxy = getRequestListener(proxy);
+  let relayToProxy: ReturnType<typeof getRequestListener> | undefined;
+  const renewProxy = () => {
+    if (appUrl !== undefined) relayToProxy = getRequestListener(createProxy(appUrl));
   };
-  const relayToMockAdmin = createMockAdminRelay(mock);
+  const reset = () => {
+    if (!mock) return;
+    mock.api.admin.reset();
+    renewProxy();
+  };
+  const relayToMockAdmin = createMockAdminRelay(mock, renewProxy);
 
   const agencyServer: Plugin = {
     name: 'playground-agency-server',
@@ -181,11 +201,13 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host ?? 'localhost';
   const url = running.resolvedUrls?.local[0] ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
-  startProxy(url);
+  appUrl = url;
+  renewProxy();
 
   let closing: Promise<void> | undefined;
   const playground: Playground = {
     url,
+    reset,
     printUrls: () => running.printUrls(),
     close() {
       closing ??= (async () => {

@@ -2,13 +2,31 @@ import type { Decorator, Meta, StoryObj } from '@storybook/react-vite';
 import { AgentBuilder } from 'agent-embed';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, installCodehost, storyPrompt, storyUser } from './story-agent.js';
-import { prepare, reach } from './story-states.js';
+import { reach } from './story-states.js';
 
 const meta = {
   title: 'Builder/AgentBuilder',
   component: AgentBuilder,
+  // Stories never leave the page: the code-host installation address goes to a spy.
   args: { codehost: { navigate: fn() } },
+  argTypes: {
+    codehost: {
+      control: false,
+      table: { type: { summary: "{ mode?: 'redirect' | 'popup'; returnUrl?; navigate?; openWindow? }" } },
+    },
+    onSelectPlan: { control: false, table: { type: { summary: '(plan: SubscriptionPlan) => void' } } },
+    onBuyCredits: { control: false, table: { type: { summary: '() => void' } } },
+    toolbarSlot: { control: false, table: { type: { summary: 'ReactNode' } } },
+    provider: { table: { defaultValue: { summary: 'vercel' } } },
+    showProjects: { table: { defaultValue: { summary: 'true' } } },
+  },
 } satisfies Meta<typeof AgentBuilder>;
+
+/**
+ * A story that checks what a click or a key does rather than showing a state set up before it renders: it
+ * runs as a test and stays in the sidebar, not on the docs page.
+ */
+const behaviour = { tags: ['!autodocs'] };
 
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -24,10 +42,19 @@ function builder(canvasElement: HTMLElement) {
 export const Start: Story = {
   name: 'Before the first prompt',
   play: async ({ canvasElement }) => {
-    const { element, view, part } = builder(canvasElement);
+    const { element, view } = builder(canvasElement);
     await expect(element).toHaveAttribute('data-state', 'idle');
     await expect(view.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
     await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  },
+};
+
+export const StartPublish: Story = {
+  ...behaviour,
+  name: 'Behaviour: the Publish sheet before the first prompt',
+  play: async ({ canvasElement }) => {
+    const { view, part } = builder(canvasElement);
     await userEvent.click(view.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
     await expect(part('Deploy to Vercel')).toHaveTextContent('Connect your Vercel account to deploy your app.');
@@ -35,19 +62,32 @@ export const Start: Story = {
   },
 };
 
+/** Two projects built on an earlier visit (through the client alone). */
+const returningUser = agentParameters({
+  setup: async (agent) => {
+    await agent.client.generate({ prompt: storyPrompt });
+    await agent.client.generate({ prompt: 'A habit tracker with streaks and reminders' });
+  },
+});
+
 export const ReturningUser: Story = {
   name: 'A returning end user: the empty builder offers their latest projects',
-  parameters: agentParameters({
-    setup: async (agent) => {
-      await agent.client.generate({ prompt: storyPrompt });
-      await agent.client.generate({ prompt: 'A habit tracker with streaks and reminders' });
-    },
-  }),
+  parameters: returningUser,
+  play: async ({ canvasElement }) => {
+    const { view } = builder(canvasElement);
+    const recent = await view.findByRole('region', { name: 'Continue a project' });
+    await expect(within(recent).getAllByRole('button')).toHaveLength(2);
+  },
+};
+
+export const ReturningUserOpens: Story = {
+  ...behaviour,
+  name: 'Behaviour: a returning end user opens a recent project',
+  parameters: returningUser,
   play: async ({ canvasElement }) => {
     const { element, view } = builder(canvasElement);
     const recent = await view.findByRole('region', { name: 'Continue a project' });
     const items = within(recent).getAllByRole('button');
-    await expect(items).toHaveLength(2);
     await userEvent.click(items[0]!);
     await waitFor(() => expect(element).toHaveAttribute('data-phase', 'ready'));
     await expect(view.getByLabelText('What should change?')).toBeInTheDocument();
@@ -56,7 +96,8 @@ export const ReturningUser: Story = {
 };
 
 export const Generate: Story = {
-  name: 'Generate from the builder',
+  ...behaviour,
+  name: 'Behaviour: generate from the builder',
   play: async ({ canvasElement }) => {
     const { element, view } = builder(canvasElement);
     await userEvent.type(view.getByLabelText('Describe the app you want'), storyPrompt);
@@ -66,24 +107,38 @@ export const Generate: Story = {
   },
 };
 
+/** A completed project, the code host and Vercel connected. */
+const readyToShip = agentParameters({
+  setup: async (agent) => {
+    await installCodehost(agent);
+    await agent.client.deployments.connect('vercel', {
+      external_user_id: storyUser.id,
+      token: 'studio-ada:story-token',
+    });
+    await reach.completed.setup?.(agent);
+  },
+});
+
 export const ReadyToShip: Story = {
   name: 'Completed, code host connected, deploy connected',
   args: { showPlans: true },
-  parameters: agentParameters({
-    setup: async (agent) => {
-      await installCodehost(agent);
-      await agent.client.deployments.connect('vercel', {
-        external_user_id: storyUser.id,
-        token: 'studio-ada:story-token',
-      });
-      await reach.completed.setup?.(agent);
-    },
-  }),
+  parameters: readyToShip,
   play: async ({ canvasElement }) => {
-    const { element, view, part } = builder(canvasElement);
+    const { element, view } = builder(canvasElement);
     await expect(element).toHaveAttribute('data-state', 'completed');
     await expect(view.getByTitle('Preview of the generated app')).toBeInTheDocument();
     await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
+    await expect(view.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  },
+};
+
+export const ReadyToShipSheets: Story = {
+  ...behaviour,
+  name: 'Behaviour: the Plans and Publish sheets of a ready app, deploying',
+  args: { showPlans: true },
+  parameters: readyToShip,
+  play: async ({ canvasElement }) => {
+    const { view, part } = builder(canvasElement);
     await userEvent.click(view.getByRole('button', { name: 'Plans' }));
     await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'loaded'));
     await userEvent.click(within(canvasElement.ownerDocument.body).getByRole('button', { name: 'Close' }));
@@ -106,11 +161,9 @@ function creditsTold(element: HTMLElement) {
 export const OutOfCreditsBefore: Story = {
   name: 'Out of credits before a build: told once, by the prompt box; Buy credits opens the plans',
   args: { showPlans: true },
-  parameters: agentParameters(prepare.noCredits),
+  parameters: agentParameters(reach.creditsExhaustedBefore),
   play: async ({ canvasElement }) => {
     const { element, view } = builder(canvasElement);
-    await userEvent.type(view.getByLabelText('Describe the app you want'), storyPrompt);
-    await userEvent.click(view.getByRole('button', { name: 'Generate' }));
     const alert = await view.findByRole('alert');
     await expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
     // Nothing was built: no pill, no build log, a neutral stage.
@@ -118,18 +171,15 @@ export const OutOfCreditsBefore: Story = {
     await expect(view.queryByRole('region', { name: 'Build progress' })).not.toBeInTheDocument();
     await expect(view.getByText('Your app will appear here.')).toBeInTheDocument();
     await expect(creditsTold(element)).toHaveLength(1);
-    await userEvent.click(within(alert).getByRole('button', { name: 'Buy credits' }));
-    await waitFor(() =>
-      expect(within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Plans' })).toBeInTheDocument(),
-    );
+    await expect(within(alert).getByRole('button', { name: 'Buy credits' })).toBeEnabled();
   },
 };
 
 export const OutOfCreditsDuring: Story = {
   name: 'Credits ran out during a build: told once, by the build log',
-  args: { onBuyCredits: fn() },
+  args: { showPlans: true },
   parameters: agentParameters(reach.creditsExhaustedDuring),
-  play: async ({ canvasElement, args }) => {
+  play: async ({ canvasElement }) => {
     const { element, view } = builder(canvasElement);
     await expect(element).toHaveAttribute('data-phase', 'credits_exhausted');
     const log = view.getByRole('region', { name: 'Build progress' });
@@ -137,8 +187,7 @@ export const OutOfCreditsDuring: Story = {
     await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
     await expect(view.getByRole('region', { name: 'App preview' })).toHaveTextContent('Your app will appear here.');
     await expect(creditsTold(element)).toHaveLength(1);
-    await userEvent.click(within(log).getByRole('button', { name: 'Buy credits' }));
-    await expect(args.onBuyCredits).toHaveBeenCalledTimes(1);
+    await expect(within(log).getByRole('button', { name: 'Buy credits' })).toBeEnabled();
   },
 };
 
@@ -191,6 +240,19 @@ export const Mobile: Story = {
     const chat = view.getByRole('tab', { name: 'Chat' });
     await expect(chat).toHaveAttribute('aria-selected', 'true');
     await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
+  },
+};
+
+export const MobileTabs: Story = {
+  ...behaviour,
+  name: 'Behaviour: mobile tabs by keyboard',
+  decorators: [atWidth(390)],
+  parameters: agentParameters(reach.completed),
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    if (!hasLayout) return expect(element).toHaveAttribute('data-layout', 'wide');
+    await waitFor(() => expect(element).toHaveAttribute('data-layout', 'narrow'));
+    const chat = view.getByRole('tab', { name: 'Chat' });
     chat.focus();
     await userEvent.keyboard('{ArrowRight}');
     await expect(view.getByRole('tab', { name: 'Preview' })).toHaveFocus();

@@ -12,6 +12,12 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/**
+ * A story that checks what a click does rather than showing a state set up before it renders: it runs as a
+ * test and stays in the sidebar, not on the docs page.
+ */
+const behaviour = { tags: ['!autodocs'] };
+
 function preview(canvasElement: HTMLElement) {
   const region = within(canvasElement).getByRole('region', { name: 'App preview' });
   return { region, view: within(region), frame: () => region.querySelector('iframe') };
@@ -72,7 +78,7 @@ export const Ready: Story = {
   name: 'Completed: live preview',
   parameters: agentParameters(reach.completed),
   play: async (context) => {
-    const { region, view, frame } = preview(context.canvasElement);
+    const { region, view } = preview(context.canvasElement);
     const appUrl = storyAgent(context).api.admin.projects()[0]?.appUrl ?? '';
     await expect(region).toHaveAttribute('data-state', 'ready');
     const iframe = view.getByTitle('Preview of the generated app');
@@ -80,8 +86,17 @@ export const Ready: Story = {
     await expect(iframe).toHaveAttribute('sandbox', previewSandbox(appUrl, window.location.origin));
     await expect(iframe).toHaveAttribute('referrerpolicy', 'no-referrer');
     await expect(view.getByRole('link', { name: 'Open in a new tab' })).toHaveAttribute('href', appUrl);
-    // Device widths.
     await expect(view.getByRole('button', { name: 'Desktop' })).toHaveAttribute('aria-pressed', 'true');
+  },
+};
+
+export const DeviceWidths: Story = {
+  ...behaviour,
+  name: 'Behaviour: device widths and reload',
+  parameters: agentParameters(reach.completed),
+  play: async (context) => {
+    const { region, view, frame } = preview(context.canvasElement);
+    const appUrl = storyAgent(context).api.admin.projects()[0]?.appUrl ?? '';
     await userEvent.click(view.getByRole('button', { name: 'Mobile' }));
     await expect(region).toHaveAttribute('data-device', 'mobile');
     await expect(view.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');

@@ -9,7 +9,27 @@ const meta = {
   component: CodehostConnect,
   // Stories never leave the page: the installation address goes to a spy.
   args: { navigate: fn() },
+  argTypes: {
+    mode: { control: 'inline-radio', options: ['redirect', 'popup'], table: { defaultValue: { summary: 'redirect' } } },
+    navigate: {
+      control: false,
+      table: { type: { summary: '(url: string) => void' }, defaultValue: { summary: 'window.location.assign' } },
+    },
+    openWindow: {
+      control: false,
+      table: {
+        type: { summary: '(url: string, name: string) => Window | null' },
+        defaultValue: { summary: 'window.open' },
+      },
+    },
+  },
 } satisfies Meta<typeof CodehostConnect>;
+
+/**
+ * A story that checks what a click does rather than showing a state set up before it renders: it runs as a
+ * test and stays in the sidebar, not on the docs page.
+ */
+const behaviour = { tags: ['!autodocs'] };
 
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -31,7 +51,8 @@ export const NotConnected: Story = {
 };
 
 export const Redirecting: Story = {
-  name: 'Connecting (sent to the installation page)',
+  ...behaviour,
+  name: 'Behaviour: Connect sends the end user to the installation page',
   play: async ({ canvasElement, args }) => {
     const { element, view } = region(canvasElement);
     await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
@@ -46,7 +67,8 @@ export const Redirecting: Story = {
 };
 
 export const Popup: Story = {
-  name: 'Connecting in a popup',
+  ...behaviour,
+  name: 'Behaviour: Connect in a popup',
   args: { mode: 'popup', openWindow: fn(() => ({ closed: false }) as unknown as Window) },
   play: async ({ canvasElement, args }) => {
     const { element, view } = region(canvasElement);
@@ -103,10 +125,17 @@ export const InstallationSuspended: Story = {
 
 export const StartRefused: Story = {
   name: 'Start refused (no name or email)',
-  parameters: agentParameters({ externalUser: { id: 'user-without-profile' } }),
+  parameters: agentParameters({
+    externalUser: { id: 'user-without-profile' },
+    // The start the Connect button sends, for an end user the agency knows no name or email of.
+    setup: async (agent) => {
+      await agent.store
+        .getState()
+        .startCodehostConnect({ external_user_id: 'user-without-profile', return_url: 'https://agency.example.test/' });
+    },
+  }),
   play: async ({ canvasElement, args }) => {
     const { view } = region(canvasElement);
-    await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
     const alert = await view.findByRole('alert');
     await expect(alert).toHaveTextContent('The external user name field is required.');
     await expect(args.navigate).not.toHaveBeenCalled();

@@ -1,14 +1,30 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { DeployButton } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, storyUser, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
+import { expect, screen, waitFor, within } from 'storybook/test';
+import {
+  agentParameters,
+  currentGeneration,
+  storyUser,
+  type AgentStoryParameters,
+  type StoryAgent,
+} from './story-agent.js';
 import { reach } from './story-states.js';
 
+/**
+ * Every state below is set up before the story renders (the mock, the store's connect and deploy actions, and
+ * `defaultDialogOpen` for the dialog's states), so the docs page shows each one as it is; the play functions
+ * only check what is shown.
+ */
 const meta = {
   title: 'Deploy/DeployButton',
   component: DeployButton,
-  args: { provider: 'vercel', onDeployed: fn() },
+  args: { provider: 'vercel' },
+  argTypes: {
+    provider: { control: 'select', options: ['vercel', 'netlify', 'heroku'] },
+    onDeployed: { control: false, table: { type: { summary: '(deployment: Deployment) => void' } } },
+    defaultDialogOpen: { table: { defaultValue: { summary: 'false' } } },
+  },
   // Every story has a completed project to deploy.
   parameters: agentParameters(reach.completed),
 } satisfies Meta<typeof DeployButton>;
@@ -19,13 +35,16 @@ type Story = StoryObj<typeof meta>;
 /** A token the mock's Vercel accepts, for the account `studio-ada`. */
 const acceptedToken = 'studio-ada:story-token';
 
+/** The dialog is modal: on the docs page its stories get a frame of their own, so it covers only that frame. */
+const inFrame = { docs: { story: { inline: false, iframeHeight: 460 } } };
+
 function region(canvasElement: HTMLElement) {
   const element = within(canvasElement).getByRole('region', { name: /^Deploy to / });
   return { element, view: within(element) };
 }
 
 /** The completed project, then whatever else the story needs. */
-function withProject(then: (agent: StoryAgent) => Promise<void> | void): AgentStoryParameters {
+function withProject(then: (agent: StoryAgent) => Promise<unknown> | void): AgentStoryParameters {
   return {
     setup: async (agent) => {
       await reach.completed.setup?.(agent);
@@ -34,20 +53,22 @@ function withProject(then: (agent: StoryAgent) => Promise<void> | void): AgentSt
   };
 }
 
-async function connectStoryUser(agent: StoryAgent, token = acceptedToken): Promise<void> {
-  await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token });
+/** The story user's connect through the store, as the dialog sends it. */
+function connectStoryUser(agent: StoryAgent, token = acceptedToken) {
+  return agent.store.getState().connectDeployment('vercel', storyUser.id, token);
 }
 
-/** Opens the dialog from the region and submits a token, as a person would. */
-async function submitToken(canvasElement: HTMLElement, token: string, button = 'Connect Vercel') {
-  const { element, view } = region(canvasElement);
-  await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
-  await userEvent.click(view.getByRole('button', { name: button }));
+/** Connected, then the story's project deployed through the store (as the Deploy button does). */
+async function connectAndDeploy(agent: StoryAgent): Promise<void> {
+  await connectStoryUser(agent);
+  const projectId = currentGeneration(agent.store.getState())?.projectId;
+  if (projectId === undefined) throw new Error('The story has no project.');
+  await agent.store.getState().deploy('vercel', projectId, storyUser.id);
+}
+
+async function openDialog() {
   const dialog = await screen.findByRole('dialog', { name: 'Connect Vercel' });
-  const input = within(dialog).getByLabelText('Vercel access token');
-  await userEvent.type(input, token);
-  await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
-  return { dialog, input: input as HTMLInputElement };
+  return { dialog, input: within(dialog).getByLabelText<HTMLInputElement>('Vercel access token') };
 }
 
 export const NoConnection: Story = {
@@ -63,15 +84,20 @@ export const NoConnection: Story = {
 
 export const Connecting: Story = {
   name: 'Connecting (token sent, answer pending)',
-  parameters: agentParameters(
-    withProject((agent) => {
-      // Frozen in the state: the provider's check of the token never answers.
-      agent.client.deployments.connect = () => new Promise(() => {});
-    }),
-  ),
+  args: { defaultDialogOpen: true },
+  parameters: {
+    ...agentParameters(
+      withProject((agent) => {
+        // Frozen in the state: the provider's check of the token never answers.
+        agent.client.deployments.connect = () => new Promise(() => {});
+        void connectStoryUser(agent);
+      }),
+    ),
+    ...inFrame,
+  },
   play: async ({ canvasElement }) => {
-    const { dialog, input } = await submitToken(canvasElement, acceptedToken, 'Connect Vercel');
-    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Connecting…' })).toBeDisabled());
+    const { dialog, input } = await openDialog();
+    await expect(within(dialog).getByRole('button', { name: 'Connecting…' })).toBeDisabled();
     await expect(input.value).toBe('');
     await expect(input).toBeDisabled();
     await expect(canvasElement.ownerDocument.body.innerHTML).not.toContain(acceptedToken);
@@ -92,7 +118,7 @@ export const Connected: Story = {
 export const Expired: Story = {
   parameters: agentParameters(
     withProject(async (agent) => {
-      await connectStoryUser(agent);
+      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: acceptedToken });
       // The mock stores tokens without an expiry; the real API may send one that has passed.
       const getConnection = agent.client.deployments.getConnection;
       agent.client.deployments.getConnection = async (...args) => ({
@@ -106,15 +132,19 @@ export const Expired: Story = {
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'expired'));
     await expect(view.getByText('Your Vercel connection has expired. Connect again to deploy.')).toBeInTheDocument();
     await expect(view.queryByRole('button', { name: 'Deploy to Vercel' })).not.toBeInTheDocument();
-    await userEvent.click(view.getByRole('button', { name: 'Connect Vercel' }));
-    await expect(await screen.findByRole('dialog', { name: 'Connect Vercel' })).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Connect Vercel' })).toBeEnabled();
   },
 };
 
 export const ProviderRejection: Story = {
   name: 'Provider rejects the token (422)',
-  play: async ({ canvasElement }) => {
-    const { dialog, input } = await submitToken(canvasElement, 'bad_revoked_token');
+  args: { defaultDialogOpen: true },
+  parameters: {
+    ...agentParameters(withProject((agent) => connectStoryUser(agent, 'bad_revoked_token'))),
+    ...inFrame,
+  },
+  play: async () => {
+    const { dialog, input } = await openDialog();
     const error = await within(dialog).findByText(
       'The token was rejected by Vercel. Check that it is valid and has not been revoked.',
     );
@@ -126,66 +156,54 @@ export const ProviderRejection: Story = {
 
 export const AlreadyConnectedElsewhere: Story = {
   name: 'Account connected to another end user (409)',
-  parameters: agentParameters(
-    withProject(
-      (agent) =>
-        void agent.client.deployments.connect('vercel', {
+  args: { defaultDialogOpen: true },
+  parameters: {
+    ...agentParameters(
+      withProject(async (agent) => {
+        await agent.client.deployments.connect('vercel', {
           external_user_id: 'someone-else',
           token: 'shared-studio:first',
-        }),
+        });
+        await connectStoryUser(agent, 'shared-studio:second');
+      }),
     ),
-  ),
-  play: async ({ canvasElement }) => {
-    const { dialog } = await submitToken(canvasElement, 'shared-studio:second');
+    ...inFrame,
+  },
+  play: async () => {
+    const { dialog, input } = await openDialog();
     const alert = await within(dialog).findByRole('alert');
     await expect(alert).toHaveTextContent('already connected to someone else here');
     // The API's words stay for support, inside the closed Details disclosure.
     await expect(alert.querySelector('details')).toHaveTextContent(agentApiMessages.providerAccountTaken);
+    await expect(input).not.toHaveAttribute('aria-invalid', 'true');
   },
 };
 
 export const DeployOk: Story = {
   name: 'Deploy ok',
-  parameters: agentParameters(withProject((agent) => connectStoryUser(agent))),
-  play: async ({ canvasElement, args }) => {
+  parameters: agentParameters(withProject(connectAndDeploy)),
+  play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
-    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'deployed'));
     await expect(view.getByText('Deployed')).toBeInTheDocument();
     await expect(view.getByText('Live')).toBeInTheDocument();
+    await expect(view.getByText('Connected as studio-ada')).toBeInTheDocument();
     await expect(view.getByRole('link', { name: /^Open the deployment/ })).toHaveAttribute(
       'href',
       expect.stringMatching(/^https:\/\/.+\.vercel\.mock\.agent-embed\.test\/$/),
     );
-    await expect(args.onDeployed).toHaveBeenCalledTimes(1);
-  },
-};
-
-export const DeployOkAfterConnecting: Story = {
-  name: 'Deploy ok, connecting first',
-  play: async ({ canvasElement }) => {
-    await submitToken(canvasElement, acceptedToken);
-    const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
-    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'deployed'));
-    await expect(view.getByText('Connected as studio-ada')).toBeInTheDocument();
-    await expect(view.getByRole('link', { name: /^Open the deployment/ })).toBeInTheDocument();
   },
 };
 
 export const DeployFailed: Story = {
   parameters: agentParameters(
-    withProject(async (agent) => {
-      await connectStoryUser(agent);
+    withProject((agent) => {
       agent.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
+      return connectAndDeploy(agent);
     }),
   ),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
-    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'failed'));
     await expect(view.getByRole('alert')).toHaveTextContent('The deployment failed');
     await expect(view.getByRole('alert')).toHaveTextContent('Something went wrong on our side. Try again in a moment.');
@@ -196,15 +214,13 @@ export const DeployFailed: Story = {
 export const DeployRateLimited: Story = {
   name: 'Deploy refused for a while (429, live countdown)',
   parameters: agentParameters(
-    withProject(async (agent) => {
-      await connectStoryUser(agent);
+    withProject((agent) => {
       agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 20, route: 'deploy' });
+      return connectAndDeploy(agent);
     }),
   ),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
-    await userEvent.click(view.getByRole('button', { name: 'Deploy to Vercel' }));
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'failed'));
     await expect(view.getByRole('alert')).toHaveTextContent(/You can try again in \d+ s\./);
     // The API's words only inside the closed Details disclosure.

@@ -8,8 +8,17 @@ import { prepare, reach, storyBillingUrl } from './story-states.js';
 const meta = {
   title: 'Generation/GeneratePanel',
   component: GeneratePanel,
-  args: { onComplete: fn() },
+  argTypes: {
+    onComplete: { control: false, table: { type: { summary: '(result: GenerationResult) => void' } } },
+    onBuyCredits: { control: false, table: { type: { summary: '() => void' } } },
+  },
 } satisfies Meta<typeof GeneratePanel>;
+
+/**
+ * A story that checks a behaviour (what a click or a key does) rather than showing a state: it runs as a test
+ * and stays in the sidebar, but not on the docs page, where every story is a state set up before it renders.
+ */
+const behaviour = { tags: ['!autodocs'] };
 
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -81,12 +90,13 @@ export const DesignMode: Story = {
     await expect(canvas.getByRole('radio', { name: 'Design' })).toHaveAccessibleDescription(
       'A frontend-focused design.',
     );
-    await submitPrompt(context.canvasElement);
-    await waitFor(() => expect(storyAgent(context).api.admin.projects()[0]?.mode).toBe('design'));
   },
 };
 
 export const PromptTooShort: Story = {
+  ...behaviour,
+  name: 'Behaviour: a prompt under 10 characters is refused before sending',
+  args: { onComplete: fn() },
   play: async (context) => {
     const { canvas, prompt } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement, '  short  ');
@@ -101,22 +111,21 @@ export const PromptTooShort: Story = {
 };
 
 export const Submitting: Story = {
-  parameters: agentParameters(prepare.holdBeforeFirstEvent),
+  parameters: agentParameters(reach.submitting),
   play: async (context) => {
-    const { canvas, form, prompt, submit } = panel(context.canvasElement);
-    await userEvent.type(prompt(), storyPrompt);
-    await userEvent.click(submit());
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'submitting'));
+    const { canvas, form, prompt } = panel(context.canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'submitting');
     await expect(form).toHaveAttribute('aria-busy', 'true');
     await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
     await expect(prompt()).toBeDisabled();
-    // Keyboard users keep their place: focus moves from the disabled submit to Cancel.
-    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toHaveFocus();
-    await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
+    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
   },
 };
 
 export const DoubleClickSendsOnePost: Story = {
+  ...behaviour,
+  name: 'Behaviour: a double click sends one POST',
   parameters: agentParameters(prepare.holdBeforeFirstEvent),
   play: async (context) => {
     const { form, prompt, submit } = panel(context.canvasElement);
@@ -152,18 +161,13 @@ export const Generating: Story = {
 };
 
 export const CancelWhileProvisioning: Story = {
-  parameters: agentParameters({ setup: (agent) => agent.api.admin.injectFault({ kind: 'pause_after', events: 3 }) }),
+  name: 'Stopped watching while provisioning',
+  parameters: agentParameters(reach.cancelled),
   play: async (context) => {
-    const { canvas, form, submit } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement);
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'provisioning'));
-    await userEvent.click(canvas.getByRole('button', { name: 'Stop watching' }));
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
+    const { form, submit } = panel(context.canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'aborted');
     await expect(submit()).toHaveAccessibleName('Generate');
     await expect(submit()).toBeEnabled();
-    await waitFor(() =>
-      expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'aborted' })),
-    );
   },
 };
 
@@ -178,25 +182,17 @@ export const CompletedOffersFollowUp: Story = {
     await expect(prompt()).toHaveAccessibleName('What should change?');
     await expect(canvas.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
     await expect(canvas.queryByRole('group', { name: 'Mode' })).not.toBeInTheDocument();
-    // Starting over brings the new-project form back.
-    await userEvent.click(canvas.getByRole('button', { name: 'Start a new project' }));
-    await expect(canvas.getByRole('heading', { name: 'Create an app' })).toBeInTheDocument();
-    await expect(form).toHaveAttribute('data-state', 'idle');
+    await expect(canvas.getByRole('button', { name: 'Start a new project' })).toBeEnabled();
   },
 };
 
 export const FollowUp: Story = {
-  parameters: agentParameters(reach.completed),
+  name: 'A follow-up done',
+  parameters: agentParameters(reach.followUpCompleted),
   play: async (context) => {
     const agent = storyAgent(context);
     const projectId = agent.api.admin.projects()[0]?.id ?? '';
     const { form } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement, 'Add a dark theme and a contact page');
-    await waitFor(() =>
-      expect(context.args.onComplete).toHaveBeenCalledWith(
-        expect.objectContaining({ outcome: 'completed', projectId }),
-      ),
-    );
     await expect(form).toHaveAttribute('data-state', 'completed');
     const posts = generationPosts(agent);
     await expect(posts.map((post) => post.path.replace(/^.*\/agent/, '/agent'))).toEqual([
@@ -209,33 +205,28 @@ export const FollowUp: Story = {
 
 export const CreditsExhaustedBefore: Story = {
   name: 'Credits exhausted before (400): Buy credits',
-  args: { onBuyCredits: fn() },
-  parameters: agentParameters(prepare.noCredits),
+  args: { onBuyCredits: () => {} },
+  parameters: agentParameters(reach.creditsExhaustedBefore),
   play: async (context) => {
-    const { canvas, form, prompt } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement);
+    const { canvas, form } = panel(context.canvasElement);
     const alert = await canvas.findByRole('alert');
     await expect(alert).toHaveTextContent('Your app could not be started');
     await expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
     // The API's own words wait behind Details, for the agency's support.
     await expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(alert).toHaveAttribute('data-kind', 'insufficient_credits');
-    await waitFor(() => expect(alert).toHaveFocus());
     await expect(form).toHaveAttribute('data-state', 'credits_exhausted');
-    // Nothing was built, so the form owns this failure and its next step; the prompt is kept for later.
-    await expect(prompt()).toHaveValue(storyPrompt);
-    await userEvent.click(within(alert).getByRole('button', { name: 'Buy credits' }));
-    await expect(context.args.onBuyCredits).toHaveBeenCalledTimes(1);
+    // Nothing was built, so the form owns this failure and its next step.
+    await expect(within(alert).getByRole('button', { name: 'Buy credits' })).toBeEnabled();
   },
 };
 
 export const CreditsExhaustedBeforeBuyLink: Story = {
   name: 'Credits exhausted before (400): a link to the billing page',
   args: { buyCreditsUrl: storyBillingUrl },
-  parameters: agentParameters(prepare.noCredits),
+  parameters: agentParameters(reach.creditsExhaustedBefore),
   play: async (context) => {
     const { canvas } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement);
     const alert = await canvas.findByRole('alert');
     const link = within(alert).getByRole('link', { name: 'Buy credits' });
     await expect(link).toHaveAttribute('href', storyBillingUrl);
@@ -245,33 +236,39 @@ export const CreditsExhaustedBeforeBuyLink: Story = {
 
 export const CreditsExhaustedDuring: Story = {
   name: 'Credits exhausted during (event)',
-  parameters: agentParameters(prepare.creditsForThreeFiles),
+  parameters: agentParameters(reach.creditsExhaustedDuring),
   play: async (context) => {
     const { canvas, form, submit } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement);
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'credits_exhausted'));
+    await expect(form).toHaveAttribute('data-state', 'credits_exhausted');
     // The stream had started: the build log tells the story, the form is not refused.
     await expect(canvas.queryByRole('alert')).not.toBeInTheDocument();
     await expect(submit()).toBeEnabled();
-    await expect(context.args.onComplete).toHaveBeenCalledWith(
-      expect.objectContaining({ outcome: 'credits_exhausted' }),
-    );
   },
 };
 
 export const Failed: Story = {
-  parameters: agentParameters(prepare.failing),
+  parameters: agentParameters(reach.failed),
   play: async (context) => {
     const { form, submit } = panel(context.canvasElement);
-    await submitPrompt(context.canvasElement);
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'failed'));
+    await expect(form).toHaveAttribute('data-state', 'failed');
     await expect(submit()).toBeEnabled();
-    await expect(context.args.onComplete).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'failed' }));
+  },
+};
+
+export const Recovering: Story = {
+  name: 'Interrupted, recovering',
+  parameters: agentParameters(reach.recovering),
+  play: async (context) => {
+    const { canvas, form, submit } = panel(context.canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'recovering');
+    await expect(submit()).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'Stop waiting' })).toBeEnabled();
   },
 };
 
 export const RecoveringThenStopWaiting: Story = {
-  name: 'Interrupted, recovering, stop waiting',
+  ...behaviour,
+  name: 'Behaviour: stop waiting while recovering',
   parameters: agentParameters(prepare.cutAndStalled),
   play: async (context) => {
     const { canvas, form, submit } = panel(context.canvasElement);
@@ -290,7 +287,6 @@ function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message
     parameters: agentParameters(parameters),
     play: async (context) => {
       const { canvas, form, submit } = panel(context.canvasElement);
-      await submitPrompt(context.canvasElement);
       const alert = await canvas.findByRole('alert');
       await expect(alert).toHaveAttribute('data-kind', kind);
       await expect(alert).toHaveTextContent(message);
@@ -302,7 +298,7 @@ function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message
   };
 }
 
-export const RateLimited: Story = refused(prepare.rateLimited, 'rate_limited', agentApiMessages.tooManyAttempts);
-export const Unauthorized: Story = refused(prepare.unauthorized, 'unauthorized', agentApiMessages.unauthorized);
-export const TokenExpired: Story = refused(prepare.expired, 'token_expired', agentApiMessages.tokenExpired);
-export const TeamSuspended: Story = refused(prepare.suspended, 'suspended', agentApiMessages.suspended);
+export const RateLimited: Story = refused(reach.rateLimited, 'rate_limited', agentApiMessages.tooManyAttempts);
+export const Unauthorized: Story = refused(reach.unauthorized, 'unauthorized', agentApiMessages.unauthorized);
+export const TokenExpired: Story = refused(reach.expired, 'token_expired', agentApiMessages.tokenExpired);
+export const TeamSuspended: Story = refused(reach.suspended, 'suspended', agentApiMessages.suspended);

@@ -30,6 +30,8 @@ function GenerationJourney() {
 const meta = {
   title: 'Generation/Journey',
   component: GenerationJourney,
+  // Journeys are behaviours (typing, clicking, following a build), run as tests: no docs page of states.
+  tags: ['!autodocs'],
 } satisfies Meta<typeof GenerationJourney>;
 
 export default meta;

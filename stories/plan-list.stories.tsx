@@ -7,6 +7,7 @@ import { agentParameters } from './story-agent.js';
 const meta = {
   title: 'Plans/PlanList',
   component: PlanList,
+  argTypes: { onSelect: { control: false, table: { type: { summary: '(plan: SubscriptionPlan) => void' } } } },
 } satisfies Meta<typeof PlanList>;
 
 export default meta;
@@ -49,6 +50,18 @@ export const GermanLocale: Story = {
 };
 
 export const Selectable: Story = {
+  name: 'Selectable (a Choose button per plan)',
+  args: { onSelect: () => {} },
+  play: async ({ canvasElement }) => {
+    const { view } = await loaded(canvasElement);
+    await expect(view.getByRole('button', { name: 'Choose Agency' })).toBeEnabled();
+  },
+};
+
+export const Choosing: Story = {
+  // A behaviour, not a state: a test in the sidebar, not on the docs page.
+  tags: ['!autodocs'],
+  name: 'Behaviour: Choose calls onSelect with the plan',
   args: { onSelect: fn() },
   play: async ({ canvasElement, args }) => {
     const { view } = await loaded(canvasElement);

@@ -2,15 +2,34 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { RepoPicker } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import type { MockScenario } from 'agent-embed/mock';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, installCodehost, storyAgent, type AgentStoryParameters } from './story-agent.js';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import {
+  agentParameters,
+  currentGeneration,
+  installCodehost,
+  storyAgent,
+  storyUser,
+  type AgentStoryParameters,
+  type StoryAgent,
+} from './story-agent.js';
 import { reach } from './story-states.js';
 
 const meta = {
   title: 'Code host/RepoPicker',
   component: RepoPicker,
-  args: { perPage: 10, onLinked: fn(), onPushed: fn() },
+  args: { perPage: 10 },
+  argTypes: {
+    perPage: { table: { defaultValue: { summary: '30' } } },
+    onLinked: { control: false, table: { type: { summary: '(result: LinkResult) => void' } } },
+    onPushed: { control: false, table: { type: { summary: '(result: PushResult) => void' } } },
+  },
 } satisfies Meta<typeof RepoPicker>;
+
+/**
+ * A story that checks what a click or a key does rather than showing a state set up before it renders: it
+ * runs as a test and stays in the sidebar, not on the docs page.
+ */
+const behaviour = { tags: ['!autodocs'] };
 
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -34,6 +53,29 @@ function connected(scenario: MockScenario = {}): AgentStoryParameters {
       await reach.completed.setup?.(agent);
     },
   };
+}
+
+/** The story's project and the end user's repository at `index` of the first page. */
+async function projectAndRepository(agent: StoryAgent, index: number) {
+  const projectId = currentGeneration(agent.store.getState())?.projectId;
+  const page = await agent.client.codehost.listRepositories(storyUser.id, { page: 1, per_page: 10 });
+  const [owner = '', name = ''] = page.items[index]?.full_name.split('/') ?? [];
+  if (projectId === undefined || name === '') throw new Error('The story has no project or no repository.');
+  return { projectId, repository: { owner, name } };
+}
+
+/** Connected, then the project linked to the repository at `index` through the store, as the Link button does. */
+function linked(index: number, then?: (agent: StoryAgent, projectId: string) => Promise<unknown>) {
+  const base = connected();
+  return {
+    ...base,
+    setup: async (agent: StoryAgent) => {
+      await base.setup?.(agent);
+      const { projectId, repository } = await projectAndRepository(agent, index);
+      await agent.store.getState().linkRepository(projectId, storyUser.id, repository);
+      await then?.(agent, projectId);
+    },
+  } satisfies AgentStoryParameters;
 }
 
 async function ready(canvasElement: HTMLElement) {
@@ -80,6 +122,17 @@ export const ManyPages: Story = {
   play: async ({ canvasElement }) => {
     const { view, options } = await ready(canvasElement);
     await expect(view.getByText('Page 1 of 5 · 47 repositories')).toBeInTheDocument();
+    await expect(options()).toHaveLength(10);
+    await expect(view.getByRole('button', { name: 'Next page' })).toBeEnabled();
+  },
+};
+
+export const NextPage: Story = {
+  ...behaviour,
+  name: 'Behaviour: Next page',
+  parameters: agentParameters(connected()),
+  play: async ({ canvasElement }) => {
+    const { view, options } = await ready(canvasElement);
     await userEvent.click(view.getByRole('button', { name: 'Next page' }));
     await waitFor(() => expect(view.getByText('Page 2 of 5 · 47 repositories')).toBeInTheDocument());
     await expect(options()).toHaveLength(10);
@@ -89,7 +142,8 @@ export const ManyPages: Story = {
 };
 
 export const NullTotal: Story = {
-  name: 'Unknown total (load more)',
+  ...behaviour,
+  name: 'Behaviour: an unknown total loads more on demand',
   parameters: agentParameters(connected({ repositoryCount: 25, repositoryTotalCountUnknown: true })),
   play: async ({ canvasElement }) => {
     const { view, options } = await ready(canvasElement);
@@ -103,6 +157,8 @@ export const NullTotal: Story = {
 };
 
 export const KeyboardSelection: Story = {
+  ...behaviour,
+  name: 'Behaviour: choosing a repository with the keyboard',
   parameters: agentParameters(connected()),
   play: async ({ canvasElement }) => {
     const { view, options } = await ready(canvasElement);
@@ -121,12 +177,10 @@ export const KeyboardSelection: Story = {
 
 export const LinkOk: Story = {
   name: 'Link ok',
-  parameters: agentParameters(connected()),
-  play: async ({ canvasElement, args }) => {
-    const { element, view, options } = await ready(canvasElement);
-    await userEvent.click(options()[0]!);
-    await userEvent.click(view.getByRole('button', { name: /^Link / }));
-    await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
+  parameters: agentParameters(linked(0)),
+  play: async ({ canvasElement }) => {
+    const { element, view } = await ready(canvasElement);
+    await expect(element).toHaveAttribute('data-link', 'succeeded');
     await expect(view.getByText(/^Linked to ada-lovelace\//)).toBeInTheDocument();
     await expect(view.getByRole('link', { name: /^codehost\.agent-embed\.test\/ada-lovelace\// })).toHaveAttribute(
       'href',
@@ -134,19 +188,23 @@ export const LinkOk: Story = {
     );
     // Linked: the next step is the push, named after the repository.
     await expect(view.getByRole('button', { name: /^Push to ada-lovelace\// })).toBeInTheDocument();
-    await expect(args.onLinked).toHaveBeenCalledTimes(1);
   },
 };
 
 export const LinkProjectNotFound: Story = {
   name: 'Link not found (project)',
   args: { projectId: 'proj_not_here' },
-  parameters: agentParameters(connected()),
+  parameters: agentParameters({
+    ...connected(),
+    setup: async (agent) => {
+      await connected().setup?.(agent);
+      const { repository } = await projectAndRepository(agent, 0);
+      await agent.store.getState().linkRepository('proj_not_here', storyUser.id, repository);
+    },
+  }),
   play: async ({ canvasElement }) => {
-    const { element, view, options } = await ready(canvasElement);
-    await userEvent.click(options()[0]!);
-    await userEvent.click(view.getByRole('button', { name: /^Link / }));
-    await waitFor(() => expect(element).toHaveAttribute('data-link', 'failed'));
+    const { element, view } = await ready(canvasElement);
+    await expect(element).toHaveAttribute('data-link', 'failed');
     await expect(view.getByRole('alert')).toHaveTextContent('This project could not be found.');
     await expect(view.getByRole('alert').querySelector('details')).toHaveTextContent(agentApiMessages.projectNotFound);
   },
@@ -154,30 +212,36 @@ export const LinkProjectNotFound: Story = {
 
 export const PushToNew: Story = {
   name: 'Push to a new repository',
-  parameters: agentParameters(connected()),
-  play: async ({ canvasElement, args }) => {
+  parameters: agentParameters({
+    ...connected(),
+    setup: async (agent) => {
+      await connected().setup?.(agent);
+      const { projectId } = await projectAndRepository(agent, 0);
+      // What Create and push sends for the name typed into the new-repository field.
+      await agent.store
+        .getState()
+        .pushRepository(projectId, storyUser.id, { owner: 'ada-lovelace', name: 'yoga-studio-site' });
+    },
+  }),
+  play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await userEvent.type(view.getByLabelText('New repository name'), 'yoga-studio-site');
-    await userEvent.click(view.getByRole('button', { name: 'Create and push' }));
-    await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
+    await expect(element).toHaveAttribute('data-push', 'succeeded');
     await expect(view.getByText('Created ada-lovelace/yoga-studio-site and pushed the code')).toBeInTheDocument();
     await expect(
       view.getByRole('link', { name: 'codehost.agent-embed.test/ada-lovelace/yoga-studio-site' }),
     ).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site');
-    await expect(args.onPushed).toHaveBeenCalledWith(expect.objectContaining({ repo_created: true, branch: 'main' }));
   },
 };
 
 export const PushToExisting: Story = {
   name: 'Push to the linked repository',
-  parameters: agentParameters(connected()),
+  parameters: agentParameters(
+    linked(1, (agent, projectId) => agent.store.getState().pushRepository(projectId, storyUser.id)),
+  ),
   play: async ({ canvasElement }) => {
-    const { element, view, options } = await ready(canvasElement);
-    await userEvent.click(options()[1]!);
-    await userEvent.click(view.getByRole('button', { name: /^Link / }));
-    await waitFor(() => expect(element).toHaveAttribute('data-link', 'succeeded'));
-    await userEvent.click(view.getByRole('button', { name: /^Push to / }));
-    await waitFor(() => expect(element).toHaveAttribute('data-push', 'succeeded'));
+    const { element, view } = await ready(canvasElement);
+    await expect(element).toHaveAttribute('data-link', 'succeeded');
+    await expect(element).toHaveAttribute('data-push', 'succeeded');
     await expect(view.getByText(/^Pushed the code to ada-lovelace\//)).toBeInTheDocument();
   },
 };
@@ -194,7 +258,8 @@ export const NothingLinkedYet: Story = {
 };
 
 export const NextPageFails: Story = {
-  name: 'A failing next page keeps the loaded one (inline retry)',
+  ...behaviour,
+  name: 'Behaviour: a failing next page keeps the loaded one (inline retry)',
   args: { perPage: 10 },
   parameters: agentParameters(connected()),
   play: async (context) => {
@@ -211,7 +276,8 @@ export const NextPageFails: Story = {
 };
 
 export const SearchLoadedPages: Story = {
-  name: 'Search says it covers the loaded pages and loads more',
+  ...behaviour,
+  name: 'Behaviour: search says it covers the loaded pages and loads more',
   args: { perPage: 20 },
   parameters: agentParameters(connected()),
   play: async ({ canvasElement }) => {

@@ -268,7 +268,13 @@ export const withAgent: Decorator = (Story, context) => {
   return (
     <div
       data-story-canvas={colorScheme}
-      style={{ background: canvasBackground[colorScheme], padding: 16, minHeight: '100vh', boxSizing: 'border-box' }}
+      style={{
+        background: canvasBackground[colorScheme],
+        padding: 16,
+        // A story fills its canvas; on a docs page, where the states stand one under the other, only its own height.
+        minHeight: context.viewMode === 'docs' ? undefined : '100vh',
+        boxSizing: 'border-box',
+      }}
     >
       <AgentProvider
         store={agent.store}

@@ -1,6 +1,6 @@
 /**
  * Express 5: the Web-standard proxy handler adapted by @hono/node-server's getRequestListener. Run with
- * `npx tsx examples/express/server.ts` and the variables of `proxyOptionsFromEnv` set.
+ * `npm install && npm start` in this folder and the variables of `proxyOptionsFromEnv` set.
  */
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';

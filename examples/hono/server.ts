@@ -1,7 +1,7 @@
 /**
  * Hono 4: the proxy is a Web-standard handler, so a route hands it Hono's raw Request (`c.req.raw`) and
- * returns its Response (streams included) as is. Run on Node with `npx tsx examples/hono/server.ts` and the
- * variables of `proxyOptionsFromEnv` set; the same app runs on Bun, Deno and Cloudflare Workers.
+ * returns its Response (streams included) as is. Run on Node with `npm install && npm start` in this folder and
+ * the variables of `proxyOptionsFromEnv` set; the same app runs on Bun, Deno and Cloudflare Workers.
  */
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';

@@ -1,6 +1,6 @@
 /**
  * Plain Node http: the proxy adapted by @hono/node-server's getRequestListener, beside the agency's own
- * routes. Run with `npx tsx examples/node-http/server.ts` and the variables of `proxyOptionsFromEnv` set.
+ * routes. Run with `npm install && npm start` in this folder and the variables of `proxyOptionsFromEnv` set.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';

@@ -36,7 +36,7 @@ export interface BrowserHarness {
   browser: Browser;
   /** Opens the playground in a fresh context and waits until the page is interactive. */
   openPage(options?: OpenPageOptions): Promise<PlaygroundPage>;
-  /** Resets the mock (projects, credits, faults, held streams): each test starts clean. */
+  /** Resets the mock (projects, credits, faults, held streams) and the proxy's records: each test starts clean. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -123,7 +123,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
       return opened;
     },
     reset() {
-      mock.api.admin.reset();
+      playground.reset();
     },
     async close() {
       await browser.close();

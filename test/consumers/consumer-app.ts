@@ -3,10 +3,10 @@
  * agent-embed; everything else comes from the npm registry. Nothing is kept outside the temporary folder.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { packTarball } from '../../scripts/pack.js';
 
 /** The output of a finished command. */
@@ -42,6 +42,17 @@ function appEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The repository's examples folder. */
+const examples = resolve(import.meta.dirname, '../../examples');
+
+/** `npm install` as a user runs it, warnings shown, so that an engine warning can be seen and refused. */
+const installArgs = ['install', '--no-audit', '--no-fund', '--loglevel=warn'];
+
+/** The lines of an install's output that say a package does not support this Node version. */
+export function engineWarnings(output: string): string[] {
+  return output.split('\n').filter((line) => /EBADENGINE|Unsupported engine/i.test(line));
+}
+
 /** A temporary app: its folder, the tarball packed into it, and a way to write files and install. */
 export interface ConsumerApp {
   path: string;
@@ -50,6 +61,10 @@ export interface ConsumerApp {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
   write(files: Record<string, string>): void;
   install(dependencies: Record<string, string>, devDependencies: Record<string, string>): Promise<CommandResult>;
+  /** Copies examples/ in, without anything installed or built, to `examples/` inside the app. */
+  copyExamples(): void;
+  /** Installs an example folder as it is, its `agent-embed` dependency taken from the tarball. */
+  installExample(folder: string): Promise<CommandResult>;
   remove(): void;
 }
 
@@ -85,7 +100,23 @@ export function createConsumerApp(name: string): ConsumerApp {
           2,
         )}\n`,
       });
-      return runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: path, env: env() });
+      return runCommand('npm', installArgs, { cwd: path, env: env() });
+    },
+    copyExamples() {
+      cpSync(examples, join(path, 'examples'), {
+        recursive: true,
+        filter: (source) => !['node_modules', '.next', 'next-env.d.ts'].includes(basename(source)),
+      });
+    },
+    installExample(folder) {
+      const cwd = join(path, 'examples', folder);
+      const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
+      // The one change to the example: the unpublished package comes from the tarball, not the checkout.
+      manifest.dependencies['agent-embed'] = `file:${tarball}`;
+      writeFileSync(join(cwd, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      return runCommand('npm', installArgs, { cwd, env: env() });
     },
     remove: () => rmSync(path, { recursive: true, force: true }),
   };
@@ -143,4 +174,25 @@ export async function waitForServer(
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** What one generate through an example's proxy gave: the stream's content type, its text, the project's status. */
+export interface ProxiedGeneration {
+  contentType: string | null;
+  events: string;
+  projectStatus: string | undefined;
+}
+
+/** Sends one generate through the proxy at `${origin}/api/agent` as a signed-in end user, then reads the project. */
+export async function generateThroughProxy(origin: string, cookie: string): Promise<ProxiedGeneration> {
+  const generate = await fetch(`${origin}/api/agent/agent/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ prompt: 'A landing page for a neighbourhood bakery' }),
+  });
+  const events = await generate.text();
+  const projectId = /"project_id":"([^"]+)"/.exec(events)?.[1] ?? '';
+  const status = await fetch(`${origin}/api/agent/agent/project/${projectId}`, { headers: { cookie } });
+  const project = (await status.json()) as { project_status?: string };
+  return { contentType: generate.headers.get('content-type'), events, projectStatus: project.project_status };
 }

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConsumerApp, runCommand, type ConsumerApp } from './consumer-app.js';
+import { createConsumerApp, engineWarnings, runCommand, type ConsumerApp } from './consumer-app.js';
 
 const files: Record<string, string> = {
   'index.html': `<!doctype html>
@@ -70,12 +70,13 @@ beforeAll(() => {
 afterAll(() => app?.remove());
 
 describe('a Vite app on React 18', () => {
-  it('installs the tarball beside react 18.3', async () => {
+  it('installs the tarball beside react 18.3 with no engine warning', async () => {
     const installed = await app.install(
       { react: '~18.3.1', 'react-dom': '~18.3.1' },
       { vite: '^8.0.0', typescript: '5.9.3', '@types/react': '~18.3.0', '@types/react-dom': '~18.3.0' },
     );
     expect(installed.code, installed.output).toBe(0);
+    expect(engineWarnings(installed.output)).toEqual([]);
     const react = JSON.parse(readFileSync(join(app.path, 'node_modules/react/package.json'), 'utf8')) as {
       version: string;
     };

@@ -1,7 +1,7 @@
 /**
- * `npm run test:consumers`: the packed tarball in fresh apps (Next.js, Vite on React 18), installed from the
- * npm registry into temporary folders. Slow by nature (installs and production builds), so it has its own
- * config and is not part of `npm test`; CI runs it (.ci/run).
+ * `npm run test:consumers`: the packed tarball in fresh apps (every folder of examples/ as it is, Vite on
+ * React 18), installed from the npm registry into temporary folders. Slow by nature (installs and production
+ * builds), so it has its own config and is not part of `npm test`; CI runs it (.ci/run).
  */
 import { defineConfig } from 'vitest/config';
 import { entryAliases } from '../../vite.config.ts';

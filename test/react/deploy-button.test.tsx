@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeployButton, useDeploymentConnections } from 'agent-embed';
+import type { ReactNode } from 'react';
+import { AgentProvider, DeployButton, useDeploymentConnections } from 'agent-embed';
 import { agentApiMessages, createAgentClient, type AgentTransport } from 'agent-embed/core';
 import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
@@ -342,5 +343,39 @@ describe('useDeploymentConnections', () => {
     renderWithMock(<Connections />, { mock: { api }, provider: { externalUser: ada } });
     await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'loaded'));
     expect(screen.getByTestId('connections')).toHaveTextContent('ada:ada-account (Vercel)');
+  });
+});
+
+describe('DeployButton dialog on mount', () => {
+  it('shows a refusal the store holds when it starts open, and none from before its mount when the end user opens it', async () => {
+    const rendered = renderWithMock(<p>Loading</p>, { store: {}, provider: { externalUser: ada } });
+    const store = rendered.store!;
+    await act(async () => {
+      const result = await store.getState().connectDeployment('vercel', ada.id, 'bad_revoked_token');
+      expect(result.ok).toBe(false);
+    });
+    const rejected = 'The token was rejected by Vercel. Check that it is valid and has not been revoked.';
+    const mount = (button: ReactNode) =>
+      rendered.rerender(
+        <AgentProvider store={store} externalUser={ada}>
+          {button}
+        </AgentProvider>,
+      );
+
+    // Mounted closed: the refusal belongs to an earlier opening, and opening the dialog starts clean.
+    mount(<DeployButton key="closed" provider="vercel" />);
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: /^Deploy to / })).toHaveAttribute('data-state', 'missing'),
+    );
+    await rendered.user.click(screen.getByRole('button', { name: 'Connect Vercel' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect Vercel' });
+    expect(within(dialog).queryByText(rejected)).toBeNull();
+    expect(within(dialog).getByLabelText('Vercel access token')).not.toHaveAttribute('aria-invalid');
+
+    // Mounted open (a host page sending the end user here): the dialog shows where the connect stands.
+    mount(<DeployButton key="open" provider="vercel" defaultDialogOpen />);
+    const reopened = await screen.findByRole('dialog', { name: 'Connect Vercel' });
+    expect(within(reopened).getByText(rejected)).toBeInTheDocument();
+    expect(within(reopened).getByLabelText('Vercel access token')).toHaveAttribute('aria-invalid', 'true');
   });
 });

@@ -5,10 +5,10 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
+import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
-import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
@@ -25,6 +25,9 @@ export interface DeployButtonProps {
   projectId?: string;
   /** Called once per successful deployment. */
   onDeployed?: (deployment: NonNullable<DeploymentState['deployment']>) => void;
+  /** Opens the connect dialog on first render, showing a connect under way in the store or its refusal. */
+  defaultDialogOpen?: boolean;
+  /** Extra class names on the root element. */
   className?: string;
 }
 
@@ -84,7 +87,8 @@ function statusName(status: string, names: Record<string, string>): string {
 }
 
 /** A deploy button with the provider connection it needs. */
-export function DeployButton({ provider, projectId, onDeployed, className }: DeployButtonProps) {
+export function DeployButton(props: DeployButtonProps) {
+  const { provider, projectId, onDeployed, defaultDialogOpen = false, className } = props;
   const text = useAgentLabels().deployButton;
   const providerName = text.providerNames[provider] ?? provider;
   const { generation } = useGeneration(projectId);
@@ -92,7 +96,7 @@ export function DeployButton({ provider, projectId, onDeployed, className }: Dep
   const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, deployment, signedIn);
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const [dialogOpen, setDialogOpen] = useState(defaultDialogOpen);
   const callOnDeployed = useLatestCallback(onDeployed);
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
@@ -291,18 +295,18 @@ function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: 
   const tokenRef = useRef<HTMLInputElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const [emptyError, setEmptyError] = useState(false);
-  // Errors of an earlier opening are not this attempt's business.
-  const [attempted, setAttempted] = useState(false);
   const id = useId();
   const submitting = connection?.connectStatus === 'submitting';
-  const error = attempted && connection?.connectStatus === 'failed' ? connection.connectError : undefined;
+  const failed = connection?.connectStatus === 'failed' ? connection.connectError : undefined;
+  // Each opening starts clean: a refusal from before it (or before a mount with the dialog closed) is not its business.
+  const [dismissed, setDismissed] = useState(() => (open ? undefined : failed));
+  const error = failed !== dismissed ? failed : undefined;
   const tokenErrors = error?.fieldErrors?.token;
   const fieldMessage = emptyError ? text.tokenRequired : tokenErrors?.join(' ');
   const generalError = error !== undefined && tokenErrors === undefined ? error : undefined;
 
-  // Each opening starts clean: errors of an earlier attempt are not this one's business.
   function changeOpen(next: boolean) {
-    setAttempted(false);
+    setDismissed(failed);
     setEmptyError(false);
     onOpenChange(next);
   }
@@ -328,7 +332,6 @@ function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: 
       return;
     }
     setEmptyError(false);
-    setAttempted(true);
     void onToken(token);
   }
 

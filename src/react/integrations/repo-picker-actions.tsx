@@ -68,13 +68,20 @@ function Outcome(props: { title: string; url: string; branch: string; created?: 
   );
 }
 
+function settled(status: string | undefined): boolean {
+  return status === 'succeeded' || status === 'failed';
+}
+
 /** Link and push for the picker's chosen repository. */
 export function RepoPickerActions({ text, projectId, selected, login, onLinked, onPushed }: RepoPickerActionsProps) {
   const { link, push, linkRepository, pushRepository } = useRepositoryActions(projectId);
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
-  // The latest of link and push is what the project points at now; the older result is history.
-  const [latest, setLatest] = useState<'link' | 'push' | undefined>(undefined);
+  // The latest of link and push is what the project points at now; the older result is history. On mount
+  // (the sheet opened again) it is what the store holds: a push's outcome if there is one, else a link's.
+  const [latest, setLatest] = useState<'link' | 'push' | undefined>(() =>
+    settled(push?.status) ? 'push' : settled(link?.status) ? 'link' : undefined,
+  );
   const callOnLinked = useLatestCallback(onLinked);
   const callOnPushed = useLatestCallback(onPushed);
   const id = useId();
