@@ -32,6 +32,8 @@ export interface GenerationRecording {
   now(): number;
   /** Called once when the store fails; the relay goes on without recording. */
   onStoreError(error: unknown): void;
+  /** A generate's project is named (`project_created`); awaited before that event goes on to the browser. */
+  onProject?(projectId: string): Promise<void>;
 }
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
@@ -104,6 +106,7 @@ export function recordGeneration(
     const applied = reduceGenerationEvent(draft, parsed.event, 0);
     const named = draft.projectId;
     if (applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)) {
+      await recording.onProject?.(named);
       await begin(named);
     }
   };

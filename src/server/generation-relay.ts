@@ -4,10 +4,10 @@
  * recorded from `project_created` (even after the browser left), tracked for a drain, and logged when it
  * closes.
  */
-import { agentIdPattern, parseAgentEvent, type AgentRouteName } from '../core/index.js';
+import type { AgentRouteName } from '../core/index.js';
 import type { createDrainState } from './drain.js';
 import { eventStreamHeaders, relayEvents, type RelayTimers } from './event-stream-relay.js';
-import { recordGeneration } from './generation-recorder.js';
+import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
 import { withIdleDeadline } from './upstream-timeouts.js';
@@ -36,17 +36,35 @@ export function relayGenerationStream(
   context: GenerationRelayContext,
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
-  const recording = {
+  let recordedProject: string | undefined;
+  const recording: GenerationRecording = {
     ...turn,
     store,
     userId,
-    kind: route === 'followUp' ? ('followUp' as const) : ('generate' as const),
+    kind: route === 'followUp' ? 'followUp' : 'generate',
     now,
     onStoreError: (error: unknown) =>
       log({ level: 'error', event: 'internal_error', method: 'POST', route, reason: `not recorded: ${String(error)}` }),
+    // The owner is recorded before `project_created` reaches the browser, and even after the browser left.
+    onProject: async (projectId) => {
+      if (!recordsOwner || recordedProject !== undefined) return;
+      recordedProject = projectId;
+      try {
+        await store.setProjectOwner(projectId, userId);
+        log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
+      } catch (error) {
+        log({
+          level: 'error',
+          event: 'internal_error',
+          method: 'POST',
+          route,
+          externalUserId: userId,
+          projectId,
+          reason: `ownership not recorded: ${String(error)}`,
+        });
+      }
+    },
   };
-  let recorded = !recordsOwner;
-  let recordedProject: string | undefined;
   const idleLimited = withIdleDeadline(upstreamEvents, context.upstreamIdleTimeoutMs, timers, () =>
     log({
       level: 'warn',
@@ -73,7 +91,6 @@ export function relayGenerationStream(
         externalUserId: userId,
         reason: 'the browser read too slowly; closed for it to resume',
       }),
-    wantsEvents: () => !recorded,
     onBrowserGone: () =>
       log({
         level: 'info',
@@ -83,29 +100,6 @@ export function relayGenerationStream(
         externalUserId: userId,
         reason: 'the upstream stream is read on to its end',
       }),
-    inspect: async (data) => {
-      if (recorded || !data.includes('project_created')) return;
-      const parsed = parseAgentEvent(data);
-      if (!parsed.ok || parsed.event.type !== 'project_created') return;
-      const projectId = parsed.event.project_id;
-      if (typeof projectId !== 'string' || !agentIdPattern.test(projectId)) return;
-      recorded = true;
-      recordedProject = projectId;
-      try {
-        await store.setProjectOwner(projectId, userId);
-        log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
-      } catch (error) {
-        log({
-          level: 'error',
-          event: 'internal_error',
-          method: 'POST',
-          route,
-          externalUserId: userId,
-          projectId,
-          reason: `ownership not recorded: ${String(error)}`,
-        });
-      }
-    },
   });
   const started = now();
   void relayed.done.then((outcome) => {
