@@ -130,7 +130,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   // A fresh proxy store per reset: the proxy's records (what each end user's projects are) must not outlive the
   // mock's projects, or the Projects sheet lists apps that then open as "App not found". Built once the page's
   // address is known: it is the app URL end users return to from the code-host install.
-  let appUrl: string | undefined;
+  let appUrl: string | undefined = undefined;
   const createProxy = (url: string) =>
     createAgentProxy({
       appUrl: url,

@@ -23,6 +23,11 @@ export interface BudgetLimits {
   windowMs: number;
   /** Most requests sent together (default: a quarter of the limit, rounded up); the rest are spread. */
   burst?: number;
+  /**
+   * Longest pause honoured from now, whatever was stored (a pause written before a cap existed, or by
+   * another instance with a looser one is clamped when read). Default: no clamp.
+   */
+  maxPauseMs?: number;
 }
 
 /** Whether a request may go upstream now, and if not, for how long to wait. */
@@ -108,7 +113,8 @@ export function createBudgetLedger(): BudgetLedger {
       // Entries stay in time order even if the clock steps back.
       const at = Math.max(now, last);
       last = at;
-      if (at < pausedUntil) return { ok: false, reason: 'paused', retryAfterMs: pausedUntil - at };
+      const paused = Math.min(pausedUntil, at + (limits.maxPauseMs ?? Infinity));
+      if (at < paused) return { ok: false, reason: 'paused', retryAfterMs: paused - at };
       while (log.length > 0 && log.at(0) <= at - shape.holdMs) log.shift();
       // Who was served when is remembered for two windows: long enough to order the users waiting now.
       for (const [user, served] of lastServed) {

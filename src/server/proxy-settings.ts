@@ -55,7 +55,14 @@ export function resolveProxySettings(options: AgentProxyOptions) {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const { scope: budgetScope = 'all', ...budgetOptions } = options.rateLimit === false ? {} : (options.rateLimit ?? {});
   const limits: BudgetLimits | undefined =
-    options.rateLimit === false ? undefined : { limit: 10, windowMs: 60_000, ...budgetOptions };
+    options.rateLimit === false
+      ? undefined
+      : {
+          limit: 10,
+          windowMs: 60_000,
+          ...budgetOptions,
+          maxPauseMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+        };
   if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
     throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
   const allowedOrigins = options.csrf

@@ -229,7 +229,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       const reply = (await run(
         budgetScript,
         ['log', 'served', 'waiting', 'waiting-until', 'pause'].map((name) => key('budget', name)),
-        [userId, shape.limit, shape.holdMs, shape.burst, shape.spreadMs, shape.graceMs],
+        [userId, shape.limit, shape.holdMs, shape.burst, shape.spreadMs, shape.graceMs, limits.maxPauseMs ?? -1],
       )) as [number, string?, number?];
       if (reply[0] === 1) return { ok: true };
       return { ok: false, reason: reply[1] as 'team' | 'fair_share' | 'paused', retryAfterMs: Number(reply[2]) };

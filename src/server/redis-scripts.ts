@@ -7,7 +7,8 @@
 /**
  * The budget (rules of fair-budget.ts, same order and waits) and the shared 429 pause, on Redis's clock.
  * KEYS: log list (times), served zset (user -> last served), waiting zset (user -> last served when refused),
- * waiting-until zset (user -> until), pause key. ARGV: user, limit, holdMs, burst, spreadMs, graceMs.
+ * waiting-until zset (user -> until), pause key. ARGV: user, limit, holdMs, burst, spreadMs, graceMs,
+ * maxPauseMs (a stored pause further away than this is clamped when read; -1: no clamp).
  * Returns {1} or {0, reason, retryAfterMs}.
  */
 export const budgetScript = `
@@ -18,6 +19,8 @@ local spread, grace = tonumber(ARGV[5]), tonumber(ARGV[6])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local paused = tonumber(redis.call('GET', pause) or '0')
+local maxPause = tonumber(ARGV[7])
+if maxPause >= 0 and paused > now + maxPause then paused = now + maxPause end
 if now < paused then return {0, 'paused', paused - now} end
 while true do
   local head = redis.call('LINDEX', log, 0)

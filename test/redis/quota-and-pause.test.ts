@@ -1,0 +1,124 @@
+/**
+ * On a real Redis, across two proxy instances: a quota is never passed under concurrent load, and an
+ * upstream Retry-After pauses the team for at most the cap, also when a longer pause is already stored.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAgentProxy,
+  createRedisProxyStore,
+  type AgentProxyOptions,
+  type RedisProxyStore,
+} from 'agent-embed/server';
+import { startTestRedis, type TestRedis } from './redis-server.js';
+
+let redis: TestRedis;
+const stores: RedisProxyStore[] = [];
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  await redis.close();
+});
+
+const openStream = () =>
+  new Response('data: {"type":"stream_end","project_id":"p-q","app_url":"https://p-q.example"}\n\n', {
+    headers: { 'content-type': 'text/event-stream' },
+  });
+
+/** Two proxy instances sharing one Redis key prefix, with an upstream the test scripts. */
+function twoInstances(upstream: () => Response, options: Partial<AgentProxyOptions> = {}) {
+  const keyPrefix = `quota-${randomUUID()}:`;
+  let upstreamCalls = 0;
+  const instances = [0, 1].map(() => {
+    const store = createRedisProxyStore({ url: redis.url, keyPrefix });
+    stores.push(store);
+    return createAgentProxy({
+      apiBaseUrl: 'https://agent.example.test/api/v1',
+      apiToken: 'test-token-quota',
+      authorize: () => ({ externalUserId: 'alice' }),
+      store,
+      rateLimit: false,
+      fetch: async () => {
+        upstreamCalls++;
+        return upstream();
+      },
+      ...options,
+    });
+  });
+  return { instances, upstreamCalls: () => upstreamCalls, store: stores.at(-1) as RedisProxyStore };
+}
+
+const generate = () =>
+  new Request('https://app.example.test/agent/generate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'A landing page for a bakery' }),
+  });
+
+describe('quota on Redis', () => {
+  it('lets exactly the limit through when 50 generates of one user race across two instances', async () => {
+    const { instances, upstreamCalls } = twoInstances(openStream, { quota: { generations: 5, per: 'day' } });
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async (_, index) => {
+        const response = await (instances[index % 2] as (request: Request) => Promise<Response>)(generate());
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(45);
+    expect(upstreamCalls()).toBe(5);
+    expect(await instances[1]?.usage('alice')).toMatchObject({ used: 5, limit: 5, period: 'day' });
+  });
+
+  it('gives a generation back on either instance when the upstream refuses it', async () => {
+    let refuse = true;
+    const { instances } = twoInstances(
+      () =>
+        refuse
+          ? new Response(JSON.stringify({ status: false, message: 'Unauthorized.' }), {
+              status: 401,
+              headers: { 'content-type': 'application/json' },
+            })
+          : openStream(),
+      { quota: { generations: 1, per: 'day' } },
+    );
+    expect((await instances[0]!(generate())).status).toBe(401);
+    refuse = false;
+    expect((await instances[1]!(generate())).status).toBe(200);
+    expect((await instances[0]!(generate())).status).toBe(429);
+  });
+});
+
+describe('the upstream pause on Redis', () => {
+  it('clamps a stored pause longer than the cap when it is read', async () => {
+    const { store } = twoInstances(openStream);
+    await store.pauseBudget(Date.now() + 10 * 365 * 86_400_000);
+    const decision = await store.acquireBudget('alice', Date.now(), { limit: 10, windowMs: 60_000, maxPauseMs: 2000 });
+    expect(decision).toMatchObject({ ok: false, reason: 'paused' });
+    expect(decision.ok === false && decision.retryAfterMs).toBeLessThanOrEqual(2000);
+  });
+
+  it('pauses every instance for at most the cap after Retry-After: 99999999999', async () => {
+    let limited = true;
+    const { instances } = twoInstances(
+      () =>
+        limited
+          ? new Response(JSON.stringify({ status: false, message: 'Too Many Attempts.' }), {
+              status: 429,
+              headers: { 'content-type': 'application/json', 'retry-after': '99999999999' },
+            })
+          : openStream(),
+      { rateLimit: { limit: 10, windowMs: 60_000 }, maxRetryAfterMs: 1000 },
+    );
+    const first = await instances[0]!(generate());
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('1');
+    limited = false;
+    expect((await instances[1]!(generate())).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await instances[1]!(generate())).status).toBe(200);
+  });
+});
