@@ -30,7 +30,7 @@ export {
   parseRetryAfter,
   streamInterruptedError,
 } from './wire/errors.js';
-export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow } from './wire/errors.js';
+export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow, QuotaDetails } from './wire/errors.js';
 export { fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,

@@ -86,6 +86,38 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
+
+  it('refuses what Date.parse alone would read (a bare number, decimals, other date forms)', () => {
+    for (const garbage of ['1.5', '-1', '1e3', 'Sunday, 22-Nov-26 10:00:30 GMT', '99999999999999', 'x 12'])
+      expect(parseRetryAfter(garbage, now)).toBeUndefined();
+  });
+});
+
+describe('the proxy’s quota refusal', () => {
+  it('becomes a typed quota_exceeded error with the quota and the wait', () => {
+    const body = {
+      status: false,
+      message: 'The build limit for this period has been reached.',
+      code: 'quota_exceeded',
+      used: 20,
+      limit: 20,
+      resets_at: '2026-11-26T00:00:00.000Z',
+      period: 'day',
+    };
+    const error = errorFromResponse(429, new Headers({ 'retry-after': '3600' }), JSON.stringify(body));
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      code: 'quota_exceeded',
+      retryAfterMs: 3_600_000,
+      quota: { used: 20, limit: 20, resetsAt: '2026-11-26T00:00:00.000Z', period: 'day' },
+    });
+  });
+
+  it('stays a plain rate limit when the body is not the proxy’s quota answer', () => {
+    const error = errorFromResponse(429, new Headers(), JSON.stringify({ code: 'quota_exceeded', used: '20' }));
+    expect(error.code).toBe('rate_limited');
+    expect(error.quota).toBeUndefined();
+  });
 });
 
 describe('isAgentApiError', () => {

@@ -30,6 +30,7 @@ export type AgentErrorCode =
   | 'prompt_too_short'
   | 'validation_failed'
   | 'rate_limited'
+  | 'quota_exceeded'
   | 'provider_not_found'
   | 'account_taken'
   | 'connection_not_found'
@@ -145,8 +146,18 @@ function codeOf(
 }
 
 /** Options of the `AgentApiError` constructor. */
+/** An end user's quota as the agency proxy reports it with a `quota_exceeded` refusal. */
+export interface QuotaDetails {
+  used: number;
+  limit: number;
+  /** When the period ends (ISO 8601). */
+  resetsAt: string;
+  period: 'day' | 'week' | 'month' | 'seconds';
+}
+
 export interface AgentApiErrorOptions {
   status?: number;
+  quota?: QuotaDetails;
   fieldErrors?: Record<string, string[]>;
   retryAfterMs?: number;
   /** Set when the code is known better than the message and kind say (e.g. a library outcome). */
@@ -163,6 +174,8 @@ export class AgentApiError extends Error {
   readonly status?: number;
   readonly fieldErrors?: Record<string, string[]>;
   readonly retryAfterMs?: number;
+  /** Set when the agency's quota for this end user is used up (`code: 'quota_exceeded'`). */
+  readonly quota?: QuotaDetails;
 
   constructor(kind: AgentErrorKind, message: string, options: AgentApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -171,6 +184,7 @@ export class AgentApiError extends Error {
     if (options.status !== undefined) this.status = options.status;
     if (options.fieldErrors !== undefined) this.fieldErrors = options.fieldErrors;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.quota !== undefined) this.quota = options.quota;
   }
 }
 
@@ -261,7 +275,22 @@ export function errorFromResponse(status: number, headers: Headers, text: string
   if (fieldErrors) options.fieldErrors = fieldErrors;
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
+  const quota = quotaOf(body);
+  if (quota !== undefined) {
+    options.quota = quota;
+    options.code = 'quota_exceeded';
+  }
   return new AgentApiError(kind, message, options);
+}
+
+/** The quota of the agency proxy's `quota_exceeded` refusal, if the body is one. */
+function quotaOf(body: unknown): QuotaDetails | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { code, used, limit, resets_at, period } = body as Record<string, unknown>;
+  if (code !== 'quota_exceeded' || typeof used !== 'number' || typeof limit !== 'number') return undefined;
+  if (typeof resets_at !== 'string' || Number.isNaN(Date.parse(resets_at))) return undefined;
+  if (period !== 'day' && period !== 'week' && period !== 'month' && period !== 'seconds') return undefined;
+  return { used, limit, resetsAt: resets_at, period };
 }
 
 function defaultMessage(kind: AgentErrorKind, status: number): string {
