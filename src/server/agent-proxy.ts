@@ -205,6 +205,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   }
 
   async function handle(request: Request, entry: ProxyLogEntry): Promise<Outcome> {
+    const receivedAt = now();
     const url = new URL(request.url);
     const pathname = url.pathname;
     if (basePath !== '' && !pathname.startsWith(`${basePath}/`)) {
@@ -320,7 +321,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             match.name,
             user.externalUserId,
             policy.recordsOwner,
-            { projectId, requestBody: body },
+            { projectId, requestBody: body, receivedAt },
             {
               store,
               timers,
@@ -331,6 +332,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               log,
               now,
               drainState,
+              onGeneration: options.onGeneration,
             },
           ),
         };

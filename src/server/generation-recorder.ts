@@ -15,6 +15,7 @@ import {
   reduceGenerationEvent,
   turnOutcomeOf,
   type ConversationTurn,
+  type ConversationTurnOutcome,
   type GenerationMode,
 } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
@@ -34,6 +35,13 @@ export interface GenerationRecording {
   onStoreError(error: unknown): void;
   /** A generate's project is named (`project_created`); awaited before that event goes on to the browser. */
   onProject?(projectId: string): Promise<void>;
+  /** The stream ended (once): its outcome as the fold sees it, the project, and when the first event came. */
+  onEnded?(ended: {
+    outcome: ConversationTurnOutcome;
+    projectId: string | undefined;
+    mode: GenerationMode | null;
+    firstEventAt: number | undefined;
+  }): void;
 }
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
@@ -63,6 +71,7 @@ export function recordGeneration(
   const turn = turnOf(recording);
   const draft = createRecordingDraft(recording.kind, recording.projectId);
   let nextId = 1;
+  let firstEventAt: number | undefined;
   let projectId = recording.projectId;
   let generation: number | undefined;
   let recordingOn = true;
@@ -121,6 +130,7 @@ export function recordGeneration(
   };
   /** Gives an event its id, recording it first. */
   const number = async (data: string): Promise<RelayedEvent> => {
+    firstEventAt ??= recording.now();
     const id = nextId++;
     await record(data, id);
     return { id, data };
@@ -129,6 +139,7 @@ export function recordGeneration(
     // Closed without a terminal event: recorded as interrupted until a status poll says how it ended.
     applyGenerationAction(draft, { type: 'dropped', error: undefined, at: recording.now() });
     const outcome = turnOutcomeOf(draft);
+    if (outcome !== null) recording.onEnded?.({ outcome, projectId, mode: turn.mode, firstEventAt });
     if (projectId === undefined || generation === undefined || outcome === null) return;
     const id = projectId;
     const at = generation;

@@ -8,6 +8,7 @@ import type { AgentRouteName } from '../core/index.js';
 import type { createDrainState } from './drain.js';
 import { eventStreamHeaders, relayEvents, type RelayTimers } from './event-stream-relay.js';
 import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
+import { generationRecordOf, type GenerationRecord } from './generation-records.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
 import { withIdleDeadline } from './upstream-timeouts.js';
@@ -22,6 +23,8 @@ export interface GenerationRelayContext {
   slowReaderMs: number;
   log(entry: ProxyLogEntry): void;
   now(): number;
+  /** The agency's `onGeneration`, called once per ended generation. */
+  onGeneration?: ((record: GenerationRecord) => void) | undefined;
   drainState: ReturnType<typeof createDrainState>;
 }
 
@@ -32,17 +35,43 @@ export function relayGenerationStream(
   route: AgentRouteName,
   userId: string,
   recordsOwner: boolean,
-  turn: { projectId: string | undefined; requestBody: string | undefined },
+  turn: { projectId: string | undefined; requestBody: string | undefined; receivedAt: number },
   context: GenerationRelayContext,
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recordedProject: string | undefined;
+  const kind = route === 'followUp' ? 'followUp' : 'generate';
   const recording: GenerationRecording = {
-    ...turn,
+    projectId: turn.projectId,
+    requestBody: turn.requestBody,
     store,
     userId,
-    kind: route === 'followUp' ? 'followUp' : 'generate',
+    kind,
     now,
+    onEnded: ({ outcome, projectId, mode, firstEventAt }) => {
+      if (context.onGeneration === undefined) return;
+      const record = generationRecordOf({
+        userId,
+        kind,
+        mode,
+        outcome,
+        projectId,
+        startedAt: turn.receivedAt,
+        firstEventAt,
+        endedAt: now(),
+      });
+      try {
+        context.onGeneration(record);
+      } catch (error) {
+        log({
+          level: 'error',
+          event: 'internal_error',
+          method: 'POST',
+          route,
+          reason: `onGeneration threw: ${String(error)}`,
+        });
+      }
+    },
     onStoreError: (error: unknown) =>
       log({ level: 'error', event: 'internal_error', method: 'POST', route, reason: `not recorded: ${String(error)}` }),
     // The owner is recorded before `project_created` reaches the browser, and even after the browser left.

@@ -2,6 +2,7 @@
 export { createAgentProxy } from './agent-proxy.js';
 export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './agent-proxy.js';
 export type { AgentProxyUser } from './route-policy.js';
+export type { GenerationRecord } from './generation-records.js';
 export type { QuotaExceededBody, QuotaLimit, QuotaOption, QuotaPeriod, Usage } from './quota.js';
 export { createMemoryProxyStore } from './memory-proxy-store.js';
 export type { CachedStatus, MemoryProxyStoreOptions, ProxyStore } from './memory-proxy-store.js';

@@ -2,6 +2,7 @@
 import type { AgentPathOverrides, AgentRouteName, ProxyRouteName } from '../core/index.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import type { ProxyStore } from './proxy-store.js';
+import type { GenerationRecord } from './generation-records.js';
 import type { QuotaOption, Usage } from './quota.js';
 import type { AgentProxyUser } from './route-policy.js';
 
@@ -106,6 +107,12 @@ export interface AgentProxyOptions {
    * `{ code: 'quota_exceeded', used, limit, resets_at, period }` before anything goes upstream.
    */
   quota?: QuotaOption;
+  /**
+   * Called once per ended generation (generate or follow-up) with the end user, project, kind, mode, outcome
+   * (`completed`, `failed`, `credits_exhausted`, `interrupted`), files created, time to the first event and
+   * duration: for the agency's analytics and billing. Never the token or the prompt. Errors it throws are logged.
+   */
+  onGeneration?(record: GenerationRecord): void;
   onLog?(entry: ProxyLogEntry): void;
   now?(): number;
   timers?: RelayTimers;
