@@ -30,7 +30,13 @@ export {
   parseRetryAfter,
   streamInterruptedError,
 } from './wire/errors.js';
-export type { AgentApiErrorOptions, AgentErrorCode, AgentErrorKind, AgentErrorRow, QuotaDetails } from './wire/errors.js';
+export type {
+  AgentApiErrorOptions,
+  AgentErrorCode,
+  AgentErrorKind,
+  AgentErrorRow,
+  QuotaDetails,
+} from './wire/errors.js';
 export { fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
@@ -71,6 +77,8 @@ export type {
   ConversationTurnOutcome,
   ProjectListBody,
   ProjectSummary,
+  Usage,
+  UsageBody,
 } from './wire/proxy-resources.js';
 export { firstEventIdOfGeneration, generationOfEventId } from './wire/proxy-resources.js';
 export type {
@@ -184,6 +192,7 @@ export type {
 export type { IntegrationResult } from './store/slice-context.js';
 export { plansInDisplayOrder } from './store/plans-slice.js';
 export type { PlansSlice, PlansState } from './store/plans-slice.js';
+export type { UsageSlice, UsageState } from './store/usage-slice.js';
 export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';
 export { selectProjectView } from './store/project-view.js';
 export type {

@@ -4,6 +4,7 @@
  * before the request goes upstream, so concurrent requests on any number of instances never pass the
  * limit, and given back when the upstream refuses it before starting.
  */
+import type { Usage } from '../core/index.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { AgentProxyUser } from './route-policy.js';
 
@@ -20,17 +21,7 @@ export interface QuotaLimit {
 export type QuotaOption =
   QuotaLimit | ((user: AgentProxyUser) => QuotaLimit | undefined | Promise<QuotaLimit | undefined>);
 
-/** An end user's usage as the proxy reports it (`GET {basePath}/usage`, `proxy.usage(user)`). */
-export interface Usage {
-  /** Generations started in the current period (0 without a quota). */
-  used: number;
-  /** The period's limit, or null without a quota. */
-  limit: number | null;
-  /** When the period ends (ISO 8601, UTC), or null without a quota. */
-  resets_at: string | null;
-  /** `day`, `week`, `month` or `seconds`, or null without a quota. */
-  period: 'day' | 'week' | 'month' | 'seconds' | null;
-}
+export type { Usage } from '../core/index.js';
 
 /** The proxy's answer when a quota is used up (429, before anything goes upstream). */
 export interface QuotaExceededBody extends Usage {

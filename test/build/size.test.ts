@@ -33,10 +33,11 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // and the project view landed, then by 600 bytes when eventsource-parser replaced fetch-event-source (its
   // parser is larger, and about five times faster), then by 1,600 bytes for the generation machine (#21: the
   // transition table, the lifecycle actions and the selectors that the store, the proxy and the mock share;
-  // 20,674 bytes before it, 22,307 with it). The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
+  // 20,674 bytes before it, 22,307 with it), then by 300 bytes for the end user's quota (#22: the typed
+  // quota_exceeded error, the usage call and its store slice, a strict Retry-After). The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
   // its two dialogs moved from Radix Dialog (14.5 KB of it) to the platform's <dialog>.
   it.each([
-    ['dist/core.js', 22_400],
+    ['dist/core.js', 22_700],
     ['dist/index.js', 48_025],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);

@@ -94,7 +94,7 @@ describe('parseRetryAfter', () => {
 });
 
 describe('the proxy’s quota refusal', () => {
-  it('becomes a typed quota_exceeded error with the quota and the wait', () => {
+  it('becomes a typed quota_exceeded error with the quota (when the period ends, not a countdown)', () => {
     const body = {
       status: false,
       message: 'The build limit for this period has been reached.',
@@ -108,9 +108,9 @@ describe('the proxy’s quota refusal', () => {
     expect(error).toMatchObject({
       kind: 'rate_limited',
       code: 'quota_exceeded',
-      retryAfterMs: 3_600_000,
       quota: { used: 20, limit: 20, resetsAt: '2026-11-26T00:00:00.000Z', period: 'day' },
     });
+    expect(error.retryAfterMs).toBeUndefined();
   });
 
   it('stays a plain rate limit when the body is not the proxy’s quota answer', () => {

@@ -17,6 +17,7 @@ import {
 import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createConversationRecorder, createConversationSlice, type ConversationSlice } from './conversation-slice.js';
 import { createPlansSlice, type PlansSlice } from './plans-slice.js';
+import { createUsageSlice, type UsageSlice } from './usage-slice.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import type { SliceContext } from './slice-context.js';
 
@@ -34,7 +35,14 @@ export interface AgentLogEntry {
 
 /** State and actions of the store, one slice per family. */
 export interface AgentState
-  extends GenerationsSlice, DeploymentsSlice, CodehostSlice, PlansSlice, ProjectListSlice, ConversationSlice {}
+  extends
+    GenerationsSlice,
+    DeploymentsSlice,
+    CodehostSlice,
+    PlansSlice,
+    UsageSlice,
+    ProjectListSlice,
+    ConversationSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -123,6 +131,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       ...createDeploymentsSlice(context),
       ...createCodehostSlice(context),
       ...createPlansSlice(context),
+      ...createUsageSlice(context),
       ...createProjectListSlice(context, generations.open),
       ...createConversationSlice(get, set, conversationOptions),
       ...generations.slice,

@@ -9,7 +9,7 @@ import {
   type GenerationDraft,
   type GenerationOutcome,
 } from './generation-reducer.js';
-import type { ConversationTurn, ProjectSummary } from './proxy-resources.js';
+import type { ConversationTurn, ProjectSummary, Usage } from './proxy-resources.js';
 import { agentRoutes, fillPath, proxyRoutes, type AgentPathOverrides, type AgentRouteName } from './routes.js';
 import type {
   CodehostConnection,
@@ -102,6 +102,10 @@ export interface AgentClient {
      */
     events(projectId: string, options: ProjectEventsOptions): Promise<ProjectEventsResult>;
   };
+  usage: {
+    /** The signed-in end user's quota usage (`GET {basePath}/usage` of the agency proxy). */
+    get(options?: RequestOptions): Promise<Usage>;
+  };
 }
 
 /** Options of a JSON call. */
@@ -177,7 +181,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   }
 
   function sendToProxy(
-    name: 'listProjects' | 'getConversation',
+    name: 'listProjects' | 'getConversation' | 'getUsage',
     params: Record<string, string> | undefined,
     requestOptions: RequestOptions | undefined,
   ): Promise<unknown> {
@@ -340,5 +344,20 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         unwrapList<ConversationTurn>(await sendToProxy('getConversation', { projectId }, requestOptions)),
       events: replayEvents,
     },
+    usage: {
+      get: async (requestOptions) => usageOf(await sendToProxy('getUsage', undefined, requestOptions)),
+    },
   };
+}
+
+/** The usage of a `GET {basePath}/usage` answer, read defensively (no quota unless the answer says one). */
+function usageOf(body: unknown): Usage {
+  const { used, limit, resets_at, period } = (typeof body === 'object' && body !== null ? body : {}) as Record<
+    string,
+    unknown
+  >;
+  const known = period === 'day' || period === 'week' || period === 'month' || period === 'seconds';
+  if (typeof limit !== 'number' || typeof resets_at !== 'string' || !known)
+    return { used: typeof used === 'number' ? used : 0, limit: null, resets_at: null, period: null };
+  return { used: typeof used === 'number' ? used : 0, limit, resets_at, period };
 }

@@ -277,6 +277,8 @@ export function errorFromResponse(status: number, headers: Headers, text: string
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
   const quota = quotaOf(body);
   if (quota !== undefined) {
+    // The period's end says when more builds come; a countdown of hours would not help anyone.
+    delete options.retryAfterMs;
     options.quota = quota;
     options.code = 'quota_exceeded';
   }

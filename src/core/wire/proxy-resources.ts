@@ -51,6 +51,23 @@ export interface ConversationBody {
   turns: ConversationTurn[];
 }
 
+/** An end user's quota usage, as the proxy reports it (`GET {basePath}/usage`). */
+export interface Usage {
+  /** Generations started in the current period (0 without a quota). */
+  used: number;
+  /** The period's limit, or null without a quota. */
+  limit: number | null;
+  /** When the period ends (ISO 8601, UTC), or null without a quota. */
+  resets_at: string | null;
+  /** `day`, `week`, `month` or `seconds`, or null without a quota. */
+  period: 'day' | 'week' | 'month' | 'seconds' | null;
+}
+
+/** Body of `GET {basePath}/usage`. */
+export interface UsageBody extends Usage {
+  status: true;
+}
+
 const idsPerGeneration = 1_000_000_000;
 
 /**

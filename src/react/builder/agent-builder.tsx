@@ -9,6 +9,7 @@ import type { SubscriptionPlan } from '../../core/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
+import { UsageMeter } from '../usage/usage-meter.js';
 import { LiveBuildLog } from '../generation/live-build-log.js';
 import { useProjectView } from '../generation/use-project-view.js';
 import { CodehostConnect, type CodehostConnectProps } from '../integrations/codehost-connect.js';
@@ -149,6 +150,7 @@ export function AgentBuilder({
           </div>
         )}
       </div>
+      <UsageMeter className="ae-builder-usage" />
       <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
   );

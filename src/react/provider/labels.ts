@@ -12,6 +12,7 @@ import { defaultDeployButtonLabels, type DeployButtonLabels } from '../integrati
 import { defaultPlanListLabels, type PlanListLabels } from '../integrations/plan-list.labels.js';
 import { defaultRepoPickerLabels, type RepoPickerLabels } from '../integrations/repo-picker.labels.js';
 import { defaultErrorLabels, type ErrorLabels } from '../shared/error-copy.js';
+import { defaultUsageMeterLabels, type UsageMeterLabels } from '../usage/usage-meter.labels.js';
 
 /** All component texts. */
 export interface AgentLabels {
@@ -30,6 +31,7 @@ export interface AgentLabels {
   repoPicker: RepoPickerLabels;
   planList: PlanListLabels;
   agentBuilder: AgentBuilderLabels;
+  usageMeter: UsageMeterLabels;
   /** End-user words for every error, shared by every component's alerts. */
   errors: ErrorLabels;
 }
@@ -83,6 +85,7 @@ export const defaultLabels: AgentLabels = {
   repoPicker: defaultRepoPickerLabels,
   planList: defaultPlanListLabels,
   agentBuilder: defaultAgentBuilderLabels,
+  usageMeter: defaultUsageMeterLabels,
   errors: defaultErrorLabels,
 };
 

@@ -2,6 +2,7 @@
 import { forwardRef, type ReactNode } from 'react';
 import type { AgentApiError } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
 import { cx } from './class-names.js';
 import { errorCopy, type ErrorContext } from './error-copy.js';
 import { Icon } from './icons.js';
@@ -36,6 +37,7 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   ref,
 ) {
   const labels = useAgentLabels().errors;
+  const format = useAgentFormat();
   const secondsLeft = useRetryCountdown(error);
   const shownHere = useErrorSlot(error);
   if (error === undefined) return null;
@@ -50,7 +52,9 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   const fieldErrors = error.fieldErrors === undefined ? [] : [...new Set(Object.values(error.fieldErrors).flat())];
   // Field errors already say what to fix; the generic "check what you entered" would say it twice.
   const copy =
-    fieldErrors.length > 0 && error.kind === 'validation' ? undefined : errorCopy(error, labels, context, secondsLeft);
+    fieldErrors.length > 0 && error.kind === 'validation'
+      ? undefined
+      : errorCopy(error, labels, context, secondsLeft, format);
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
   return (
     <div

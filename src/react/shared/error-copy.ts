@@ -1,5 +1,6 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
-import type { AgentApiError, AgentErrorKind } from '../../core/index.js';
+import type { AgentApiError, AgentErrorKind, QuotaDetails } from '../../core/index.js';
+import type { AgentFormat } from '../provider/agent-format.js';
 
 /** Codes (core's `AgentApiError.code`) whose words say more than their kind. */
 export type SpecificErrorCode =
@@ -38,6 +39,11 @@ export interface ErrorLabels {
   retry: string;
   /** The retry button while a rate limit runs. */
   retryIn: (seconds: number) => string;
+  /**
+   * The end user's quota is used up (`quota_exceeded`): how many builds the period allowed and when more
+   * come (`when` is a time of day for a daily quota or a reset within a day, else a date and time).
+   */
+  quotaExceeded: (limit: string, period: QuotaDetails['period'], when: string) => string;
 }
 
 /** The default (English) error copy. */
@@ -87,7 +93,25 @@ export const defaultErrorLabels: ErrorLabels = {
   details: 'Details',
   retry: 'Try again',
   retryIn: (seconds) => `Try again in ${seconds} s`,
+  quotaExceeded: (limit, period, when) => {
+    switch (period) {
+      case 'day':
+        return `You have used today’s ${limit} builds. More at ${when}.`;
+      case 'week':
+        return `You have used this week’s ${limit} builds. More on ${when}.`;
+      case 'month':
+        return `You have used this month’s ${limit} builds. More on ${when}.`;
+      default:
+        return `You have used your ${limit} builds for now. More at ${when}.`;
+    }
+  },
 };
+
+/** When a quota's period ends, in the end user's words: a time within a day, else a date and time. */
+export function quotaResetText(quota: QuotaDetails, format: AgentFormat, now: number = Date.now()): string {
+  const resetsAt = Date.parse(quota.resetsAt);
+  return quota.period === 'day' || resetsAt - now < 86_400_000 ? format.time(resetsAt) : format.dateTime(resetsAt);
+}
 
 /** The end-user sentence for an error, in its context; `secondsLeft` picks the rate-limit countdown wording. */
 export function errorCopy(
@@ -95,7 +119,14 @@ export function errorCopy(
   labels: ErrorLabels,
   context?: ErrorContext,
   secondsLeft?: number,
+  format?: AgentFormat,
 ): string {
+  if (error.quota !== undefined && format !== undefined)
+    return labels.quotaExceeded(
+      format.number(error.quota.limit),
+      error.quota.period,
+      quotaResetText(error.quota, format),
+    );
   // Core classifies every error by a stable code; only some of them have words of their own here.
   const code = error.code as SpecificErrorCode;
   // A missing connection reads best in the words of the component that needs it.

@@ -1,0 +1,88 @@
+/**
+ * The agency's per-end-user quota on screen: the builder shows what is left near the prompt, refreshed after
+ * each generation, and a refusal over the limit says when more builds come while the prompt stays in the box.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentBuilder, UsageMeter } from 'agent-embed';
+import { errorFromResponse, type AgentApiError, type AgentTransport, type Usage } from 'agent-embed/core';
+import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
+const resetsAt = new Date(Date.now() + 3 * 3_600_000).toISOString();
+
+/** The mock behind a proxy with a quota of `limit` builds a day for this end user. */
+function withQuota(limit: number, startUsed: number) {
+  let used = startUsed;
+  const usageReads = vi.fn();
+  const wrap = (inner: AgentTransport): AgentTransport => ({
+    json: async (request) => {
+      if (request.path !== '/usage') return inner.json(request);
+      usageReads();
+      return { status: true, used, limit, resets_at: resetsAt, period: 'day' } satisfies Usage & { status: true };
+    },
+    stream: async (request, handlers) => {
+      if (used >= limit) {
+        const body = { status: false, message: 'The build limit for this period has been reached.' };
+        const quota = { code: 'quota_exceeded', used, limit, resets_at: resetsAt, period: 'day' };
+        throw errorFromResponse(429, new Headers({ 'retry-after': '10800' }), JSON.stringify({ ...body, ...quota }));
+      }
+      used++;
+      return inner.stream(request, handlers);
+    },
+  });
+  return { wrap, usageReads };
+}
+
+describe('quota and usage', () => {
+  it('shows the builds left near the prompt and refreshes them after each generation', async () => {
+    const quota = withQuota(20, 17);
+    const { user } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada },
+      wrapTransport: quota.wrap,
+    });
+    expect(await screen.findByText('3 of 20 builds left today')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(await screen.findByText('2 of 20 builds left today')).toBeInTheDocument();
+  });
+
+  it('says when more builds come, keeps the prompt, and hands the code to onError', async () => {
+    const quota = withQuota(20, 20);
+    const errors: AgentApiError[] = [];
+    const { user } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada, onError: (error) => errors.push(error) },
+      wrapTransport: quota.wrap,
+    });
+    const meter = await screen.findByText(/0 of 20 builds left today/);
+    expect(meter.closest('[data-state]')).toHaveAttribute('data-state', 'exhausted');
+    const prompt = screen.getByLabelText('Describe the app you want');
+    await user.type(prompt, 'A landing page for a bakery');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const alert = await screen.findByRole('alert');
+    const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(Date.parse(resetsAt));
+    expect(within(alert).getByText(`You have used today’s 20 builds. More at ${time}.`)).toBeInTheDocument();
+    expect(within(alert).queryByRole('button', { name: /try again in/i })).not.toBeInTheDocument();
+    await waitFor(() => expect(prompt).toHaveValue('A landing page for a bakery'));
+    expect(errors.map((error) => error.code)).toContain('quota_exceeded');
+  });
+
+  it('renders nothing without a quota', async () => {
+    const usageReads = vi.fn();
+    const { container } = renderWithMock(<UsageMeter data-testid="meter" />, {
+      provider: { externalUser: ada },
+      wrapTransport: (inner) => ({
+        ...inner,
+        json: async (request) => {
+          if (request.path !== '/usage') return inner.json(request);
+          usageReads();
+          return { status: true, used: 0, limit: null, resets_at: null, period: null };
+        },
+      }),
+    });
+    await waitFor(() => expect(usageReads).toHaveBeenCalledTimes(1));
+    expect(container.querySelector('[data-testid="meter"]')).toBeNull();
+  });
+});
