@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { AgentBuilder, AgentProvider } from 'agent-embed';
 import 'agent-embed/styles.css';
 import './playground.css';
-import { playgroundUsers, sessionCookie, signedOutValue, userFromCookie } from './users.ts';
+import { playgroundQuota, playgroundUsers, sessionCookie, signedOutValue, userFromCookie } from './users.ts';
 
 declare const __PLAYGROUND_BACKEND__: 'mock' | 'real';
 
@@ -121,6 +121,9 @@ function App() {
             {playgroundUsers.map((candidate) => (
               <option key={candidate.externalUserId} value={candidate.externalUserId}>
                 {candidate.name}
+                {playgroundQuota(candidate) === undefined
+                  ? ''
+                  : ` (free plan: ${playgroundQuota(candidate)?.generations} builds a day)`}
               </option>
             ))}
           </select>

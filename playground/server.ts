@@ -16,7 +16,7 @@ import {
 } from '../src/mock/index.ts';
 import { createAgentProxy, createMemoryProxyStore, type AgentProxyOptions } from '../src/server/index.ts';
 import { entryAliases } from '../vite.config.ts';
-import { userFromCookie } from './users.ts';
+import { playgroundQuota, userFromCookie } from './users.ts';
 
 /** Where the page reaches the agency proxy. */
 export const playgroundProxyPath = '/api/agent';
@@ -134,6 +134,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const createProxy = (url: string) =>
     createAgentProxy({
       appUrl: url,
+      quota: playgroundQuota,
       ...options.proxy,
       apiBaseUrl,
       apiToken,

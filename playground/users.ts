@@ -11,6 +11,14 @@ export const playgroundUsers: readonly PlaygroundUser[] = [
   { externalUserId: 'grace', name: 'Grace Hopper', email: 'grace@example.com' },
 ];
 
+/**
+ * The fake agency's plans: Grace is on a free plan of 3 builds a day, so the usage meter and the over-limit
+ * message can be seen in one click; Ada has no limit.
+ */
+export function playgroundQuota(user: { externalUserId: string }): { generations: number; per: 'day' } | undefined {
+  return user.externalUserId === 'grace' ? { generations: 3, per: 'day' } : undefined;
+}
+
 /** Name of the cookie that holds the signed-in user's id. */
 export const sessionCookie = 'playground_user';
 
