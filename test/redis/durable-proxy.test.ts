@@ -131,9 +131,9 @@ describe('the proxy on Redis, two instances', () => {
     expect(upstream.map((exchange) => exchange.status)).not.toContain(429);
     expect(answers.filter((status) => status === 200)).toHaveLength(generated.length);
     expect(answers.filter((status) => status !== 200).every((status) => status === 429)).toBe(true);
-    // Both users were served: the reserve and the fair share hold across instances.
-    expect(answers.filter((status, index) => status === 200 && index % 2 === 1).length).toBeGreaterThan(0);
-    expect(answers.filter((status, index) => status === 200 && index % 2 === 0).length).toBeGreaterThan(0);
+    // Who gets the burst depends on which instance's requests reach Redis first (the budget is work-
+    // conserving: one active user may use the whole window); that a waiting user is served next, across
+    // instances, is test/redis/budget-script.test.ts's waiter-priority case on a 1 s window.
   });
 
   it('serves 30 concurrent status polls across both instances with at most 2 upstream requests', async () => {
