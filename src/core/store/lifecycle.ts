@@ -1,0 +1,136 @@
+/**
+ * Typed milestones of what the end user does, for the agency's analytics: read off the store's state as it
+ * changes (never a second interpretation of the events), with timings, no tokens and no prompt text unless
+ * the agency opts in.
+ */
+import { generationOutcome } from '../wire/generation-machine.js';
+import type { GenerationOutcome } from '../wire/generation-transitions.js';
+import type { GenerationMode } from '../wire/resources.js';
+import type { AgentState } from './agent-store.js';
+import type { GenerationState } from './generation.js';
+
+/** A generation's identity across its key change (`pending:N` becomes the project id). */
+interface GenerationFacts {
+  kind: GenerationState['kind'];
+  mode: GenerationMode;
+  projectId: string | undefined;
+  /** Only with `includePrompt`. */
+  prompt?: string;
+}
+
+/** One milestone of the end user's journey. `at` is the store's clock (ms since the epoch). */
+export type AgentLifecycleEvent =
+  | ({ type: 'generation_started'; at: number } & GenerationFacts)
+  | ({ type: 'first_event'; at: number; msSinceStart: number } & GenerationFacts)
+  | ({
+      type: 'generation_ended';
+      at: number;
+      outcome: GenerationOutcome;
+      durationMs: number;
+      filesCreated: number;
+      steps: number;
+    } & GenerationFacts)
+  | { type: 'deployed'; at: number; provider: string; projectId: string; url: string | null }
+  | { type: 'pushed'; at: number; projectId: string; repoCreated: boolean }
+  | { type: 'codehost_connected'; at: number }
+  | { type: 'deployment_connected'; at: number; provider: string };
+
+/** Options of `observeLifecycle`. */
+export interface LifecycleOptions {
+  /** Put the prompt text in generation milestones (default false: prompts are the end user's words). */
+  includePrompt?: boolean;
+  now?: () => number;
+}
+
+const identityOf = (generation: GenerationState) => `${generation.kind}|${generation.startedAt}`;
+
+/** Calls `onEvent` for each milestone as the state moves on; returns the unsubscribe. */
+export function observeLifecycle(
+  store: { getState(): AgentState; subscribe(listener: (state: AgentState, previous: AgentState) => void): () => void },
+  onEvent: (event: AgentLifecycleEvent) => void,
+  options: LifecycleOptions = {},
+): () => void {
+  const now = options.now ?? Date.now;
+  // Generations started in this store, by identity, and the milestones already told for each.
+  const seen = new Map<string, { firstEvent: boolean; ended: boolean }>();
+  const facts = (generation: GenerationState): GenerationFacts => ({
+    kind: generation.kind,
+    mode: generation.mode,
+    projectId: generation.projectId,
+    ...(options.includePrompt === true ? { prompt: generation.prompt } : {}),
+  });
+  const emit = (event: AgentLifecycleEvent) => {
+    try {
+      onEvent(event);
+    } catch {
+      // An analytics callback must never break the builder.
+    }
+  };
+  const onGenerations = (generations: AgentState['generations']) => {
+    for (const generation of Object.values(generations)) {
+      const id = identityOf(generation);
+      let told = seen.get(id);
+      if (told === undefined) {
+        // Only generations that start here: an opened project or another tab's build is not this user's action.
+        if (generation.status !== 'submitting') continue;
+        told = { firstEvent: false, ended: false };
+        seen.set(id, told);
+        emit({ type: 'generation_started', at: generation.startedAt, ...facts(generation) });
+      }
+      if (!told.firstEvent && generation.eventCount > 0) {
+        told.firstEvent = true;
+        const at = now();
+        emit({ type: 'first_event', at, msSinceStart: at - generation.startedAt, ...facts(generation) });
+      }
+      const outcome = generationOutcome(generation);
+      if (!told.ended && outcome !== undefined) {
+        told.ended = true;
+        const at = generation.endedAt ?? now();
+        const ended = { type: 'generation_ended', at, outcome, durationMs: at - generation.startedAt } as const;
+        emit({
+          ...ended,
+          filesCreated: generation.fileCount - generation.modifiedCount,
+          steps: generation.toolCount,
+          ...facts(generation),
+        });
+      }
+    }
+  };
+  return store.subscribe((state, previous) => {
+    if (state.generations !== previous.generations) onGenerations(state.generations);
+    if (state.deployments !== previous.deployments)
+      for (const [key, deployment] of Object.entries(state.deployments))
+        if (deployment.status === 'deployed' && previous.deployments[key]?.status === 'deploying')
+          emit({
+            type: 'deployed',
+            at: now(),
+            provider: deployment.provider,
+            projectId: deployment.projectId,
+            url: deployment.deployment?.url ?? null,
+          });
+    if (state.repositoryPushes !== previous.repositoryPushes)
+      for (const [projectId, push] of Object.entries(state.repositoryPushes))
+        if (push.status === 'succeeded' && previous.repositoryPushes[projectId]?.status === 'running')
+          emit({ type: 'pushed', at: now(), projectId, repoCreated: push.result?.repo_created === true });
+    if (state.codehostConnections !== previous.codehostConnections)
+      for (const [user, connection] of Object.entries(state.codehostConnections)) {
+        const before = previous.codehostConnections[user]?.status;
+        // Connected while the page is open (the popup flow, or a check after the install): not a page load.
+        if (
+          connection.status === 'connected' &&
+          before !== undefined &&
+          before !== 'connected' &&
+          before !== 'idle' &&
+          before !== 'loading'
+        )
+          emit({ type: 'codehost_connected', at: now() });
+      }
+    if (state.deploymentConnections !== previous.deploymentConnections)
+      for (const [key, connection] of Object.entries(state.deploymentConnections))
+        if (
+          connection.connectStatus === 'connected' &&
+          previous.deploymentConnections[key]?.connectStatus === 'submitting'
+        )
+          emit({ type: 'deployment_connected', at: now(), provider: connection.provider });
+  });
+}
