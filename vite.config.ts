@@ -9,6 +9,9 @@ import packageJson from './package.json' with { type: 'json' };
 
 const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
+/** The built-in locale packs, each its own entry point `agent-embed/locales/<tag>` (English is built in). */
+export const localeTags = ['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'] as const;
+
 /** Public entry points resolved to source, so tests and stories import only what users import. */
 export const entryAliases = [
   { find: /^agent-embed$/, replacement: source('react/index.ts') },
@@ -16,6 +19,7 @@ export const entryAliases = [
   { find: /^agent-embed\/server$/, replacement: source('server/index.ts') },
   { find: /^agent-embed\/mock$/, replacement: source('mock/index.ts') },
   { find: /^agent-embed\/styles\.css$/, replacement: source('react/styles.css') },
+  { find: /^agent-embed\/locales\/([A-Za-z-]+)$/, replacement: source('locales/$1/index.ts') },
 ];
 
 const react18Modules = fileURLToPath(new URL('./compat/react18/node_modules/', import.meta.url));
@@ -86,6 +90,7 @@ export default defineConfig({
         server: source('server/index.ts'),
         mock: browserMockEntry,
         'mock-node': mockEntry,
+        ...Object.fromEntries(localeTags.map((tag) => [`locales/${tag}`, source(`locales/${tag}/index.ts`)])),
       },
       formats: ['es'],
     },
