@@ -1,6 +1,6 @@
 'use client';
 import { forwardRef, type ReactNode } from 'react';
-import type { AgentApiError } from '../../core/index.js';
+import { agentApiMessages, type AgentApiError } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from './class-names.js';
 import { errorCopy, type ErrorContext } from './error-copy.js';
@@ -35,7 +35,8 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   { error, title, context, onRetry, retryLabel, action, className },
   ref,
 ) {
-  const labels = useAgentLabels().errors;
+  const allLabels = useAgentLabels();
+  const labels = allLabels.errors;
   const secondsLeft = useRetryCountdown(error);
   const shownHere = useErrorSlot(error);
   if (error === undefined) return null;
@@ -47,7 +48,19 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
         {title}
       </div>
     );
-  const fieldErrors = error.fieldErrors === undefined ? [] : [...new Set(Object.values(error.fieldErrors).flat())];
+  // The spec's one field message has words in every locale (the prompt's own hint); others are shown as sent.
+  const fieldErrors =
+    error.fieldErrors === undefined
+      ? []
+      : [
+          ...new Set(
+            Object.values(error.fieldErrors)
+              .flat()
+              .map((message) =>
+                message === agentApiMessages.promptTooShort ? allLabels.generatePanel.promptTooShort : message,
+              ),
+          ),
+        ];
   // Field errors already say what to fix; the generic "check what you entered" would say it twice.
   const copy =
     fieldErrors.length > 0 && error.kind === 'validation' ? undefined : errorCopy(error, labels, context, secondsLeft);
