@@ -115,6 +115,7 @@ export const ar: AgentLabels = {
       run_build: 'البناء',
       run_tests: 'الاختبار',
       build: 'البناء',
+      read_context: 'قراءة السياق',
     },
     filesLabel: 'الملفات المُنشأة',
     fileCount: (created, modified) =>

@@ -116,12 +116,13 @@ export const de: AgentLabels = {
       done: 'Abgeschlossen.',
     },
     toolNames: {
-      plan: 'Planung',
+      plan: 'Planen',
       write_files: 'Dateien schreiben',
       install_dependencies: 'Abhängigkeiten installieren',
       run_build: 'Bauen',
       run_tests: 'Testen',
       build: 'Bauen',
+      read_context: 'Kontext lesen',
     },
     filesLabel: 'Erstellte Dateien',
     fileCount: (created, modified, total) =>

@@ -126,6 +126,7 @@ export const es: AgentLabels = {
       run_build: 'Compilando',
       run_tests: 'Probando',
       build: 'Compilando',
+      read_context: 'Leyendo el contexto',
     },
     filesLabel: 'Archivos generados',
     fileCount: (created, modified, total) =>

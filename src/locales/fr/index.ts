@@ -126,6 +126,7 @@ export const fr: AgentLabels = {
       run_build: 'Compilation',
       run_tests: 'Tests',
       build: 'Compilation',
+      read_context: 'Lecture du contexte',
     },
     filesLabel: 'Fichiers générés',
     fileCount: (created, modified, total) =>

@@ -117,6 +117,7 @@ export const ja: AgentLabels = {
       run_build: 'ビルド',
       run_tests: 'テスト',
       build: 'ビルド',
+      read_context: 'コンテキストの読み込み',
     },
     filesLabel: '生成されたファイル',
     fileCount: (created, modified) =>

@@ -126,6 +126,7 @@ export const ptBR: AgentLabels = {
       run_build: 'Compilando',
       run_tests: 'Testando',
       build: 'Compilando',
+      read_context: 'Lendo o contexto',
     },
     filesLabel: 'Arquivos gerados',
     fileCount: (created, modified, total) =>

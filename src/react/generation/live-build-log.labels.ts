@@ -63,6 +63,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
     run_build: 'Building',
     run_tests: 'Testing',
     build: 'Building',
+    read_context: 'Reading context',
   },
   filesLabel: 'Generated files',
   fileCount: (created, modified, total) =>
