@@ -47,7 +47,28 @@ module.exports = {
       comment: 'test/, stories/ and scripts/ import agent-embed, agent-embed/core, /server or /mock, never deep paths.',
       severity: 'error',
       from: { path: '^(test|stories|scripts|playground|examples|bench|\.storybook)/' },
-      to: { path: '^src/', pathNot: '^src/(react|core|server|mock)/index\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/(react|core|server|mock)/index\\.ts$', '^src/locales/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'locales-are-data',
+      comment:
+        'A locale pack is texts and the plural helper: types only from the React entry, so it ships without React.',
+      severity: 'error',
+      from: { path: '^src/locales/' },
+      to: { pathNot: ['^src/locales/', '^src/react/index\\.ts$'] },
+    },
+    {
+      name: 'locales-take-only-types-from-react',
+      severity: 'error',
+      from: { path: '^src/locales/' },
+      to: { path: '^src/react/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'react-uses-only-the-plural-helper-of-locales',
+      comment: 'English is built in; the packs are separate entries an app imports only when it wants them.',
+      severity: 'error',
+      from: { path: '^src/react/' },
+      to: { path: '^src/locales/', pathNot: '^src/locales/plural\\.ts$' },
     },
     {
       name: 'no-cycles',

@@ -9,6 +9,9 @@ import packageJson from './package.json' with { type: 'json' };
 
 const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
+/** The built-in locale packs, each its own entry point `agent-embed/locales/<tag>` (English is built in). */
+export const localeTags = ['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'] as const;
+
 /** Public entry points resolved to source, so tests and stories import only what users import. */
 export const entryAliases = [
   { find: /^agent-embed$/, replacement: source('react/index.ts') },
@@ -16,6 +19,7 @@ export const entryAliases = [
   { find: /^agent-embed\/server$/, replacement: source('server/index.ts') },
   { find: /^agent-embed\/mock$/, replacement: source('mock/index.ts') },
   { find: /^agent-embed\/styles\.css$/, replacement: source('react/styles.css') },
+  { find: /^agent-embed\/locales\/([A-Za-z-]+)$/, replacement: source('locales/$1/index.ts') },
 ];
 
 const react18Modules = fileURLToPath(new URL('./compat/react18/node_modules/', import.meta.url));
@@ -66,6 +70,27 @@ const browserMock: Plugin = {
   },
 };
 
+/** Debian's Chromium (never a downloaded one), for the suites that run in a real browser. */
+const chromium = playwright({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+});
+
+/** Dependencies a browser-mode project prebundles: without them the first test reloads the page mid-run. */
+const browserOptimizeDeps = {
+  include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
+};
+
 /** Bundling drops module-level directives, so every chunk holding React code gets 'use client' back. */
 const useClientBanner = (chunk: { moduleIds: readonly string[] }) =>
   chunk.moduleIds.some((id) => id.includes('/src/react/')) ? "'use client';" : '';
@@ -86,6 +111,7 @@ export default defineConfig({
         server: source('server/index.ts'),
         mock: browserMockEntry,
         'mock-node': mockEntry,
+        ...Object.fromEntries(localeTags.map((tag) => [`locales/${tag}`, source(`locales/${tag}/index.ts`)])),
       },
       formats: ['es'],
     },
@@ -109,7 +135,13 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/**/*.node.test.ts', 'test/build/**', 'test/browser/**', 'test/redis/**'],
+          exclude: [
+            'test/**/*.node.test.ts',
+            'test/**/*.browser.test.tsx',
+            'test/build/**',
+            'test/browser/**',
+            'test/redis/**',
+          ],
           setupFiles: ['test/setup-dom.ts'],
         },
       },
@@ -155,32 +187,34 @@ export default defineConfig({
         },
       },
       {
+        // Every story in every built-in locale, in Chromium: no English default string left on the page.
+        extends: true,
+        optimizeDeps: browserOptimizeDeps,
+        test: {
+          name: 'locales',
+          include: ['test/**/*.browser.test.tsx'],
+          setupFiles: ['test/setup-dom.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: chromium,
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
+        },
+      },
+      {
         // Every story as a test in real Chromium (Debian's, never a downloaded one) with the a11y addon's axe check.
         extends: true,
         plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
         // Required in this project too: without it the first story reloads the page mid-run to optimise React.
-        optimizeDeps: {
-          include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'],
-        },
+        optimizeDeps: browserOptimizeDeps,
         test: {
           name: 'storybook',
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({
-              launchOptions: {
-                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-                args: [
-                  '--no-sandbox',
-                  '--disable-gpu',
-                  '--disable-quic',
-                  '--no-first-run',
-                  '--disable-background-networking',
-                  '--disable-component-update',
-                  '--disable-sync',
-                ],
-              },
-            }),
+            provider: chromium,
             instances: [{ browser: 'chromium' }],
           },
         },

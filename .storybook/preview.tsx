@@ -8,6 +8,7 @@ import {
   agentLoader,
   withAgent,
 } from '../stories/story-agent.js';
+import { localeGlobalTypes, localeInitialGlobals } from '../stories/story-locale.js';
 
 const preview = {
   // A docs page per component: its props table, description and every story as a state.
@@ -15,8 +16,9 @@ const preview = {
   loaders: [agentLoader],
   beforeEach: agentBeforeEach,
   decorators: [withAgent],
-  globalTypes: agentGlobalTypes,
-  initialGlobals: agentInitialGlobals,
+  // The locale and direction toolbars come after the theme's.
+  globalTypes: { ...agentGlobalTypes, ...localeGlobalTypes },
+  initialGlobals: { ...agentInitialGlobals, ...localeInitialGlobals },
   parameters: {
     layout: 'fullscreen',
     // Axe violations fail the story's test, not just the panel. Frames hold generated apps, not our components.

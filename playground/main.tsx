@@ -2,11 +2,38 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentBuilder, AgentProvider } from 'agent-embed';
+import { ar } from 'agent-embed/locales/ar';
+import { de } from 'agent-embed/locales/de';
+import { es } from 'agent-embed/locales/es';
+import { fr } from 'agent-embed/locales/fr';
+import { ja } from 'agent-embed/locales/ja';
+import { ptBR } from 'agent-embed/locales/pt-BR';
 import 'agent-embed/styles.css';
 import './playground.css';
 import { playgroundQuota, playgroundUsers, sessionCookie, signedOutValue, userFromCookie } from './users.ts';
 
 declare const __PLAYGROUND_BACKEND__: 'mock' | 'real';
+
+/** Every built-in pack: `?locale=ja` shows the builder in Japanese, `?locale=ar` right to left. */
+const locales = { de, fr, es, 'pt-BR': ptBR, ja, ar };
+const languages: Record<string, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  'pt-BR': 'Português (Brasil)',
+  ja: '日本語',
+  ar: 'العربية',
+};
+
+/** The page's `?locale=` (the browser's language when there is none). */
+const locale = new URLSearchParams(window.location.search).get('locale') ?? navigator.language;
+
+function chooseLocale(next: string) {
+  const url = new URL(window.location.href);
+  url.searchParams.set('locale', next);
+  window.location.assign(url);
+}
 
 function signIn(externalUserId: string | null) {
   document.cookie = `${sessionCookie}=${externalUserId ?? signedOutValue}; path=/; SameSite=Lax`;
@@ -139,6 +166,16 @@ function App() {
             <option value="dark">dark</option>
           </select>
         </label>
+        <label>
+          Language{' '}
+          <select value={locale in languages ? locale : 'en'} onChange={(event) => chooseLocale(event.target.value)}>
+            {Object.entries(languages).map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
       </header>
       <div className="playground-body">
         <main aria-label="App builder">
@@ -148,6 +185,8 @@ function App() {
               baseUrl="/api/agent"
               externalUser={{ id: user.externalUserId, name: user.name, email: user.email }}
               colorScheme={colorScheme}
+              locale={locale}
+              locales={locales}
             >
               <AgentBuilder showPlans {...(__PLAYGROUND_BACKEND__ === 'mock' ? { onSelectPlan: choosePlan } : {})} />
             </AgentProvider>

@@ -45,6 +45,7 @@ import {
 } from 'agent-embed/core';
 import { createMockTransport, type MockAgentApi, type MockAgentApiOptions, type MockSpeed } from 'agent-embed/mock';
 import type { AgentTransport } from 'agent-embed/core';
+import { localeProps } from './story-locale.js';
 
 /** What a story gets: the mock, the transport over it, the client and the store the provider uses. */
 export interface StoryAgent {
@@ -281,6 +282,7 @@ export const withAgent: Decorator = (Story, context) => {
         externalUser={agent.externalUser}
         colorScheme={colorScheme}
         {...(appearance === undefined ? {} : { appearance })}
+        {...localeProps(context.globals)}
         {...parameters.provider}
       >
         <Story />

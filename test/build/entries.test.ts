@@ -3,7 +3,7 @@
  * 'use client', and core, server and mock import in plain Node with React absent.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Rollup } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,10 +42,10 @@ describe('the built package', () => {
   });
 
   it("keeps 'use client' at the top of every chunk with React code, and only there", () => {
-    const chunks = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.js'));
     expect(readFileSync(join(root, 'dist/index.js'), 'utf8').startsWith('"use client";')).toBe(true);
-    for (const chunk of ['core.js', 'server.js', 'mock.js', 'mock-node.js']) {
-      expect(chunks).toContain(chunk);
+    const localeChunks = ['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'].map((tag) => `locales/${tag}.js`);
+    for (const chunk of ['core.js', 'server.js', 'mock.js', 'mock-node.js', ...localeChunks]) {
+      expect(existsSync(join(root, 'dist', chunk)), chunk).toBe(true);
       expect(readFileSync(join(root, 'dist', chunk), 'utf8')).not.toMatch(/^["']use client["']/);
     }
   });
@@ -83,6 +83,12 @@ describe('in plain Node without React', () => {
     ['agent-embed/core', ['createAgentClient', 'createHttpTransport', 'AgentApiError', 'createAgentStore']],
     ['agent-embed/server', ['createAgentProxy']],
     ['agent-embed/mock', ['createMockAgentApi', 'startMockAgentServer', 'createMockTransport']],
+    ['agent-embed/locales/de', ['de']],
+    ['agent-embed/locales/fr', ['fr']],
+    ['agent-embed/locales/es', ['es']],
+    ['agent-embed/locales/pt-BR', ['ptBR']],
+    ['agent-embed/locales/ja', ['ja']],
+    ['agent-embed/locales/ar', ['ar']],
   ])('imports %s', (entry, names) => {
     const exported = JSON.parse(
       runNode(`const m = await import('${entry}'); console.log(JSON.stringify(Object.keys(m)))`),

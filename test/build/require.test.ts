@@ -12,7 +12,7 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   exports: Record<string, string | Record<string, string>>;
 };
 
-/** Every entry whose target is JavaScript: '.', './core', './server', './mock'. */
+/** Every entry whose target is JavaScript: '.', './core', './server', './mock' and the six locale packs. */
 const javascriptEntries = Object.entries(packageJson.exports)
   .filter(([, target]) => typeof target !== 'string' && Object.values(target).some((file) => file.endsWith('.js')))
   .map(([entry]) => (entry === '.' ? 'agent-embed' : `agent-embed/${entry.slice(2)}`));
@@ -21,8 +21,14 @@ describe('require() from CommonJS', () => {
   const sandbox = createSandbox([...runtimeDependencies, 'react', 'react-dom']);
   afterAll(() => sandbox.remove());
 
-  it('finds the four JavaScript entries in package.json', () => {
-    expect(javascriptEntries).toEqual(['agent-embed', 'agent-embed/core', 'agent-embed/server', 'agent-embed/mock']);
+  it('finds the ten JavaScript entries in package.json', () => {
+    expect(javascriptEntries).toEqual([
+      'agent-embed',
+      'agent-embed/core',
+      'agent-embed/server',
+      'agent-embed/mock',
+      ...['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'].map((tag) => `agent-embed/locales/${tag}`),
+    ]);
   });
 
   it('loads every JavaScript entry with its exports', () => {
@@ -46,5 +52,7 @@ describe('require() from CommonJS', () => {
     expect(loaded['agent-embed/mock']!.names).toEqual(
       expect.arrayContaining(['startMockAgentServer', 'createMockAgentApi', 'createMockTransport']),
     );
+    expect(loaded['agent-embed/locales/pt-BR']!.names).toEqual(['ptBR']);
+    expect(loaded['agent-embed/locales/ar']!.names).toEqual(['ar']);
   });
 });

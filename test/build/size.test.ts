@@ -44,4 +44,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);
     expect(bytes).toBeLessThan(budget);
   });
+
+  // Each locale pack is its own entry: an app downloads only the languages it imports, a few KiB each.
+  it.each(['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'])('dist/locales/%s.js stays under 7 KiB', async (tag) => {
+    const entry = `dist/locales/${tag}.js`;
+    const bytes = await shippedBytes(entry);
+    console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget 7.0 KiB)`);
+    expect(bytes).toBeLessThan(7 * 1024);
+  });
 });

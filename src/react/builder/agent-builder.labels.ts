@@ -1,3 +1,5 @@
+import { plural } from '../../locales/plural.js';
+
 /** Texts of `AgentBuilder`. */
 export interface AgentBuilderLabels {
   regionLabel: string;
@@ -13,7 +15,7 @@ export interface AgentBuilderLabels {
   /** A returning end user's latest projects, offered in the empty builder. */
   recentLabel: string;
   /** Opens every project when there are more than the few offered. */
-  allProjects: (count: number) => string;
+  allProjects: (count: number, formatted: string) => string;
   close: string;
   newProject: string;
   /** The toolbar's name before there is a project, and before its name is known. */
@@ -38,7 +40,8 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   plansLabel: 'Plans',
   projectsLabel: 'Projects',
   recentLabel: 'Continue a project',
-  allProjects: (count) => `All ${count} projects`,
+  allProjects: (count, formatted) =>
+    plural('en', count, { one: `All ${formatted} project`, other: `All ${formatted} projects` }),
   close: 'Close',
   newProject: 'New project',
   newApp: 'New app',

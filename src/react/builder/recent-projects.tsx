@@ -1,5 +1,6 @@
 'use client';
 /** A returning end user's latest projects in the builder's empty conversation, to carry on where they left off. */
+import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { ProjectItems } from '../projects/project-list.js';
 import { useFreshProjects } from '../projects/use-projects.js';
@@ -13,6 +14,7 @@ const shown = 3;
  */
 export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
   const text = useAgentLabels().agentBuilder;
+  const format = useAgentFormat();
   // Asked again each time the builder is empty again: a build since changed them.
   const projects = useFreshProjects();
   if (projects.items.length === 0) return null;
@@ -22,7 +24,7 @@ export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
       <ProjectItems projects={projects} items={projects.items.slice(0, shown)} />
       {projects.items.length > shown && (
         <button type="button" className="ae-button ae-button-quiet" onClick={onShowAll}>
-          {text.allProjects(projects.items.length)}
+          {text.allProjects(projects.items.length, format.number(projects.items.length))}
         </button>
       )}
     </section>

@@ -1,4 +1,5 @@
 import type { TurnOutcome } from '../../core/index.js';
+import { plural } from '../../locales/plural.js';
 
 /** Texts of `Conversation`. */
 export interface ConversationLabels {
@@ -11,11 +12,16 @@ export interface ConversationLabels {
   modeBuild: string;
   modeDesign: string;
   running: string;
-  /** The one-line outcome of a turn, from locale-formatted counts. */
-  outcome: (outcome: TurnOutcome, counts: { created: string; modified: string; steps: string }) => string;
+  /** The one-line outcome of a turn, from locale-formatted counts and the same counts as numbers (for plurals). */
+  outcome: (outcome: TurnOutcome, counts: TurnCounts<string>, values: TurnCounts<number>) => string;
 }
 
-const plural = (count: string, one: string, many: string) => `${count} ${count === '1' ? one : many}`;
+/** What a turn did: files created and modified, agent steps. */
+export interface TurnCounts<Value> {
+  created: Value;
+  modified: Value;
+  steps: Value;
+}
 
 /** The default (English) texts of `Conversation`. */
 export const defaultConversationLabels: ConversationLabels = {
@@ -27,18 +33,25 @@ export const defaultConversationLabels: ConversationLabels = {
   modeBuild: 'Full app',
   modeDesign: 'Design only',
   running: 'Working on it…',
-  outcome: (outcome, counts) => {
+  outcome: (outcome, counts, values) => {
+    const created = plural('en', values.created, {
+      one: `${counts.created} new file`,
+      other: `${counts.created} new files`,
+    });
     const files =
-      counts.modified === '0'
-        ? plural(counts.created, 'new file', 'new files')
-        : counts.created === '0'
-          ? plural(counts.modified, 'changed file', 'changed files')
-          : `${plural(counts.created, 'new file', 'new files')}, ${counts.modified} changed`;
+      values.modified === 0
+        ? created
+        : values.created === 0
+          ? plural('en', values.modified, {
+              one: `${counts.modified} changed file`,
+              other: `${counts.modified} changed files`,
+            })
+          : `${created}, ${counts.modified} changed`;
     switch (outcome.status) {
       case 'completed':
         // Nothing seen (the stream was cut early and the outcome came from the status): no "0 new files".
-        if (counts.created === '0' && counts.modified === '0' && counts.steps === '0') return 'Done.';
-        return `Done: ${files}, ${plural(counts.steps, 'step', 'steps')}.`;
+        if (values.created === 0 && values.modified === 0 && values.steps === 0) return 'Done.';
+        return `Done: ${files}, ${plural('en', values.steps, { one: `${counts.steps} step`, other: `${counts.steps} steps` })}.`;
       case 'credits_exhausted':
         return `Stopped when the credits ran out, after ${files}.`;
       case 'failed':

@@ -49,11 +49,15 @@ function Turn({
               <span className="ae-spinner" aria-hidden="true" /> {text.running}
             </>
           ) : (
-            text.outcome(outcome, {
-              created: format.number(outcome.filesCreated),
-              modified: format.number(outcome.filesModified),
-              steps: format.number(outcome.steps),
-            })
+            text.outcome(
+              outcome,
+              {
+                created: format.number(outcome.filesCreated),
+                modified: format.number(outcome.filesModified),
+                steps: format.number(outcome.steps),
+              },
+              { created: outcome.filesCreated, modified: outcome.filesModified, steps: outcome.steps },
+            )
           )}
         </p>
       )}

@@ -1,4 +1,5 @@
 import type { ProgressStage, ProjectPhase } from '../../core/index.js';
+import { plural } from '../../locales/plural.js';
 
 /** Texts of `LiveBuildLog`. */
 export interface LiveBuildLogLabels {
@@ -19,8 +20,9 @@ export interface LiveBuildLogLabels {
   fileModified: string;
   toolsLabel: string;
   /** How many tool steps were not kept (the list is bounded). */
-  toolsOmitted: (count: string) => string;
-  unknownEvents: (count: string) => string;
+  toolsOmitted: (count: string, value: number) => string;
+  /** How many updates of a kind this version does not know arrived (locale-formatted, then as a number). */
+  unknownEvents: (count: string, value: number) => string;
   completed: string;
   openApp: string;
   /** Shown instead of a link when the app address is not http(s). */
@@ -61,17 +63,23 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
     run_build: 'Building',
     run_tests: 'Testing',
     build: 'Building',
+    read_context: 'Reading context',
   },
   filesLabel: 'Generated files',
   fileCount: (created, modified, total) =>
     modified === '0'
-      ? `${created} new ${total === 1 ? 'file' : 'files'}`
-      : `${created} new, ${modified} changed ${total === 1 ? 'file' : 'files'}`,
+      ? plural('en', total, { one: `${created} new file`, other: `${created} new files` })
+      : plural('en', total, {
+          one: `${created} new, ${modified} changed file`,
+          other: `${created} new, ${modified} changed files`,
+        }),
   fileCreated: 'new',
   fileModified: 'modified',
   toolsLabel: 'Agent steps',
-  toolsOmitted: (count) => `${count} earlier steps not shown`,
-  unknownEvents: (count) => `${count} other updates`,
+  toolsOmitted: (count, value) =>
+    plural('en', value, { one: `${count} earlier step not shown`, other: `${count} earlier steps not shown` }),
+  unknownEvents: (count, value) =>
+    plural('en', value, { one: `${count} other update`, other: `${count} other updates` }),
   completed: 'Your app is ready.',
   openApp: 'Open the app',
   unsafeUrl: 'The app address is not a web address, so it is not shown as a link.',

@@ -90,7 +90,9 @@ function ToolSteps({
   return (
     <div className="ae-tools">
       <p className="ae-label">{labels.toolsLabel}</p>
-      {total > tools.length && <p className="ae-hint">{labels.toolsOmitted(format.number(total - tools.length))}</p>}
+      {total > tools.length && (
+        <p className="ae-hint">{labels.toolsOmitted(format.number(total - tools.length), total - tools.length)}</p>
+      )}
       <ol className="ae-tool-list" aria-label={labels.toolsLabel}>
         {tools.map((step) => (
           <li key={step.id} className="ae-tool" data-status={step.status}>
@@ -259,7 +261,9 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
             <ToolSteps tools={generation.tools} total={generation.toolCount} labels={text} format={format} />
           )}
           {generation.unknownEventCount > 0 && (
-            <p className="ae-hint">{text.unknownEvents(format.number(generation.unknownEventCount))}</p>
+            <p className="ae-hint">
+              {text.unknownEvents(format.number(generation.unknownEventCount), generation.unknownEventCount)}
+            </p>
           )}
         </>
       )}

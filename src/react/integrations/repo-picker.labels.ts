@@ -1,3 +1,5 @@
+import { plural } from '../../locales/plural.js';
+
 /** Texts of `RepoPicker`. */
 export interface RepoPickerLabels {
   regionLabel: string;
@@ -11,17 +13,19 @@ export interface RepoPickerLabels {
   loading: string;
   empty: string;
   noMatches: (query: string) => string;
-  matchCount: (matches: string, loaded: string) => string;
+  /** How many loaded repositories match the search (locale-formatted, then `counts` as numbers for plurals). */
+  matchCount: (matches: string, loaded: string, counts: { matches: number; loaded: number }) => string;
   /** Search covers the loaded pages only (the API has no search): says so while more exist. */
-  searchScope: (loaded: string, total: string | undefined) => string;
+  searchScope: (loaded: string, total: string | undefined, loadedCount: number) => string;
   /** Loads the next page so the search covers it too. */
   searchLoadMore: string;
   private: string;
   public: string;
   /** The default branch beside a repository (after a branch icon). */
   defaultBranch: (branch: string) => string;
-  pageStatus: (page: string, pages: string, total: string) => string;
-  loadedCount: (count: string) => string;
+  /** The pager's line (locale-formatted, then the total as a number for plurals). */
+  pageStatus: (page: string, pages: string, total: string, totalCount: number) => string;
+  loadedCount: (count: string, value: number) => string;
   previousPage: string;
   nextPage: string;
   loadMore: string;
@@ -64,17 +68,29 @@ export const defaultRepoPickerLabels: RepoPickerLabels = {
   loading: 'Loading repositories…',
   empty: 'No repositories yet. Create one below by pushing your code.',
   noMatches: (query) => `No loaded repository matches “${query}”.`,
-  matchCount: (matches, loaded) => `${matches} of ${loaded} loaded repositories match.`,
-  searchScope: (loaded, total) =>
+  matchCount: (matches, loaded, counts) =>
+    plural('en', counts.loaded, {
+      one: `${matches} of ${loaded} loaded repository matches.`,
+      other: `${matches} of ${loaded} loaded repositories match.`,
+    }),
+  searchScope: (loaded, total, loadedCount) =>
     total === undefined
-      ? `Searching the ${loaded} repositories loaded so far.`
+      ? plural('en', loadedCount, {
+          one: `Searching the ${loaded} repository loaded so far.`,
+          other: `Searching the ${loaded} repositories loaded so far.`,
+        })
       : `Searching the ${loaded} of ${total} repositories loaded so far.`,
   searchLoadMore: 'Load more to search',
   private: 'Private',
   public: 'Public',
   defaultBranch: (branch) => branch,
-  pageStatus: (page, pages, total) => `Page ${page} of ${pages} · ${total} repositories`,
-  loadedCount: (count) => `${count} repositories loaded`,
+  pageStatus: (page, pages, total, totalCount) =>
+    plural('en', totalCount, {
+      one: `Page ${page} of ${pages} · ${total} repository`,
+      other: `Page ${page} of ${pages} · ${total} repositories`,
+    }),
+  loadedCount: (count, value) =>
+    plural('en', value, { one: `${count} repository loaded`, other: `${count} repositories loaded` }),
   previousPage: 'Previous page',
   nextPage: 'Next page',
   loadMore: 'Load more',

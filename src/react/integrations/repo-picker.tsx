@@ -178,11 +178,15 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
           <p className="ae-hint" role="status">
             {items.length === 0
               ? text.noMatches(query.trim())
-              : text.matchCount(format.number(items.length), format.number(loadedCount))}{' '}
+              : text.matchCount(format.number(items.length), format.number(loadedCount), {
+                  matches: items.length,
+                  loaded: loadedCount,
+                })}{' '}
             {moreToLoad &&
               text.searchScope(
                 format.number(loadedCount),
                 knownTotal ? format.number(list?.totalCount ?? 0) : undefined,
+                loadedCount,
               )}
           </p>
           {moreToLoad && (
@@ -265,6 +269,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
                   format.number(page),
                   format.number(pageCount ?? 1),
                   format.number(list.totalCount ?? 0),
+                  list.totalCount ?? 0,
                 )}
               </span>
               <span className="ae-actions">
@@ -289,7 +294,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
           ) : (
             <>
               <span className="ae-hint" aria-live="polite">
-                {text.loadedCount(format.number(loadedCount))}
+                {text.loadedCount(format.number(loadedCount), loadedCount)}
               </span>
               {(canLoadMore || listStatus === 'loading') && (
                 <button

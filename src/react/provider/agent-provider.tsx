@@ -13,7 +13,8 @@ import {
 } from '../../core/index.js';
 import { AgentContext, type AgentContextValue, type ExternalUser } from './agent-context.js';
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
-import { mergeLabels, type AgentLabelsOverride } from './labels.js';
+import { mergeLabels, type AgentLabels, type AgentLabelsOverride } from './labels.js';
+import { localeDirection, pickLocale, type TextDirection } from './locale.js';
 import { createAgentFormat } from './agent-format.js';
 import { ErrorSlotsProvider } from '../shared/error-slots.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
@@ -31,9 +32,14 @@ export interface AgentProviderOptions {
   externalUser?: ExternalUser;
   appearance?: AgentAppearance;
   colorScheme?: AgentColorScheme;
+  /** Overrides of single texts; they win over the locale's pack, string by string. */
   labels?: AgentLabelsOverride;
-  /** BCP 47 tag for dates and numbers (the browser's by default). */
+  /** BCP 47 tag: picks the pack of `locales`, formats dates and numbers (the browser's by default), sets `lang` and `dir`. */
   locale?: string;
+  /** Locale packs by tag (`{ de, ja }` from `agent-embed/locales/*`); `locale` picks one, by its language if not exact. */
+  locales?: Readonly<Record<string, AgentLabels>>;
+  /** Text direction of the root; by default the locale's (`rtl` for Arabic, Hebrew, Persian, Urdu...). */
+  dir?: TextDirection;
   /** Called once per new error of any call (generation, status poll, deploy, code host, plans), with the API's own message; not for cancels or "not connected yet". */
   onError?: (error: AgentApiError) => void;
   className?: string;
@@ -94,7 +100,17 @@ function storeErrors(next: AgentStoreState, previous: AgentStoreState | undefine
 
 /** Provides the store, labels, formatting and theme to the components inside it. */
 export function AgentProvider(props: AgentProviderProps) {
-  const { externalUser, appearance, colorScheme = 'auto', labels, locale, onError, className, children } = props;
+  const {
+    externalUser,
+    appearance,
+    colorScheme = 'auto',
+    labels,
+    locale,
+    locales,
+    onError,
+    className,
+    children,
+  } = props;
   const [{ store, owned }] = useState(() => createStoreFor(props));
   const callOnError = useLatestCallback(onError);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -122,7 +138,9 @@ export function AgentProvider(props: AgentProviderProps) {
     });
   }, [store, callOnError]);
 
-  const mergedLabels = useMemo(() => mergeLabels(labels), [labels]);
+  const pack = pickLocale(locales, locale);
+  const mergedLabels = useMemo(() => mergeLabels(labels, pack), [labels, pack]);
+  const dir = props.dir ?? localeDirection(locale);
   const format = useMemo(() => createAgentFormat(locale), [locale]);
   const userId = externalUser?.id;
   const userName = externalUser?.name;
@@ -152,6 +170,7 @@ export function AgentProvider(props: AgentProviderProps) {
         className={className}
         style={style}
         {...(locale === undefined ? {} : { lang: locale })}
+        {...(dir === undefined ? {} : { dir })}
       >
         <ErrorSlotsProvider>{children}</ErrorSlotsProvider>
       </div>

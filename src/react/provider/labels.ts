@@ -103,15 +103,15 @@ function mergeGroup<Group extends object>(defaults: Group, override: LabelGroupO
   return merged as Group;
 }
 
-/** Merges an override into the defaults, one component group at a time (nested records key by key). */
-export function mergeLabels(override: AgentLabelsOverride | undefined): AgentLabels {
-  if (override === undefined) return defaultLabels;
+/**
+ * Merges an override into a complete set of texts (the English defaults unless a locale pack is given), one
+ * component group at a time (nested records key by key).
+ */
+export function mergeLabels(override: AgentLabelsOverride | undefined, base: AgentLabels = defaultLabels): AgentLabels {
+  if (override === undefined) return base;
   const merged: Record<string, unknown> = {};
-  for (const group of Object.keys(defaultLabels) as (keyof AgentLabels)[]) {
-    merged[group] = mergeGroup(
-      defaultLabels[group] as object,
-      override[group] as LabelGroupOverride<object> | undefined,
-    );
+  for (const group of Object.keys(base) as (keyof AgentLabels)[]) {
+    merged[group] = mergeGroup(base[group] as object, override[group] as LabelGroupOverride<object> | undefined);
   }
   return merged as unknown as AgentLabels;
 }

@@ -1,6 +1,6 @@
 'use client';
 import { forwardRef, type ReactNode } from 'react';
-import type { AgentApiError } from '../../core/index.js';
+import { agentApiMessages, type AgentApiError } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { cx } from './class-names.js';
@@ -36,7 +36,8 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   { error, title, context, onRetry, retryLabel, action, className },
   ref,
 ) {
-  const labels = useAgentLabels().errors;
+  const allLabels = useAgentLabels();
+  const labels = allLabels.errors;
   const format = useAgentFormat();
   const secondsLeft = useRetryCountdown(error);
   const shownHere = useErrorSlot(error);
@@ -49,7 +50,19 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
         {title}
       </div>
     );
-  const fieldErrors = error.fieldErrors === undefined ? [] : [...new Set(Object.values(error.fieldErrors).flat())];
+  // The spec's one field message has words in every locale (the prompt's own hint); others are shown as sent.
+  const fieldErrors =
+    error.fieldErrors === undefined
+      ? []
+      : [
+          ...new Set(
+            Object.values(error.fieldErrors)
+              .flat()
+              .map((message) =>
+                message === agentApiMessages.promptTooShort ? allLabels.generatePanel.promptTooShort : message,
+              ),
+          ),
+        ];
   // Field errors already say what to fix; the generic "check what you entered" would say it twice.
   const copy =
     fieldErrors.length > 0 && error.kind === 'validation'

@@ -1,6 +1,7 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
 import type { AgentApiError, AgentErrorKind, QuotaDetails } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
+import { plural } from '../../locales/plural.js';
 
 /** Codes (core's `AgentApiError.code`) whose words say more than their kind. */
 export type SpecificErrorCode =
@@ -43,7 +44,7 @@ export interface ErrorLabels {
    * The end user's quota is used up (`quota_exceeded`): how many builds the period allowed and when more
    * come (`when` is a time of day for a daily quota or a reset within a day, else a date and time).
    */
-  quotaExceeded: (limit: string, period: QuotaDetails['period'], when: string) => string;
+  quotaExceeded: (limit: string, period: QuotaDetails['period'], when: string, limitCount: number) => string;
 }
 
 /** The default (English) error copy. */
@@ -93,16 +94,17 @@ export const defaultErrorLabels: ErrorLabels = {
   details: 'Details',
   retry: 'Try again',
   retryIn: (seconds) => `Try again in ${seconds} s`,
-  quotaExceeded: (limit, period, when) => {
+  quotaExceeded: (limit, period, when, limitCount) => {
+    const builds = plural('en', limitCount, { one: `${limit} build`, other: `${limit} builds` });
     switch (period) {
       case 'day':
-        return `You have used today’s ${limit} builds. More at ${when}.`;
+        return `You have used today’s ${builds}. More at ${when}.`;
       case 'week':
-        return `You have used this week’s ${limit} builds. More on ${when}.`;
+        return `You have used this week’s ${builds}. More on ${when}.`;
       case 'month':
-        return `You have used this month’s ${limit} builds. More on ${when}.`;
+        return `You have used this month’s ${builds}. More on ${when}.`;
       default:
-        return `You have used your ${limit} builds for now. More at ${when}.`;
+        return `You have used your ${builds} for now. More at ${when}.`;
     }
   },
 };
@@ -126,6 +128,7 @@ export function errorCopy(
       format.number(error.quota.limit),
       error.quota.period,
       quotaResetText(error.quota, format),
+      error.quota.limit,
     );
   // Core classifies every error by a stable code; only some of them have words of their own here.
   const code = error.code as SpecificErrorCode;

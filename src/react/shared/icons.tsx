@@ -65,6 +65,9 @@ const paths: Record<IconName, ReactElement> = {
   ),
 };
 
+/** Icons that point a way: mirrored in right-to-left layouts (the stylesheet flips `.ae-icon-directional`). */
+const directional: ReadonlySet<IconName> = new Set(['external']);
+
 /** Props of `Icon`. */
 export interface IconProps {
   name: IconName;
@@ -75,7 +78,9 @@ export interface IconProps {
 export function Icon({ name, className }: IconProps) {
   return (
     <svg
-      className={className === undefined ? 'ae-icon' : `ae-icon ${className}`}
+      className={['ae-icon', directional.has(name) ? 'ae-icon-directional' : undefined, className]
+        .filter(Boolean)
+        .join(' ')}
       viewBox="0 0 16 16"
       width="16"
       height="16"

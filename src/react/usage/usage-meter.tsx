@@ -29,7 +29,7 @@ export const UsageMeter = forwardRef<HTMLDivElement, UsageMeterProps>(function U
         <span style={{ width: `${usedShare}%` }} />
       </span>
       <span className="ae-usage-text">
-        {labels.left(format.number(left), format.number(usage.limit), usage.period, left)}
+        {labels.left(format.number(left), format.number(usage.limit), usage.period, usage.limit)}
         {left === 0 && <span className="ae-muted"> · {labels.moreAt(quotaResetText(quota, format))}</span>}
       </span>
     </div>

@@ -1,0 +1,197 @@
+/** Spanish texts of deploy, code host, repositories, plans and errors (the second half of the `es` pack). */
+import type { AgentLabels } from '../../react/index.js';
+import { plural } from '../plural.js';
+
+const repositories = (count: string, value: number) =>
+  plural('es', value, { one: `${count} repositorio`, other: `${count} repositorios` });
+
+/** Part of `es`. */
+export const integrations: Pick<
+  AgentLabels,
+  'deployButton' | 'codehostConnect' | 'repoPicker' | 'planList' | 'errors'
+> = {
+  deployButton: {
+    providerNames: { vercel: 'Vercel', netlify: 'Netlify' },
+    heading: (provider) => `Desplegar en ${provider}`,
+    signedOut: 'Inicia sesión para desplegar tu app.',
+    loading: (provider) => `Comprobando tu conexión con ${provider}…`,
+    connectedAs: (account) => `Conectado como ${account}`,
+    notConnected: (provider) => `Todavía no estás conectado a ${provider}.`,
+    expired: (provider) => `Tu conexión con ${provider} ha caducado. Vuelve a conectarte para desplegar.`,
+    unknownProviderHint: 'No es posible desplegar en este proveedor.',
+    loadErrorTitle: 'No se pudo comprobar tu conexión',
+    retry: 'Reintentar',
+    noProject: 'Primero genera una app y después despliégala.',
+    deploy: (provider) => `Desplegar en ${provider}`,
+    redeploy: 'Volver a desplegar',
+    deploying: (provider) => `Desplegando en ${provider}…`,
+    deployed: 'Desplegada',
+    deploymentStatuses: {
+      ready: 'En línea',
+      building: 'Compilando',
+      queued: 'En cola',
+      error: 'Con errores',
+      canceled: 'Cancelado',
+    },
+    connectFirst: (provider) => `Conecta tu cuenta de ${provider} para desplegar tu app.`,
+    openDeployment: 'Abrir el despliegue',
+    unsafeUrl: 'La dirección del despliegue no es una dirección web, así que no se muestra como enlace.',
+    failedTitle: 'El despliegue falló',
+    connect: (provider) => `Conectar ${provider}`,
+    reconnect: 'Usar otra cuenta',
+    dialogTitle: (provider) => `Conectar ${provider}`,
+    dialogDescription: (provider) =>
+      `Pega un token de acceso de ${provider}. Se envía una sola vez para comprobarlo y guardarlo en tu cuenta; esta página no lo conserva.`,
+    tokenLabel: (provider) => `Token de acceso de ${provider}`,
+    tokenRequired: 'Introduce un token de acceso.',
+    submit: 'Conectar',
+    submitting: 'Conectando…',
+    cancel: 'Cancelar',
+    connectErrorTitle: 'No se aceptó el token',
+  },
+  codehostConnect: {
+    regionLabel: 'Alojamiento de código',
+    heading: 'Alojamiento de código',
+    signedOut: 'Inicia sesión para conectar un alojamiento de código.',
+    loading: 'Comprobando la conexión con el alojamiento de código…',
+    disconnected: 'Conecta GitHub para guardar el código de tu app en un repositorio.',
+    connect: 'Conectar GitHub',
+    reconnect: 'Volver a conectar',
+    refresh: 'Actualizar',
+    starting: 'Abriendo la página de instalación…',
+    redirecting: 'Te llevamos a la página de instalación…',
+    popupOpened: 'Termina la instalación en la ventana que se abrió. Esta página se actualizará cuando vuelvas.',
+    connectedAs: (login) => `Conectado como ${login}`,
+    expired: 'La conexión con el alojamiento de código caducó. Vuelve a conectarte para seguir subiendo código.',
+    inactive: 'La app del alojamiento de código no está activa en esta cuenta. Vuelve a instalarla para continuar.',
+    loginLabel: 'Cuenta',
+    installationLabel: 'Instalación',
+    connectedLabel: 'Conectado',
+    updatedLabel: 'Actualizado',
+    installationStatuses: { active: 'Activa', suspended: 'Suspendida', deleted: 'Eliminada' },
+    installationUnknown: 'Desconocido',
+    errorTitle: 'No se pudo conectar el alojamiento de código',
+    loadErrorTitle: 'No se pudo comprobar tu alojamiento de código',
+  },
+  repoPicker: {
+    regionLabel: 'Repositorios',
+    heading: 'Repositorio',
+    signedOut: 'Inicia sesión para elegir un repositorio.',
+    notConnected: 'Conecta GitHub para elegir un repositorio y subir tu código.',
+    searchLabel: 'Buscar repositorios',
+    searchPlaceholder: 'Filtrar por nombre',
+    listLabel: 'Repositorios',
+    loading: 'Cargando repositorios…',
+    empty: 'Todavía no hay repositorios. Crea uno abajo subiendo tu código.',
+    noMatches: (query) => `Ningún repositorio cargado coincide con «${query}».`,
+    matchCount: (matches, loaded, counts) =>
+      `${plural('es', counts.matches, { one: `Coincide ${matches}`, other: `Coinciden ${matches}` })} de ${repositories(loaded, counts.loaded)} ${plural('es', counts.loaded, { one: 'cargado', other: 'cargados' })}.`,
+    searchScope: (loaded, total) =>
+      total === undefined
+        ? `La búsqueda abarca solo los repositorios cargados hasta ahora (${loaded}).`
+        : `La búsqueda abarca los ${loaded} de ${total} repositorios cargados hasta ahora.`,
+    searchLoadMore: 'Cargar más para buscar',
+    private: 'Privado',
+    public: 'Público',
+    defaultBranch: (branch) => branch,
+    pageStatus: (page, pages, total, totalCount) => `Página ${page} de ${pages} · ${repositories(total, totalCount)}`,
+    loadedCount: (count, value) =>
+      plural('es', value, { one: `${count} repositorio cargado`, other: `${count} repositorios cargados` }),
+    previousPage: 'Página anterior',
+    nextPage: 'Página siguiente',
+    loadMore: 'Cargar más',
+    loadErrorTitle: 'No se pudieron cargar tus repositorios',
+    pageErrorTitle: 'No se pudieron cargar más repositorios',
+    noneSelected: 'Elige un repositorio para vincularlo a esta app.',
+    noProject: 'Primero genera una app para vincularla o subirla.',
+    link: (fullName) => `Vincular ${fullName}`,
+    linking: 'Vinculando…',
+    linkedTitle: (fullName) => `Vinculado a ${fullName}`,
+    branchLabel: 'Rama',
+    openRepository: (fullName) => `Abrir ${fullName}`,
+    unsafeUrl: 'No es una dirección web',
+    linkErrorTitle: 'No se vinculó el repositorio',
+    pushHeading: 'Subir el código',
+    pushTo: (fullName) => `Subir a ${fullName}`,
+    pushing: 'Subiendo…',
+    newRepositoryLabel: 'Nombre del repositorio nuevo',
+    newRepositoryHint: 'Se crea en tu cuenta si todavía no existe. Para otro propietario, usa propietario/nombre.',
+    newRepositoryRequired: 'Introduce un nombre de repositorio.',
+    ownerUnknown: 'Conecta primero el alojamiento de código, o usa propietario/nombre.',
+    pushNew: 'Crear y subir',
+    pushedCreated: (fullName) => `Se creó ${fullName} y se subió el código`,
+    pushedExisting: (fullName) => `Se subió el código a ${fullName}`,
+    pushErrorTitle: 'No se subió el código',
+  },
+  planList: {
+    regionLabel: 'Planes',
+    heading: 'Planes',
+    loading: 'Cargando planes…',
+    empty: 'No hay planes disponibles.',
+    errorTitle: 'No se pudieron cargar los planes',
+    retry: 'Reintentar',
+    free: 'Gratis',
+    customPrice: 'Precio a medida',
+    perMonth: (price) => `${price} al mes`,
+    choose: (plan) => `Elegir ${plan}`,
+  },
+  errors: {
+    kinds: {
+      unauthorized: 'Esta función no está disponible ahora mismo. Avisa al responsable del sitio.',
+      token_expired:
+        'Esta función necesita que el responsable del sitio la revise. Avísale, por favor; tu trabajo se conserva.',
+      suspended: 'Esta función está en pausa por ahora. Ponte en contacto con el responsable del sitio.',
+      insufficient_credits: 'Te has quedado sin créditos. Compra más para continuar.',
+      forbidden: 'No tienes acceso a esto. Pregunta al responsable del sitio si crees que deberías tenerlo.',
+      not_found: 'No lo encontramos. Puede que se haya eliminado.',
+      validation: 'Revisa lo que has introducido y vuelve a intentarlo.',
+      rate_limited: 'Demasiadas solicitudes en poco tiempo. Espera un momento y vuelve a intentarlo.',
+      conflict: 'Esto ha cambiado mientras tanto. Actualiza la página y vuelve a intentarlo.',
+      upstream: 'Algo falló por nuestra parte. Vuelve a intentarlo en un momento.',
+      network: 'No pudimos conectar con el servicio. Comprueba tu conexión y vuelve a intentarlo.',
+      protocol: 'Recibimos una respuesta que no entendimos. Vuelve a intentarlo en un momento.',
+      aborted: 'Cancelado.',
+    },
+    rateLimitedFor: (seconds) => `Demasiadas solicitudes en poco tiempo. Podrás volver a intentarlo en ${seconds} s.`,
+    rateLimitOver: 'Ya puedes volver a intentarlo.',
+    codes: {
+      project_not_found: 'No se encontró este proyecto. Puede que se haya eliminado; empieza uno nuevo.',
+      project_forbidden: 'Este proyecto no está disponible para ti. Empieza uno nuevo.',
+      provider_not_found: 'No es posible desplegar en este proveedor.',
+      account_taken: 'Esta cuenta de hosting ya está conectada a otra persona aquí. Usa un token de otra cuenta.',
+      connection_not_found: 'Tu cuenta todavía no está conectada. Conéctala para continuar.',
+    },
+    connectionMissing: {
+      deployment: 'Tu cuenta de hosting todavía no está conectada. Conéctala para desplegar.',
+      deploymentConnection: 'Tu cuenta de hosting todavía no está conectada. Conéctala para desplegar.',
+      codehostConnection: 'Tu alojamiento de código todavía no está conectado. Conéctalo para continuar.',
+      repositories: 'Tu alojamiento de código todavía no está conectado. Conéctalo para ver tus repositorios.',
+      repository: 'Tu alojamiento de código todavía no está conectado. Conéctalo para vincular o subir.',
+    },
+    notFound: {
+      project: 'No se encontró este proyecto. Puede que se haya eliminado; empieza uno nuevo.',
+      generation: 'No se encontró este proyecto. Puede que se haya eliminado; empieza uno nuevo.',
+      repository: 'No se encontró ese repositorio. Revisa su nombre o vuelve a conectar tu alojamiento de código.',
+    },
+    conflict: {
+      deploymentConnection:
+        'Esta cuenta de hosting ya está conectada a otra persona aquí. Usa un token de otra cuenta.',
+    },
+    details: 'Detalles',
+    retry: 'Reintentar',
+    retryIn: (seconds) => `Reintentar en ${seconds} s`,
+    quotaExceeded: (limit, period, when, limitCount) => {
+      const builds = plural('es', limitCount, { one: `tu ${limit} creación`, other: `tus ${limit} creaciones` });
+      switch (period) {
+        case 'day':
+          return `Ya usaste ${builds} de hoy. Podrás crear más a partir de ${when}.`;
+        case 'week':
+          return `Ya usaste ${builds} de esta semana. Podrás crear más a partir de ${when}.`;
+        case 'month':
+          return `Ya usaste ${builds} de este mes. Podrás crear más a partir de ${when}.`;
+        default:
+          return `Ya usaste ${builds} por ahora. Podrás crear más a partir de ${when}.`;
+      }
+    },
+  },
+};

@@ -1,0 +1,202 @@
+/** French texts of deploy, code host, repositories, plans and errors (the second half of the `fr` pack). */
+import type { AgentLabels } from '../../react/index.js';
+import { plural } from '../plural.js';
+
+const repositories = (count: string, value: number) =>
+  plural('fr', value, { one: `${count} dépôt`, other: `${count} dépôts` });
+
+/** Part of `fr`. */
+export const integrations: Pick<
+  AgentLabels,
+  'deployButton' | 'codehostConnect' | 'repoPicker' | 'planList' | 'errors'
+> = {
+  deployButton: {
+    providerNames: { vercel: 'Vercel', netlify: 'Netlify' },
+    heading: (provider) => `Déployer sur ${provider}`,
+    signedOut: 'Connectez-vous pour déployer votre application.',
+    loading: (provider) => `Vérification de votre connexion à ${provider}…`,
+    connectedAs: (account) => `Connecté en tant que ${account}`,
+    notConnected: (provider) => `Pas encore connecté à ${provider}.`,
+    expired: (provider) => `Votre connexion à ${provider} a expiré. Reconnectez-vous pour déployer.`,
+    unknownProviderHint: 'Le déploiement vers ce fournisseur n’est pas disponible.',
+    loadErrorTitle: 'Impossible de vérifier votre connexion',
+    retry: 'Réessayer',
+    noProject: 'Générez d’abord une application, puis déployez-la.',
+    deploy: (provider) => `Déployer sur ${provider}`,
+    redeploy: 'Redéployer',
+    deploying: (provider) => `Déploiement sur ${provider}…`,
+    deployed: 'Déployé',
+    deploymentStatuses: {
+      ready: 'En ligne',
+      building: 'Construction en cours',
+      queued: 'En file d’attente',
+      error: 'Échec',
+      canceled: 'Annulé',
+    },
+    connectFirst: (provider) => `Connectez votre compte ${provider} pour déployer votre application.`,
+    openDeployment: 'Ouvrir le déploiement',
+    unsafeUrl: 'L’adresse du déploiement n’est pas une adresse web : elle n’est donc pas affichée comme lien.',
+    failedTitle: 'Le déploiement a échoué',
+    connect: (provider) => `Connecter ${provider}`,
+    reconnect: 'Utiliser un autre compte',
+    dialogTitle: (provider) => `Connecter ${provider}`,
+    dialogDescription: (provider) =>
+      `Collez un jeton d’accès ${provider}. Il est envoyé une seule fois pour être vérifié puis enregistré pour votre compte ; cette page ne le conserve pas.`,
+    tokenLabel: (provider) => `Jeton d’accès ${provider}`,
+    tokenRequired: 'Saisissez un jeton d’accès.',
+    submit: 'Connecter',
+    submitting: 'Connexion…',
+    cancel: 'Annuler',
+    connectErrorTitle: 'Le jeton n’a pas été accepté',
+  },
+  codehostConnect: {
+    regionLabel: 'Hébergement de code',
+    heading: 'Hébergement de code',
+    signedOut: 'Connectez-vous pour relier un hébergeur de code.',
+    loading: 'Vérification de la connexion à l’hébergeur de code…',
+    disconnected: 'Connectez GitHub pour conserver le code de votre application dans un dépôt.',
+    connect: 'Connecter GitHub',
+    reconnect: 'Se reconnecter',
+    refresh: 'Actualiser',
+    starting: 'Ouverture de la page d’installation…',
+    redirecting: 'Redirection vers la page d’installation…',
+    popupOpened:
+      'Terminez l’installation dans la fenêtre qui s’est ouverte. Cette page se mettra à jour à votre retour.',
+    connectedAs: (login) => `Connecté en tant que ${login}`,
+    expired: 'La connexion à l’hébergeur de code a expiré. Reconnectez-vous pour continuer à pousser votre code.',
+    inactive: 'L’application d’hébergement de code n’est pas active sur ce compte. Réinstallez-la pour continuer.',
+    loginLabel: 'Compte',
+    installationLabel: 'Installation',
+    connectedLabel: 'Connecté',
+    updatedLabel: 'Mis à jour',
+    installationStatuses: { active: 'Active', suspended: 'Suspendue', deleted: 'Supprimée' },
+    installationUnknown: 'Inconnu',
+    errorTitle: 'Impossible de connecter l’hébergeur de code',
+    loadErrorTitle: 'Impossible de vérifier votre hébergeur de code',
+  },
+  repoPicker: {
+    regionLabel: 'Dépôts',
+    heading: 'Dépôt',
+    signedOut: 'Connectez-vous pour choisir un dépôt.',
+    notConnected: 'Connectez GitHub pour choisir un dépôt et y pousser votre code.',
+    searchLabel: 'Rechercher un dépôt',
+    searchPlaceholder: 'Filtrer par nom',
+    listLabel: 'Dépôts',
+    loading: 'Chargement des dépôts…',
+    empty: 'Aucun dépôt pour l’instant. Créez-en un ci-dessous en poussant votre code.',
+    noMatches: (query) => `Aucun dépôt chargé ne correspond à « ${query} ».`,
+    matchCount: (matches, loaded, counts) =>
+      `${matches} ${plural('fr', counts.loaded, { one: `dépôt chargé sur ${loaded}`, other: `des ${loaded} dépôts chargés` })} ${plural('fr', counts.matches, { one: 'correspond', other: 'correspondent' })}.`,
+    searchScope: (loaded, total) =>
+      total === undefined
+        ? `Recherche limitée aux dépôts chargés jusqu’ici (${loaded}).`
+        : `Recherche parmi les ${loaded} dépôts sur ${total} chargés jusqu’ici.`,
+    searchLoadMore: 'Charger plus pour chercher',
+    private: 'Privé',
+    public: 'Public',
+    defaultBranch: (branch) => branch,
+    pageStatus: (page, pages, total, totalCount) => `Page ${page} sur ${pages} · ${repositories(total, totalCount)}`,
+    loadedCount: (count, value) =>
+      plural('fr', value, { one: `${count} dépôt chargé`, other: `${count} dépôts chargés` }),
+    previousPage: 'Page précédente',
+    nextPage: 'Page suivante',
+    loadMore: 'Charger plus',
+    loadErrorTitle: 'Impossible de charger vos dépôts',
+    pageErrorTitle: 'Impossible de charger plus de dépôts',
+    noneSelected: 'Choisissez un dépôt à lier à cette application.',
+    noProject: 'Générez d’abord une application pour la lier ou la pousser.',
+    link: (fullName) => `Lier ${fullName}`,
+    linking: 'Liaison…',
+    linkedTitle: (fullName) => `Lié à ${fullName}`,
+    branchLabel: 'Branche',
+    openRepository: (fullName) => `Ouvrir ${fullName}`,
+    unsafeUrl: 'Pas une adresse web',
+    linkErrorTitle: 'Le dépôt n’a pas été lié',
+    pushHeading: 'Pousser le code',
+    pushTo: (fullName) => `Pousser vers ${fullName}`,
+    pushing: 'Envoi du code…',
+    newRepositoryLabel: 'Nom du nouveau dépôt',
+    newRepositoryHint:
+      'Créé sous votre compte s’il n’existe pas encore. Pour un autre propriétaire : propriétaire/nom.',
+    newRepositoryRequired: 'Saisissez un nom de dépôt.',
+    ownerUnknown: 'Connectez d’abord l’hébergeur de code, ou utilisez propriétaire/nom.',
+    pushNew: 'Créer et pousser',
+    pushedCreated: (fullName) => `${fullName} créé et code poussé`,
+    pushedExisting: (fullName) => `Code poussé vers ${fullName}`,
+    pushErrorTitle: 'Le code n’a pas été poussé',
+  },
+  planList: {
+    regionLabel: 'Offres',
+    heading: 'Offres',
+    loading: 'Chargement des offres…',
+    empty: 'Aucune offre n’est disponible.',
+    errorTitle: 'Impossible de charger les offres',
+    retry: 'Réessayer',
+    free: 'Gratuit',
+    customPrice: 'Tarif sur mesure',
+    perMonth: (price) => `${price} par mois`,
+    choose: (plan) => `Choisir ${plan}`,
+  },
+  errors: {
+    kinds: {
+      unauthorized:
+        'Cette fonctionnalité n’est pas disponible pour le moment. Merci de prévenir le responsable du site.',
+      token_expired:
+        'Cette fonctionnalité demande une intervention du responsable du site. Merci de le prévenir ; votre travail est conservé.',
+      suspended: 'Cette fonctionnalité est en pause pour le moment. Contactez le responsable du site.',
+      insufficient_credits: 'Vous n’avez plus de crédits. Achetez-en pour continuer.',
+      forbidden:
+        'Vous n’avez pas accès à cet élément. Demandez au responsable du site si vous pensez que c’est une erreur.',
+      not_found: 'Introuvable. Cet élément a peut-être été supprimé.',
+      validation: 'Vérifiez votre saisie et réessayez.',
+      rate_limited: 'Trop de demandes en peu de temps. Patientez un instant, puis réessayez.',
+      conflict: 'Cet élément a changé entre-temps. Actualisez la page et réessayez.',
+      upstream: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
+      network: 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
+      protocol: 'Nous avons reçu une réponse incompréhensible. Réessayez dans un instant.',
+      aborted: 'Annulé.',
+    },
+    rateLimitedFor: (seconds) => `Trop de demandes en peu de temps. Vous pourrez réessayer dans ${seconds} s.`,
+    rateLimitOver: 'Vous pouvez réessayer maintenant.',
+    codes: {
+      project_not_found: 'Ce projet est introuvable. Il a peut-être été supprimé ; commencez-en un nouveau.',
+      project_forbidden: 'Ce projet ne vous est pas accessible. Commencez-en un nouveau.',
+      provider_not_found: 'Le déploiement vers ce fournisseur n’est pas disponible.',
+      account_taken:
+        'Ce compte d’hébergement est déjà relié à quelqu’un d’autre ici. Utilisez un jeton d’un autre compte.',
+      connection_not_found: 'Votre compte n’est pas encore connecté. Connectez-le pour continuer.',
+    },
+    connectionMissing: {
+      deployment: 'Votre compte d’hébergement n’est pas encore connecté. Connectez-le pour déployer.',
+      deploymentConnection: 'Votre compte d’hébergement n’est pas encore connecté. Connectez-le pour déployer.',
+      codehostConnection: 'Votre hébergeur de code n’est pas encore connecté. Connectez-le pour continuer.',
+      repositories: 'Votre hébergeur de code n’est pas encore connecté. Connectez-le pour voir vos dépôts.',
+      repository: 'Votre hébergeur de code n’est pas encore connecté. Connectez-le pour lier ou pousser.',
+    },
+    notFound: {
+      project: 'Ce projet est introuvable. Il a peut-être été supprimé ; commencez-en un nouveau.',
+      generation: 'Ce projet est introuvable. Il a peut-être été supprimé ; commencez-en un nouveau.',
+      repository: 'Ce dépôt est introuvable. Vérifiez son nom ou reconnectez votre hébergeur de code.',
+    },
+    conflict: {
+      deploymentConnection:
+        'Ce compte d’hébergement est déjà relié à quelqu’un d’autre ici. Utilisez un jeton d’un autre compte.',
+    },
+    details: 'Détails',
+    retry: 'Réessayer',
+    retryIn: (seconds) => `Réessayer dans ${seconds} s`,
+    quotaExceeded: (limit, period, when, limitCount) => {
+      const builds = plural('fr', limitCount, { one: `votre ${limit} création`, other: `vos ${limit} créations` });
+      switch (period) {
+        case 'day':
+          return `Vous avez utilisé ${builds} du jour. D’autres à partir de ${when}.`;
+        case 'week':
+          return `Vous avez utilisé ${builds} de la semaine. D’autres à partir de ${when}.`;
+        case 'month':
+          return `Vous avez utilisé ${builds} du mois. D’autres à partir de ${when}.`;
+        default:
+          return `Vous avez utilisé ${builds} pour le moment. D’autres à partir de ${when}.`;
+      }
+    },
+  },
+};

@@ -1,0 +1,196 @@
+/** Brazilian Portuguese texts of deploy, code host, repositories, plans and errors (the second half of `ptBR`). */
+import type { AgentLabels } from '../../react/index.js';
+import { plural } from '../plural.js';
+
+const repositories = (count: string, value: number) =>
+  plural('pt-BR', value, { one: `${count} repositório`, other: `${count} repositórios` });
+
+/** Part of `ptBR`. */
+export const integrations: Pick<
+  AgentLabels,
+  'deployButton' | 'codehostConnect' | 'repoPicker' | 'planList' | 'errors'
+> = {
+  deployButton: {
+    providerNames: { vercel: 'Vercel', netlify: 'Netlify' },
+    heading: (provider) => `Publicar na ${provider}`,
+    signedOut: 'Entre na sua conta para publicar seu app.',
+    loading: (provider) => `Verificando sua conexão com a ${provider}…`,
+    connectedAs: (account) => `Conectado como ${account}`,
+    notConnected: (provider) => `Ainda não conectado à ${provider}.`,
+    expired: (provider) => `Sua conexão com a ${provider} expirou. Conecte de novo para publicar.`,
+    unknownProviderHint: 'Não é possível publicar neste provedor.',
+    loadErrorTitle: 'Não foi possível verificar sua conexão',
+    retry: 'Tentar de novo',
+    noProject: 'Primeiro gere um app, depois publique.',
+    deploy: (provider) => `Publicar na ${provider}`,
+    redeploy: 'Publicar de novo',
+    deploying: (provider) => `Publicando na ${provider}…`,
+    deployed: 'Publicado',
+    deploymentStatuses: {
+      ready: 'No ar',
+      building: 'Compilando',
+      queued: 'Na fila',
+      error: 'Falhou',
+      canceled: 'Cancelado',
+    },
+    connectFirst: (provider) => `Conecte sua conta da ${provider} para publicar seu app.`,
+    openDeployment: 'Abrir a publicação',
+    unsafeUrl: 'O endereço da publicação não é um endereço web, por isso não aparece como link.',
+    failedTitle: 'A publicação falhou',
+    connect: (provider) => `Conectar à ${provider}`,
+    reconnect: 'Usar outra conta',
+    dialogTitle: (provider) => `Conectar à ${provider}`,
+    dialogDescription: (provider) =>
+      `Cole um token de acesso da ${provider}. Ele é enviado uma única vez para ser verificado e guardado na sua conta; esta página não o mantém.`,
+    tokenLabel: (provider) => `Token de acesso da ${provider}`,
+    tokenRequired: 'Informe um token de acesso.',
+    submit: 'Conectar',
+    submitting: 'Conectando…',
+    cancel: 'Cancelar',
+    connectErrorTitle: 'O token não foi aceito',
+  },
+  codehostConnect: {
+    regionLabel: 'Hospedagem de código',
+    heading: 'Hospedagem de código',
+    signedOut: 'Entre na sua conta para conectar uma hospedagem de código.',
+    loading: 'Verificando a conexão com a hospedagem de código…',
+    disconnected: 'Conecte o GitHub para guardar o código do seu app em um repositório.',
+    connect: 'Conectar o GitHub',
+    reconnect: 'Conectar de novo',
+    refresh: 'Atualizar',
+    starting: 'Abrindo a página de instalação…',
+    redirecting: 'Levando você à página de instalação…',
+    popupOpened: 'Conclua a instalação na janela que abriu. Esta página é atualizada quando você voltar.',
+    connectedAs: (login) => `Conectado como ${login}`,
+    expired: 'A conexão com a hospedagem de código expirou. Conecte de novo para continuar enviando código.',
+    inactive: 'O app da hospedagem de código não está ativo nesta conta. Instale de novo para continuar.',
+    loginLabel: 'Conta',
+    installationLabel: 'Instalação',
+    connectedLabel: 'Conectado',
+    updatedLabel: 'Atualizado',
+    installationStatuses: { active: 'Ativa', suspended: 'Suspensa', deleted: 'Removida' },
+    installationUnknown: 'Desconhecido',
+    errorTitle: 'Não foi possível conectar a hospedagem de código',
+    loadErrorTitle: 'Não foi possível verificar sua hospedagem de código',
+  },
+  repoPicker: {
+    regionLabel: 'Repositórios',
+    heading: 'Repositório',
+    signedOut: 'Entre na sua conta para escolher um repositório.',
+    notConnected: 'Conecte o GitHub para escolher um repositório e enviar seu código.',
+    searchLabel: 'Buscar repositórios',
+    searchPlaceholder: 'Filtrar por nome',
+    listLabel: 'Repositórios',
+    loading: 'Carregando repositórios…',
+    empty: 'Nenhum repositório ainda. Crie um abaixo enviando seu código.',
+    noMatches: (query) => `Nenhum repositório carregado corresponde a “${query}”.`,
+    matchCount: (matches, loaded, counts) =>
+      `${matches} de ${repositories(loaded, counts.loaded)} ${plural('pt-BR', counts.loaded, { one: 'carregado', other: 'carregados' })} ${plural('pt-BR', counts.matches, { one: 'corresponde', other: 'correspondem' })}.`,
+    searchScope: (loaded, total) =>
+      total === undefined
+        ? `A busca abrange só os repositórios carregados até agora (${loaded}).`
+        : `A busca abrange os ${loaded} de ${total} repositórios carregados até agora.`,
+    searchLoadMore: 'Carregar mais para buscar',
+    private: 'Privado',
+    public: 'Público',
+    defaultBranch: (branch) => branch,
+    pageStatus: (page, pages, total, totalCount) => `Página ${page} de ${pages} · ${repositories(total, totalCount)}`,
+    loadedCount: (count, value) =>
+      plural('pt-BR', value, { one: `${count} repositório carregado`, other: `${count} repositórios carregados` }),
+    previousPage: 'Página anterior',
+    nextPage: 'Próxima página',
+    loadMore: 'Carregar mais',
+    loadErrorTitle: 'Não foi possível carregar seus repositórios',
+    pageErrorTitle: 'Não foi possível carregar mais repositórios',
+    noneSelected: 'Escolha um repositório para vincular a este app.',
+    noProject: 'Primeiro gere um app para vincular ou enviar.',
+    link: (fullName) => `Vincular ${fullName}`,
+    linking: 'Vinculando…',
+    linkedTitle: (fullName) => `Vinculado a ${fullName}`,
+    branchLabel: 'Branch',
+    openRepository: (fullName) => `Abrir ${fullName}`,
+    unsafeUrl: 'Não é um endereço web',
+    linkErrorTitle: 'O repositório não foi vinculado',
+    pushHeading: 'Enviar o código',
+    pushTo: (fullName) => `Enviar para ${fullName}`,
+    pushing: 'Enviando…',
+    newRepositoryLabel: 'Nome do novo repositório',
+    newRepositoryHint: 'Criado na sua conta se ainda não existir. Para outro dono, use dono/nome.',
+    newRepositoryRequired: 'Informe o nome do repositório.',
+    ownerUnknown: 'Conecte primeiro a hospedagem de código ou use dono/nome.',
+    pushNew: 'Criar e enviar',
+    pushedCreated: (fullName) => `${fullName} criado e código enviado`,
+    pushedExisting: (fullName) => `Código enviado para ${fullName}`,
+    pushErrorTitle: 'O código não foi enviado',
+  },
+  planList: {
+    regionLabel: 'Planos',
+    heading: 'Planos',
+    loading: 'Carregando planos…',
+    empty: 'Nenhum plano disponível.',
+    errorTitle: 'Não foi possível carregar os planos',
+    retry: 'Tentar de novo',
+    free: 'Grátis',
+    customPrice: 'Preço sob consulta',
+    perMonth: (price) => `${price} por mês`,
+    choose: (plan) => `Escolher ${plan}`,
+  },
+  errors: {
+    kinds: {
+      unauthorized: 'Este recurso não está disponível agora. Avise o responsável pelo site.',
+      token_expired: 'Este recurso precisa de atenção do responsável pelo site. Avise-o; seu trabalho fica guardado.',
+      suspended: 'Este recurso está pausado no momento. Fale com o responsável pelo site.',
+      insufficient_credits: 'Seus créditos acabaram. Compre mais créditos para continuar.',
+      forbidden: 'Você não tem acesso a isto. Pergunte ao responsável pelo site se acha que deveria ter.',
+      not_found: 'Não encontramos isso. Pode ter sido removido.',
+      validation: 'Confira o que você digitou e tente de novo.',
+      rate_limited: 'Muitas solicitações em pouco tempo. Espere um pouco e tente de novo.',
+      conflict: 'Isto mudou nesse meio-tempo. Atualize a página e tente de novo.',
+      upstream: 'Algo deu errado do nosso lado. Tente de novo daqui a pouco.',
+      network: 'Não conseguimos acessar o serviço. Verifique sua conexão e tente de novo.',
+      protocol: 'Recebemos uma resposta que não entendemos. Tente de novo daqui a pouco.',
+      aborted: 'Cancelado.',
+    },
+    rateLimitedFor: (seconds) => `Muitas solicitações em pouco tempo. Você pode tentar de novo em ${seconds} s.`,
+    rateLimitOver: 'Você já pode tentar de novo.',
+    codes: {
+      project_not_found: 'Este projeto não foi encontrado. Pode ter sido removido; comece um novo.',
+      project_forbidden: 'Este projeto não está disponível para você. Comece um novo.',
+      provider_not_found: 'Não é possível publicar neste provedor.',
+      account_taken: 'Esta conta de hospedagem já está conectada a outra pessoa aqui. Use um token de outra conta.',
+      connection_not_found: 'Sua conta ainda não está conectada. Conecte-a para continuar.',
+    },
+    connectionMissing: {
+      deployment: 'Sua conta de hospedagem ainda não está conectada. Conecte-a para publicar.',
+      deploymentConnection: 'Sua conta de hospedagem ainda não está conectada. Conecte-a para publicar.',
+      codehostConnection: 'Sua hospedagem de código ainda não está conectada. Conecte-a para continuar.',
+      repositories: 'Sua hospedagem de código ainda não está conectada. Conecte-a para ver seus repositórios.',
+      repository: 'Sua hospedagem de código ainda não está conectada. Conecte-a para vincular ou enviar.',
+    },
+    notFound: {
+      project: 'Este projeto não foi encontrado. Pode ter sido removido; comece um novo.',
+      generation: 'Este projeto não foi encontrado. Pode ter sido removido; comece um novo.',
+      repository: 'Esse repositório não foi encontrado. Confira o nome ou conecte de novo sua hospedagem de código.',
+    },
+    conflict: {
+      deploymentConnection:
+        'Esta conta de hospedagem já está conectada a outra pessoa aqui. Use um token de outra conta.',
+    },
+    details: 'Detalhes',
+    retry: 'Tentar de novo',
+    retryIn: (seconds) => `Tentar de novo em ${seconds} s`,
+    quotaExceeded: (limit, period, when, limitCount) => {
+      const builds = plural('pt-BR', limitCount, { one: `sua ${limit} criação`, other: `suas ${limit} criações` });
+      switch (period) {
+        case 'day':
+          return `Você já usou ${builds} de hoje. Mais a partir de ${when}.`;
+        case 'week':
+          return `Você já usou ${builds} desta semana. Mais a partir de ${when}.`;
+        case 'month':
+          return `Você já usou ${builds} deste mês. Mais a partir de ${when}.`;
+        default:
+          return `Você já usou ${builds} por enquanto. Mais a partir de ${when}.`;
+      }
+    },
+  },
+};
