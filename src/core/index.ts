@@ -107,6 +107,8 @@ export type {
   SubscriptionPlan,
 } from './wire/resources.js';
 export { createAgentStore, defaultStorageKey } from './store/agent-store.js';
+export { observeLifecycle } from './store/lifecycle.js';
+export type { AgentLifecycleEvent, LifecycleOptions } from './store/lifecycle.js';
 export type {
   AgentLogEntry,
   AgentLogKind,

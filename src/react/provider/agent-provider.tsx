@@ -2,6 +2,8 @@
 /** The root of every embed: creates the store once, themes and labels its subtree, resumes the last project. */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
+  observeLifecycle,
+  type AgentLifecycleEvent,
   createAgentClient,
   createAgentStore,
   createHttpTransport,
@@ -42,6 +44,14 @@ export interface AgentProviderOptions {
   dir?: TextDirection;
   /** Called once per new error of any call (generation, status poll, deploy, code host, plans), with the API's own message; not for cancels or "not connected yet". */
   onError?: (error: AgentApiError) => void;
+  /**
+   * Typed milestones for the agency's analytics (`generation_started`, `first_event`, `generation_ended`,
+   * `deployed`, `pushed`, `codehost_connected`, `deployment_connected`), with timings; never a token, and the
+   * prompt only with `eventsIncludePrompt`.
+   */
+  onEvent?: (event: AgentLifecycleEvent) => void;
+  /** Put the end user's prompt text in generation milestones (default false). */
+  eventsIncludePrompt?: boolean;
   className?: string;
   children?: ReactNode;
 }
@@ -108,11 +118,14 @@ export function AgentProvider(props: AgentProviderProps) {
     locale,
     locales,
     onError,
+    onEvent,
+    eventsIncludePrompt = false,
     className,
     children,
   } = props;
   const [{ store, owned }] = useState(() => createStoreFor(props));
   const callOnError = useLatestCallback(onError);
+  const callOnEvent = useLatestCallback(onEvent);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -123,6 +136,12 @@ export function AgentProvider(props: AgentProviderProps) {
       if (owned) destroyTimer.current = setTimeout(() => store.destroy(), 0);
     };
   }, [store, owned]);
+
+  const observesEvents = onEvent !== undefined;
+  useEffect(() => {
+    if (!observesEvents) return;
+    return observeLifecycle(store, callOnEvent, { includePrompt: eventsIncludePrompt });
+  }, [store, callOnEvent, observesEvents, eventsIncludePrompt]);
 
   useEffect(() => {
     const reported = new WeakSet<AgentApiError>();
