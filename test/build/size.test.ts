@@ -34,11 +34,14 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // parser is larger, and about five times faster), then by 1,600 bytes for the generation machine (#21: the
   // transition table, the lifecycle actions and the selectors that the store, the proxy and the mock share;
   // 20,674 bytes before it, 22,307 with it), then by 300 bytes for the end user's quota (#22: the typed
-  // quota_exceeded error, the usage call and its store slice, a strict Retry-After). The React entry's is its 46.9 KiB target (with core): about 42.2 KiB since
-  // its two dialogs moved from Radix Dialog (14.5 KB of it) to the platform's <dialog>.
+  // quota_exceeded error, the usage call and its store slice, a strict Retry-After), then by 600 bytes for
+  // the lifecycle milestones (#22: observeLifecycle). The React entry's was its 46.9 KiB target (with core): about
+  // 42.2 KiB since its two dialogs moved from Radix Dialog (14.5 KB of it) to the platform's <dialog>; raised to
+  // 48 KiB for the quota's meter and words, onEvent and plural forms by Intl.PluralRules (#22, #23). That is
+  // level with the AI SDK's useChat app bundle (47.7 KiB in #24's table): trimming it back is the next step.
   it.each([
-    ['dist/core.js', 22_700],
-    ['dist/index.js', 48_025],
+    ['dist/core.js', 23_300],
+    ['dist/index.js', 49_152],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);
