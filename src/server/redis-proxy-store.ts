@@ -43,8 +43,10 @@ export interface RedisClientLike {
 export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLike }) & {
   /** Prefix of every key (default 'agent-embed:'); one prefix per agency team. */
   keyPrefix?: string;
-  /** Most events kept per generation (approximate trim; default 5,000). */
+  /** Most events kept per generation (the oldest go first; default 5,000). */
   maxEventsPerGeneration?: number;
+  /** Most bytes of event data kept per generation (the oldest go first; default 8 MiB). */
+  maxEventBytesPerGeneration?: number;
   /** How long a generation's events are kept after its end, in ms (default 1 hour). */
   eventRetentionMs?: number;
   /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
@@ -102,6 +104,7 @@ const redisModule = 'redis';
 export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisProxyStore {
   const prefix = options.keyPrefix ?? 'agent-embed:';
   const maxEvents = options.maxEventsPerGeneration ?? 5_000;
+  const maxEventBytes = options.maxEventBytesPerGeneration ?? 8 * 1024 * 1024;
   const retentionMs = options.eventRetentionMs ?? 3_600_000;
   const runningMs = options.runningRetentionMs ?? 86_400_000;
   let client: RedisClientLike | undefined = 'client' in options ? options.client : undefined;
@@ -271,7 +274,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       await run(
         appendEventScript,
         [key('generation', projectId), key('events', projectId)],
-        [generation, event.id, event.data, maxEvents, runningMs],
+        [generation, event.id, event.data, maxEvents, runningMs, maxEventBytes],
       );
     },
     async endGeneration(projectId, generation, outcome) {

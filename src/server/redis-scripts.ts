@@ -98,7 +98,7 @@ return 1
 export const beginGenerationScript = `
 local generation = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('DEL', KEYS[2])
-redis.call('HSET', KEYS[3], 'generation', generation, 'ended', '0')
+redis.call('HSET', KEYS[3], 'generation', generation, 'ended', '0', 'bytes', '0')
 redis.call('PEXPIRE', KEYS[3], ARGV[5])
 redis.call('HSETNX', KEYS[4], 'owner', ARGV[3])
 if redis.call('HSETNX', KEYS[4], 'created_at', ARGV[6]) == 1 then
@@ -110,12 +110,20 @@ return generation
 `;
 
 /**
- * Appends one event if its generation is still the latest. KEYS: generation hash, events stream.
- * ARGV: generation, event id, data, max length, running TTL ms.
+ * Appends one event if its generation is still the latest, then drops the oldest events while the log holds
+ * more than the most events or bytes (the newest always stays). KEYS: generation hash, events stream.
+ * ARGV: generation, event id, data, max events, running TTL ms, max bytes.
  */
 export const appendEventScript = `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '0-' .. ARGV[2], 'd', ARGV[3])
+redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'd', ARGV[3])
+local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', string.len(ARGV[3]))
+local maxEvents, maxBytes = tonumber(ARGV[4]), tonumber(ARGV[6])
+while redis.call('XLEN', KEYS[2]) > 1 and (bytes > maxBytes or redis.call('XLEN', KEYS[2]) > maxEvents) do
+  local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)[1]
+  bytes = redis.call('HINCRBY', KEYS[1], 'bytes', -string.len(oldest[2][2]))
+  redis.call('XDEL', KEYS[2], oldest[1])
+end
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PUBLISH', KEYS[2], ARGV[2])
 return 1

@@ -122,3 +122,31 @@ describe('the upstream pause on Redis', () => {
     expect((await instances[1]!(generate())).status).toBe(200);
   });
 });
+
+describe('the event log on Redis', () => {
+  it('keeps at most the configured bytes and events of a generation, the newest always', async () => {
+    const store = createRedisProxyStore({
+      url: redis.url,
+      keyPrefix: `log-${randomUUID()}:`,
+      maxEventBytesPerGeneration: 100,
+      maxEventsPerGeneration: 50,
+    });
+    stores.push(store);
+    const turn = {
+      kind: 'generate' as const,
+      prompt: 'A bounded log',
+      mode: 'build' as const,
+      at: new Date().toISOString(),
+      outcome: null,
+    };
+    const generation = await store.beginGeneration('p-log', 'alice', turn);
+    const data = (index: number) => JSON.stringify({ type: 'tool_progress', n: index }).padEnd(30, ' ');
+    for (let index = 1; index <= 10; index++)
+      await store.appendEvent('p-log', generation, { id: index, data: data(index) });
+    const kept = (await store.readEvents('p-log', 0))?.events ?? [];
+    expect(kept.map((event) => event.id)).toEqual([8, 9, 10]);
+    // One event larger than the cap on its own is still kept: the newest always stays.
+    await store.appendEvent('p-log', generation, { id: 11, data: 'x'.repeat(500) });
+    expect(((await store.readEvents('p-log', 0))?.events ?? []).map((event) => event.id)).toEqual([11]);
+  });
+});
