@@ -85,7 +85,7 @@ async function consume(body: ReadableStream<Uint8Array>): Promise<{ events: numb
 
 type Path = (count: number, gapMs: number) => Promise<ReadableStream<Uint8Array>>;
 
-function throughProxy(store: ProxyStore): Path {
+function throughProxy(store: ProxyStore, extra: { quota?: { generations: number; per: 'day' } } = {}): Path {
   let upstream: ReadableStream<Uint8Array> | undefined;
   const proxy = createAgentProxy({
     apiBaseUrl: 'https://api.bench.test/api/v1',
@@ -94,6 +94,7 @@ function throughProxy(store: ProxyStore): Path {
     store,
     rateLimit: false,
     heartbeatMs: 0,
+    ...extra,
     fetch: async () =>
       new Response(upstream as ReadableStream<Uint8Array>, { headers: { 'content-type': 'text/event-stream' } }),
   });
@@ -153,6 +154,11 @@ async function startRedis(): Promise<{ url: string; stop(): void } | undefined> 
 const direct: Path = async (count, gapMs) => upstreamStream(count, gapMs);
 const rows: [string, Awaited<ReturnType<typeof measure>>][] = [['direct', await measure(direct)]];
 rows.push(['memory store', await measure(throughProxy(createMemoryProxyStore()))]);
+// A quota costs one store round trip per generation (its check and count), not per event.
+rows.push([
+  'memory + quota',
+  await measure(throughProxy(createMemoryProxyStore(), { quota: { generations: 1_000_000, per: 'day' } })),
+]);
 const redis = await startRedis();
 if (redis === undefined) console.log('redis-server not found: the Redis row is skipped.');
 else {
