@@ -210,4 +210,4 @@ export type {
   TurnOutcome,
   TurnOutcomeStatus,
 } from './store/conversation-slice.js';
-export { safeHttpUrl } from './wire/safe-url.js';
+export { parseHttpUrl, safeHttpUrl } from './wire/safe-url.js';

@@ -1,5 +1,11 @@
 /** Response builders and Laravel-style validation shared by the mock's handlers. */
-import { agentApiMessages, agentRoutes, minimumPromptLength, type AgentRouteName } from '../core/index.js';
+import {
+  agentApiMessages,
+  agentRoutes,
+  minimumPromptLength,
+  parseHttpUrl,
+  type AgentRouteName,
+} from '../core/index.js';
 
 /** Field errors as the Agent API sends them: a field name mapped to its messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -200,12 +206,7 @@ export class Validator {
 
 /** Whether a string is an absolute http: or https: URL. */
 export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
+  return parseHttpUrl(value) !== undefined;
 }
 
 /** Escapes text for HTML element content and attribute values. */

@@ -4,6 +4,7 @@
  * in Docker or CI has no secrets). A wrong option then answers 500 with a generic message to the browser,
  * and says what is wrong once to the server's log.
  */
+import { parseHttpUrl } from '../core/index.js';
 import { errorResponse, proxyMessages } from './proxy-responses.js';
 import { createRedactor } from './redact.js';
 
@@ -31,15 +32,7 @@ export interface CheckedProxyOptions {
   onLog?(entry: InvalidOptionsLogEntry): void;
 }
 
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+const isHttpUrl = (value: unknown): boolean => parseHttpUrl(value) !== undefined;
 
 /** What is wrong with the options, one sentence each for the server's operator; empty when they are usable. */
 export function problemsWithProxyOptions(options: CheckedProxyOptions): string[] {

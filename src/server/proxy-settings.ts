@@ -1,5 +1,5 @@
 /** The proxy's options resolved once, at its first request: defaults filled in, origins and limits checked. */
-import { agentRoutes, type AgentRoute, type AgentRouteName } from '../core/index.js';
+import { agentRoutes, parseHttpUrl, type AgentRoute, type AgentRouteName } from '../core/index.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore } from './memory-proxy-store.js';
@@ -27,14 +27,8 @@ function normalizeBasePath(basePath: string): string {
 }
 
 function originOf(value: string, what: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`${what} is not a URL: ${value}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`${what} must be http or https: ${value}`);
+  const url = parseHttpUrl(value);
+  if (url === undefined) throw new TypeError(`${what} must be an http or https URL: ${value}`);
   return url.origin;
 }
 

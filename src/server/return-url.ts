@@ -3,6 +3,7 @@
  * The browser may send a path, joined to the agency's app origin, or an absolute URL on a configured origin;
  * no request header is ever an allow-list (any script sets `Origin` and `Host` at will).
  */
+import { parseHttpUrl } from '../core/index.js';
 
 /** The return-URL rule of one proxy, from its options. */
 export type ReturnUrlPolicy =
@@ -41,15 +42,8 @@ export function returnUrlPolicyOf(
 }
 
 function httpUrl(value: string): URL | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return url;
+  const url = parseHttpUrl(value);
+  return url === undefined || url.username !== '' || url.password !== '' ? undefined : url;
 }
 
 /**

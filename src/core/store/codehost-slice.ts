@@ -3,6 +3,7 @@
  * the install flow, the paginated repositories, and linking and pushing a project.
  */
 import { AgentApiError, agentApiMessages } from '../wire/errors.js';
+import { parseHttpUrl } from '../wire/safe-url.js';
 import type {
   CodehostConnection,
   LinkResult,
@@ -142,7 +143,7 @@ export function isPrivateRepository(repository: Pick<Repository, 'private'>): bo
 }
 
 function isHttpUrl(value: unknown): value is string {
-  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+  return parseHttpUrl(value) !== undefined;
 }
 
 function statusOf(connection: CodehostConnection, now: number): CodehostConnectionStatus {
