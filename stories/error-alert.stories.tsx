@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ErrorAlert, defaultErrorLabels } from 'agent-embed';
-import { AgentApiError, agentApiMessages } from 'agent-embed/core';
+import { AgentApiError, agentApiMessages, errorFromResponse } from 'agent-embed/core';
 import { expect, waitFor, within } from 'storybook/test';
 
 const meta = {
@@ -84,6 +84,33 @@ export const RateLimited: Story = {
     await expect(view.getByRole('button', { name: 'Try again in 2 s' })).toBeDisabled();
     await waitFor(() => expect(view.getByRole('button', { name: 'Try again' })).toBeEnabled(), { timeout: 4000 });
     await expect(view.getByRole('alert')).toHaveTextContent('You can try again now.');
+  },
+};
+
+export const QuotaUsedUp: Story = {
+  name: 'The end user’s quota is used up: when more builds come',
+  args: {
+    title: 'Your app could not be started',
+    error: errorFromResponse(
+      429,
+      new Headers(),
+      JSON.stringify({
+        status: false,
+        message: 'The build limit for this period has been reached.',
+        code: 'quota_exceeded',
+        used: 20,
+        limit: 20,
+        resets_at: '2026-11-26T09:00:00.000Z',
+        period: 'day',
+      }),
+    ),
+  },
+  play: async ({ canvasElement }) => {
+    const alert = within(canvasElement).getByRole('alert');
+    await expect(alert.querySelector('.ae-alert-text')).toHaveTextContent(
+      /^You have used today’s 20 builds\. More at /,
+    );
+    await expect(within(alert).queryByRole('button')).toBeNull();
   },
 };
 
