@@ -1,6 +1,6 @@
 /** The preview-first builder in real Chromium at 1280 px: the stage, the conversation, one story on every part. */
 import { describe, expect, it } from 'vitest';
-import { buildLog, showBuildDetails, useBrowserHarness } from './browser-harness.js';
+import { buildLog, showBuildDetails, useBrowserHarness, waitForState } from './browser-harness.js';
 
 const harness = useBrowserHarness();
 
@@ -141,5 +141,33 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     await buildLog(ada.page).locator('.ae-files .ae-label').getByText(before).waitFor();
     expect(await buildLog(ada.page).getAttribute('data-phase')).toMatch(/^(generating|recovering)$/);
     expect(ada.generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
+  });
+});
+
+describe('the preview on a phone (390 px)', () => {
+  it('starts at the phone’s width with no wider preset, and its toolbar fits one row', async () => {
+    const { page } = await harness.openPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const builder = page.getByRole('region', { name: 'App builder' });
+    await page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await waitForState(builder, 'completed');
+    await builder.getByRole('tab', { name: 'Preview' }).click();
+    const preview = builder.locator('.ae-preview');
+    await preview.getByTitle('Preview of the generated app').waitFor();
+    expect(await preview.getAttribute('data-device')).toBe('mobile');
+    expect(await preview.getByRole('group', { name: 'Preview width' }).count()).toBe(0);
+    // The app fills the phone's stage instead of overflowing it.
+    const frameBox = (await preview.getByTitle('Preview of the generated app').boundingBox())!;
+    const stageBox = (await preview.locator('.ae-frame-stage').boundingBox())!;
+    expect(frameBox.width).toBeLessThanOrEqual(stageBox.width);
+    const buttons = await preview.locator('.ae-toolbar').locator('.ae-button').all();
+    const middles = await Promise.all(
+      buttons.map(async (button) => {
+        const box = (await button.boundingBox())!;
+        return box.y + box.height / 2;
+      }),
+    );
+    expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(4);
   });
 });

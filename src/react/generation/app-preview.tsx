@@ -1,6 +1,6 @@
 'use client';
 /** The generated app in a sandboxed iframe, with reload, open in a new tab and device widths. */
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
@@ -22,6 +22,16 @@ export type PreviewDevice = 'mobile' | 'tablet' | 'desktop';
 const deviceWidths: Record<PreviewDevice, string> = { mobile: '390px', tablet: '768px', desktop: '100%' };
 const devices: readonly PreviewDevice[] = ['mobile', 'tablet', 'desktop'];
 
+// On a phone-sized viewport the preview starts at the phone's width and offers no wider one (it could not show it).
+const phoneQuery = '(max-width: 767px)';
+const subscribeToViewport = (onChange: () => void) => {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
+  const query = window.matchMedia(phoneQuery);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const isPhoneViewport = () => typeof window.matchMedia === 'function' && window.matchMedia(phoneQuery).matches;
+
 /**
  * The sandbox for an app at `url`. `allow-same-origin` lets a cross-origin app keep its own origin
  * (cookies, storage) and is harmless there; for an app on the host page's own origin it would let the
@@ -39,7 +49,10 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
   const text = useAgentLabels().appPreview;
   const labels = useAgentLabels();
   const view = useProjectView(projectId, { watch: 'alone' });
-  const [device, setDevice] = useState<PreviewDevice>('desktop');
+  // Server rendering and hydration assume a wide screen; the viewport decides right after.
+  const phone = useSyncExternalStore(subscribeToViewport, isPhoneViewport, () => false);
+  const [chosenDevice, setDevice] = useState<PreviewDevice>();
+  const device = phone ? 'mobile' : (chosenDevice ?? 'desktop');
   const [reloads, setReloads] = useState(0);
   // The app is previewed once there is one (or any given http(s) `url`); a follow-up changes it in place.
   const safeUrl = url !== undefined ? safeHttpUrl(url) : view.previewUrl;
@@ -70,19 +83,21 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
       ) : (
         <>
           <div className="ae-toolbar">
-            <div className="ae-segmented" role="group" aria-label={text.devicesLabel}>
-              {devices.map((value) => (
-                <button
-                  key={value}
-                  type="button"
-                  className="ae-button"
-                  aria-pressed={device === value}
-                  onClick={() => setDevice(value)}
-                >
-                  {text[value]}
-                </button>
-              ))}
-            </div>
+            {!phone && (
+              <div className="ae-segmented" role="group" aria-label={text.devicesLabel}>
+                {devices.map((value) => (
+                  <button
+                    key={value}
+                    type="button"
+                    className="ae-button"
+                    aria-pressed={device === value}
+                    onClick={() => setDevice(value)}
+                  >
+                    {text[value]}
+                  </button>
+                ))}
+              </div>
+            )}
             <button type="button" className="ae-button" onClick={() => setReloads((count) => count + 1)}>
               {text.reload}
             </button>
@@ -106,7 +121,8 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
               sandbox={previewSandbox(safeUrl, hostOrigin)}
               referrerPolicy="no-referrer"
               loading="lazy"
-              style={{ width: deviceWidths[device] }}
+              // On a phone the stage is already the phone's width: the frame fills it rather than overflow it.
+              style={{ width: phone ? '100%' : deviceWidths[device] }}
             />
           </div>
         </>
