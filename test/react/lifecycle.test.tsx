@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GeneratePanel, LiveBuildLog } from 'agent-embed';
 import type { AgentLifecycleEvent } from 'agent-embed/core';
 import { createMockAgentApi } from 'agent-embed/mock';
-import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
 
@@ -53,6 +53,30 @@ describe('onEvent', () => {
     const failed = await generateWith({ kind: 'error_event', afterEvents: 2, message: 'Build failed.' });
     await waitFor(() => expect(failed.at(-1)).toMatchObject({ type: 'generation_ended', outcome: 'failed' }));
     expect(failed.filter((event) => event.type === 'generation_ended')).toHaveLength(1);
+  });
+
+  it('tells a build whose stream was lost, and whose end could not be found, as interrupted', async () => {
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    api.admin.injectFault({ kind: 'drop_after', events: 2 });
+    api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
+    const events: AgentLifecycleEvent[] = [];
+    const { user } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      {
+        mock: { api },
+        store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 },
+        wrapTransport: withoutProxyRoutes,
+        provider: { externalUser: { id: 'ada' }, onEvent: (event) => events.push(event) },
+      },
+    );
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await user.click(await screen.findByRole('button', { name: 'Stop waiting' }));
+    await waitFor(() => expect(events.at(-1)).toMatchObject({ type: 'generation_ended', outcome: 'interrupted' }));
+    expect(events.map((event) => event.type)).toEqual(['generation_started', 'first_event', 'generation_ended']);
   });
 
   it('carries the prompt only when the agency opts in', async () => {
