@@ -91,7 +91,7 @@ export const repositoryFields: FieldShapes = {
   permissions: { either: ['scalar', { object: { admin: 'boolean', push: 'boolean', pull: 'boolean' } }] },
 };
 
-/** A deploy result (not shown in the spec; DESIGN.md's `deployment_id`, `status`, `url`, and what the mock adds). */
+/** A deploy result (not shown in the spec: `deployment_id`, `status`, `url` as the mock answers, and what it adds). */
 export const deploymentFields: FieldShapes = {
   deployment_id: 'scalar',
   status: 'string',

@@ -1,6 +1,6 @@
 /**
- * The one module that reads event streams: one fetch, never repeated (a POST costs credits; see "Streaming
- * rules" in DESIGN.md), its body cut into events by eventsource-parser, the spec-conformant parser the AI
+ * The one module that reads event streams: one fetch, never repeated (a POST costs credits; see the README's
+ * "Streaming safety" and docs/decisions.md), its body cut into events by eventsource-parser, the spec-conformant parser the AI
  * SDK uses. There is no retry, no reconnect and no visibility handling to turn off: nothing here can send
  * the request a second time. It needs no DOM, so the client streams in Node, workers and edge runtimes too.
  */

@@ -24,7 +24,7 @@ export type AgentRouteName =
  */
 export type RouteFamily = 'agent' | 'envelope' | 'proxy';
 
-/** The ids DESIGN.md allows in a path (project, provider, external user): no slash, dot or control character. */
+/** The ids allowed in a path (project, provider, external user): no slash, dot or control character. */
 export const agentIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The spec's minimum prompt length of generate and follow-up, in characters (code points). */
@@ -39,7 +39,7 @@ export interface AgentRoute {
   stream?: boolean;
 }
 
-/** The routes as the spec and DESIGN.md give them; an agency may override any path. */
+/** The routes of the spec, with the paths the mock uses where the spec does not show one; an agency may override any path. */
 export const agentRoutes: Readonly<Record<AgentRouteName, AgentRoute>> = {
   generate: { family: 'agent', method: 'POST', path: '/agent/generate', stream: true },
   followUp: { family: 'agent', method: 'POST', path: '/agent/generate/{projectId}', stream: true },
@@ -109,7 +109,7 @@ export interface RouteMatch {
 
 /**
  * Finds the route for a method and a path relative to the base URL. Parameters must match `paramPattern`
- * (by default the ids DESIGN.md allows), so encoded slashes, dots and control characters never match.
+ * (by default `agentIdPattern`), so encoded slashes, dots and control characters never match.
  */
 export function matchRoute(
   method: string,
