@@ -147,11 +147,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
   }
 
-  function warnAboutReturnUrls(method: string, route: AgentRouteName): void {
-    if (returnUrlPolicy.kind === 'loopback')
-      warnOnce('return-url', { level: 'warn', event: 'config_warning', method, route, reason: returnUrlLoopbackOnly });
-  }
-
   async function projectStatus(projectId: string, userId: string, policy: RoutePolicy): Promise<Outcome> {
     const { shape } = policy;
     const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
@@ -249,7 +244,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           { maxBodyBytes, bodyTimeoutMs: options.requestBodyTimeoutMs ?? 10_000, maxDepth: maxJsonDepth },
           policy.bodyRequired,
         );
-        if (policy.returnUrl) warnAboutReturnUrls(request.method, match.name);
+        if (policy.returnUrl && returnUrlPolicy.kind === 'loopback')
+          warnOnce('return-url', { ...entry, level: 'warn', event: 'config_warning', reason: returnUrlLoopbackOnly });
         const upstreamBody = buildUpstreamBody(parsed, policy, user, returnUrlPolicy, (field) =>
           warnOnce(`identity:${match.name}:${field}`, {
             level: 'warn',
@@ -291,19 +287,21 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         });
         return { response: relayedResponse(answer), cache };
       }
-      if (match.route.stream === true) await store.assertAvailable?.();
-      await acquire(user.externalUserId, match.name);
       const stream = match.route.stream === true;
+      if (stream) await store.assertAvailable?.();
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
-      // Counted before it goes upstream, so concurrent requests never pass the limit; given back if refused.
+      // Counted before the team's budget and the upstream, so an end user over the quota spends neither and
+      // concurrent requests never pass the limit; given back whenever the upstream does not start it.
       const quota = stream ? await quotas.take(user) : { ok: true as const, ticket: undefined };
       if (!quota.ok) return { response: quotaExceededResponse(quota.usage, now()), reason: 'quota exceeded' };
+      const giveBackAndThrow = async (thrown: unknown): Promise<never> => {
+        await quota.ticket?.giveBack();
+        throw thrown;
+      };
+      await acquire(user.externalUserId, match.name).catch(giveBackAndThrow);
       const response = await upstream
         .call(upstream.url(match.name, params, query), match.route.method, body, stream)
-        .catch(async (thrown: unknown) => {
-          await quota.ticket?.giveBack();
-          throw thrown;
-        });
+        .catch(giveBackAndThrow);
       const accepted =
         response !== undefined &&
         response.ok &&

@@ -141,6 +141,18 @@ describe('per-end-user quotas', () => {
     expect(upstream.calls).toHaveLength(4);
   });
 
+  it('spends none of the team’s budget on a generation refused for the quota', async () => {
+    const { proxy, upstream } = setup(acceptGeneration, {
+      quota: { generations: 1, per: 'day' },
+      rateLimit: { limit: 2, windowMs: 60_000, burst: 2 },
+    });
+    expect((await proxy(generate('alice'))).status).toBe(200);
+    for (let index = 0; index < 5; index++) expect((await proxy(generate('alice'))).status).toBe(429);
+    // The team's second slot is still free for another end user.
+    expect((await proxy(generate('bob'))).status).toBe(200);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
   it('answers the usage route with no quota set, and refuses it without a session', async () => {
     const { proxy } = setup(acceptGeneration, {});
     expect(await usageOf(proxy)).toEqual({ status: true, used: 0, limit: null, resets_at: null, period: null });
