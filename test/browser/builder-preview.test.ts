@@ -170,4 +170,21 @@ describe('the preview on a phone (390 px)', () => {
     );
     expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(4);
   });
+
+  it('says on the Chat tab that the app is ready, and takes the person to it in one press', async () => {
+    const { page } = await harness.openPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const builder = page.getByRole('region', { name: 'App builder' });
+    await page.getByLabel('Describe the app you want').fill(firstPrompt);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await waitForState(builder, 'completed');
+    const ready = builder.getByRole('status').filter({ hasText: 'Your app is ready.' });
+    await ready.waitFor();
+    // Where the page scrolls after a build (the follow-up box), the pointer is in view too.
+    await page.getByLabel('What should change?').scrollIntoViewIfNeeded();
+    expect(await ready.isVisible()).toBe(true);
+    await ready.getByRole('button', { name: 'See it in Preview' }).click();
+    expect(await builder.getByRole('tab', { name: 'Preview' }).getAttribute('aria-selected')).toBe('true');
+    await builder.getByTitle('Preview of the generated app').waitFor();
+  });
 });

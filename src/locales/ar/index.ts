@@ -231,6 +231,8 @@ export const ar: AgentLabels = {
     showDetails: 'عرض تفاصيل البناء',
     hideDetails: 'إخفاء تفاصيل البناء',
     tabs: { chat: 'المحادثة', preview: 'المعاينة', ship: 'النشر' },
+    appReady: 'تطبيقك جاهز.',
+    seeApp: 'اعرضه في المعاينة',
   },
   ...integrations,
 };

@@ -247,6 +247,8 @@ export const de: AgentLabels = {
     showDetails: 'Build-Details anzeigen',
     hideDetails: 'Build-Details ausblenden',
     tabs: { chat: 'Chat', preview: 'Vorschau', ship: 'Veröffentlichen' },
+    appReady: 'Ihre App ist fertig.',
+    seeApp: 'In der Vorschau ansehen',
   },
   ...integrations,
 };

@@ -251,6 +251,8 @@ export const es: AgentLabels = {
     showDetails: 'Mostrar detalles de la compilación',
     hideDetails: 'Ocultar detalles de la compilación',
     tabs: { chat: 'Chat', preview: 'Vista previa', ship: 'Publicar' },
+    appReady: 'Tu app está lista.',
+    seeApp: 'Verla en la vista previa',
   },
   ...integrations,
 };

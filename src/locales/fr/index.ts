@@ -251,6 +251,8 @@ export const fr: AgentLabels = {
     showDetails: 'Afficher les détails de la construction',
     hideDetails: 'Masquer les détails de la construction',
     tabs: { chat: 'Chat', preview: 'Aperçu', ship: 'Publier' },
+    appReady: 'Votre app est prête.',
+    seeApp: 'La voir dans l’aperçu',
   },
   ...integrations,
 };

@@ -233,6 +233,8 @@ export const ja: AgentLabels = {
     showDetails: 'ビルドの詳細を表示',
     hideDetails: 'ビルドの詳細を隠す',
     tabs: { chat: 'チャット', preview: 'プレビュー', ship: '公開' },
+    appReady: 'アプリの準備ができました。',
+    seeApp: 'プレビューで見る',
   },
   ...integrations,
 };

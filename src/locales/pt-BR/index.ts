@@ -251,6 +251,8 @@ export const ptBR: AgentLabels = {
     showDetails: 'Mostrar detalhes da construção',
     hideDetails: 'Ocultar detalhes da construção',
     tabs: { chat: 'Chat', preview: 'Prévia', ship: 'Publicar' },
+    appReady: 'Seu app está pronto.',
+    seeApp: 'Ver na prévia',
   },
   ...integrations,
 };

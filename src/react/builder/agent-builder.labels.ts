@@ -27,6 +27,9 @@ export interface AgentBuilderLabels {
   hideDetails: string;
   /** The tabs of the narrow layout. */
   tabs: { chat: string; preview: string; ship: string };
+  /** Narrow layout, Chat tab: the app is ready in the Preview tab, and the button that goes there. */
+  appReady: string;
+  seeApp: string;
 }
 
 /** The default (English) texts of `AgentBuilder`. */
@@ -50,4 +53,6 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   showDetails: 'Show build details',
   hideDetails: 'Hide build details',
   tabs: { chat: 'Chat', preview: 'Preview', ship: 'Publish' },
+  appReady: 'Your app is ready.',
+  seeApp: 'See it in Preview',
 };

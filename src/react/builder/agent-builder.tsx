@@ -150,6 +150,22 @@ export function AgentBuilder({
           </div>
         )}
       </div>
+      {/* On a phone the app is one tab away: say it is ready where the eye is, with the way there. */}
+      {layout === 'narrow' && view.phase === 'ready' && (
+        <p className="ae-builder-ready" role="status">
+          <span>{text.appReady}</span>
+          <button
+            type="button"
+            className="ae-button"
+            onClick={() => {
+              setTab('preview');
+              tabRefs.current.preview?.focus();
+            }}
+          >
+            {text.seeApp}
+          </button>
+        </p>
+      )}
       <UsageMeter className="ae-builder-usage" />
       <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
