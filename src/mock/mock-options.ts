@@ -1,8 +1,8 @@
 /** The options of the mock Agent API, the handle it returns, and its settings resolved from the options. */
+import { parseHttpUrl } from '../core/index.js';
 import type { MockAdmin } from './mock-admin.js';
 import type { MockSettings } from './mock-context.js';
 import { systemTimers, type MockSpeed, type MockTimers } from './mock-generation.js';
-import { isHttpUrl } from './mock-responses.js';
 import type { MockScenario } from './mock-script.js';
 
 /** Options of `createMockAgentApi`. */
@@ -53,9 +53,9 @@ function trimSlash(url: string): string {
 /** The mock's settings from its options: defaults filled in, URLs checked. */
 export function resolveSettings(options: MockAgentApiOptions): MockSettings {
   const baseUrl = trimSlash(options.baseUrl ?? defaultMockBaseUrl);
-  if (!isHttpUrl(baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL: ${baseUrl}`);
+  if (parseHttpUrl(baseUrl) === undefined) throw new TypeError(`baseUrl must be an http(s) URL: ${baseUrl}`);
   const appBaseUrl = trimSlash(options.appBaseUrl ?? new URL(baseUrl).origin);
-  if (!isHttpUrl(appBaseUrl)) throw new TypeError(`appBaseUrl must be an http(s) URL: ${appBaseUrl}`);
+  if (parseHttpUrl(appBaseUrl) === undefined) throw new TypeError(`appBaseUrl must be an http(s) URL: ${appBaseUrl}`);
   const rateLimit = options.rateLimit ?? { limit: 10, windowMs: 60_000 };
   return {
     speed: options.speed ?? 'realistic',

@@ -186,7 +186,7 @@ export class Validator {
   requiredHttpUrl(field: string): string | undefined {
     const value = this.requiredString(field, 2048);
     if (value === undefined) return undefined;
-    if (!isHttpUrl(value)) {
+    if (parseHttpUrl(value) === undefined) {
       this.add(field, `The ${label(field)} field must be a valid URL.`);
       return undefined;
     }
@@ -202,11 +202,6 @@ export class Validator {
   get valid(): boolean {
     return Object.keys(this.errors).length === 0;
   }
-}
-
-/** Whether a string is an absolute http: or https: URL. */
-export function isHttpUrl(value: string): boolean {
-  return parseHttpUrl(value) !== undefined;
 }
 
 /** Escapes text for HTML element content and attribute values. */

@@ -5,6 +5,7 @@
  * limit, and given back when the upstream refuses it before starting.
  */
 import type { Usage } from '../core/index.js';
+import { jsonHeaders, retryAfterSeconds, withRetryAfter } from './proxy-responses.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { AgentProxyUser } from './route-policy.js';
 
@@ -139,14 +140,9 @@ export function createQuotas(option: QuotaOption | undefined, store: ProxyStore,
 export function quotaExceededResponse(usage: Usage, now: number): Response {
   const body: QuotaExceededBody = { status: false, message: quotaExceededMessage, code: 'quota_exceeded', ...usage };
   const resetsAt = usage.resets_at === null ? now : Date.parse(usage.resets_at);
+  const waitSeconds = retryAfterSeconds(resetsAt - now);
   return new Response(JSON.stringify(body), {
     status: 429,
-    headers: {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'retry-after': String(Math.max(1, Math.ceil((resetsAt - now) / 1000))),
-      'access-control-expose-headers': 'Retry-After',
-    },
+    headers: withRetryAfter(jsonHeaders(), String(waitSeconds)),
   });
 }

@@ -142,10 +142,6 @@ export function isPrivateRepository(repository: Pick<Repository, 'private'>): bo
   return ['true', '1', 'private', 'yes'].includes(String(value).trim().toLowerCase());
 }
 
-function isHttpUrl(value: unknown): value is string {
-  return parseHttpUrl(value) !== undefined;
-}
-
 function statusOf(connection: CodehostConnection, now: number): CodehostConnectionStatus {
   if (isPast(connection.expires_at, now)) return 'expired';
   const installation = connection.installation_status;
@@ -273,7 +269,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
         call: async (signal) => {
           // Name and email may be absent: the agency's proxy fills them from its session, or the API says which is missing.
           const result = await client.codehost.startConnect(input as StartCodehostConnectInput, { signal });
-          if (!isHttpUrl(result.redirect_url))
+          if (parseHttpUrl(result.redirect_url) === undefined)
             throw new AgentApiError(
               'protocol',
               'The code host answered with an installation address that is not a web address.',
