@@ -241,7 +241,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (match.route.method === 'POST') {
         const parsed = await readJsonObjectBody(
           request,
-          { maxBodyBytes, bodyTimeoutMs: options.requestBodyTimeoutMs ?? 10_000, maxDepth: maxJsonDepth },
+          { maxBodyBytes, bodyTimeoutMs: options.requestBodyTimeoutMs ?? 10_000, maxDepth: maxJsonDepth, timers },
           policy.bodyRequired,
         );
         if (policy.returnUrl && returnUrlPolicy.kind === 'loopback')

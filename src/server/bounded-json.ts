@@ -56,10 +56,10 @@ export type BodyRead =
   /** The connection failed before the body ended. */
   | { kind: 'cut' };
 
-/** Reads a response body as text within `limits`; the read is cancelled as soon as a limit is passed. */
-export async function readBoundedBody(response: Response, limits: BodyLimits): Promise<BodyRead> {
-  if (response.body === null) return { kind: 'text', text: '' };
-  const reader = response.body.getReader();
+/** Reads a body (a request's or a response's) as text within `limits`; the read is cancelled as soon as a limit is passed. */
+export async function readBoundedBody(body: ReadableStream<Uint8Array> | null, limits: BodyLimits): Promise<BodyRead> {
+  if (body === null) return { kind: 'text', text: '' };
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;

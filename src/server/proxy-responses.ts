@@ -64,6 +64,7 @@ export const proxyMessages = {
   tooLarge: 'The request body is too large.',
   notJson: 'The request body must be a JSON object.',
   tooDeep: 'The request body is nested too deeply.',
+  bodyCut: 'The request body was cut off before its end.',
   notConfigured: 'This feature is not set up on the server yet.',
   bodyConsumed:
     'The request body was empty or already read. A body parser (such as express.json()) mounted before the agent proxy consumes it: mount the proxy first.',

@@ -1,7 +1,8 @@
 /** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
 import { familyOfPath, type AgentRouteName } from '../core/index.js';
 import { answers, pick, type AnswerShape, type FieldShapes } from './answer-shapes.js';
-import { jsonDeeperThan } from './bounded-json.js';
+import { jsonDeeperThan, readBoundedBody } from './bounded-json.js';
+import type { RelayTimers } from './event-stream-relay.js';
 import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
 import { resolveReturnUrl, type ReturnUrlPolicy } from './return-url.js';
 
@@ -151,10 +152,10 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
  */
 export async function readJsonObjectBody(
   request: Request,
-  limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number },
+  limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number; timers: RelayTimers },
   required = false,
 ): Promise<Record<string, unknown>> {
-  const { maxBodyBytes, bodyTimeoutMs } = limits;
+  const { maxBodyBytes, bodyTimeoutMs, timers } = limits;
   if (request.bodyUsed) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body already read');
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
@@ -162,41 +163,17 @@ export async function readJsonObjectBody(
   // Requiring JSON also makes every cross-origin POST a preflighted one, which CORS then blocks.
   if (!contentType.startsWith('application/json'))
     throw new ProxyRefusal(415, proxyMessages.unsupportedMediaType, 'not json');
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body !== null) {
-    const reader = request.body.getReader();
-    // One deadline for the whole body, so a client dripping bytes cannot hold a connection open.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      if (bodyTimeoutMs > 0) timer = setTimeout(() => resolve('late'), bodyTimeoutMs);
-    });
-    try {
-      for (;;) {
-        const read = await Promise.race([reader.read(), late]);
-        if (read === 'late') {
-          await reader.cancel().catch(() => undefined);
-          throw new ProxyRefusal(408, proxyMessages.bodyTimeout, 'body read deadline');
-        }
-        if (read.done) break;
-        size += read.value.length;
-        if (size > maxBodyBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
-        }
-        chunks.push(read.value);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  const text = new TextDecoder().decode(bytes);
+  // One deadline for the whole body, so a client dripping bytes cannot hold a connection open.
+  const read = await readBoundedBody(request.body, {
+    maxBytes: maxBodyBytes,
+    idleMs: 0,
+    totalMs: bodyTimeoutMs,
+    timers,
+  });
+  if (read.kind === 'too_large') throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
+  if (read.kind === 'stalled') throw new ProxyRefusal(408, proxyMessages.bodyTimeout, 'body read deadline');
+  if (read.kind === 'cut') throw new ProxyRefusal(400, proxyMessages.bodyCut, 'body cut short');
+  const { text } = read;
   if (text.trim() === '') {
     // A declared length with nothing left to read: a body parser mounted before the proxy read it.
     if (declared > 0 || required) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body empty or already read');

@@ -50,7 +50,7 @@ export async function buildAnswer(
     reason,
   });
 
-  const read = await readBoundedBody(response, context.body);
+  const read = await readBoundedBody(response.body, context.body);
   if (read.kind === 'too_large')
     return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer over the size cap');
   if (read.kind === 'stalled') return refuse(504, proxyMessages.upstreamTimeout, 'upstream answer stalled');

@@ -547,6 +547,26 @@ describe('JSON depth and size are bounded both ways', () => {
     expect(upstream.calls).toHaveLength(1);
   });
 
+  it('answers 400, never 500, to a browser body cut off mid-way, and sends nothing upstream', async () => {
+    const { proxy, upstream } = setup(specAnswer);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"prompt":"A landing page'));
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const request = new Request(`${appOrigin}${basePath}/agent/generate`, {
+      method: 'POST',
+      headers: { cookie: 'session=alice', 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await proxy(request);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ status: false, message: 'The request body was cut off before its end.' });
+    expect(upstream.calls).toHaveLength(0);
+  });
+
   it('counts brackets inside strings as text, not depth', async () => {
     const { proxy } = setup(specAnswer);
     const prompt = `${'['.repeat(500)} a bracketed prompt "\\"[[[`;
