@@ -4,18 +4,17 @@ import {
   createMemoryProxyStore,
   type AgentProxyOptions,
   type AgentProxyUser,
-  type ProxyLogEntry,
 } from 'agent-embed/server';
 import {
   createBodyReader,
   createManualTimers,
   createScriptedStream,
-  createScriptedUpstream,
   fakeToken,
   json,
   specAnswer,
   upstreamBase,
   type UpstreamCall,
+  createScriptedProxy,
 } from './scripted-upstream.js';
 
 const origin = 'http://app.test';
@@ -37,21 +36,12 @@ function setup(
   answer: (call: UpstreamCall) => Response | Promise<Response> = () => json({ ok: true }),
   options: Partial<AgentProxyOptions> = {},
 ) {
-  const upstream = createScriptedUpstream(answer);
-  const logs: ProxyLogEntry[] = [];
-  const store = options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } });
-  const proxy = createAgentProxy({
-    apiBaseUrl: upstreamBase,
-    apiToken: fakeToken,
+  return createScriptedProxy(answer, {
     basePath,
     authorize,
-    fetch: upstream.fetch,
-    store,
-    rateLimit: false,
-    onLog: (entry) => logs.push(entry),
+    store: createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } }),
     ...options,
   });
-  return { proxy, upstream, logs, store };
 }
 
 function call(

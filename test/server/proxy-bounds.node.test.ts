@@ -8,23 +8,19 @@ import { EventSource } from 'eventsource';
 import { describe, expect, it } from 'vitest';
 import { createAgentClient, createHttpTransport } from 'agent-embed/core';
 import {
-  createAgentProxy,
   createMemoryProxyStore,
   type AgentProxyOptions,
   type AgentProxyUser,
-  type ProxyLogEntry,
   type ProxyStore,
 } from 'agent-embed/server';
 import {
   createBodyReader,
   createManualTimers,
   createScriptedStream,
-  createScriptedUpstream,
-  fakeToken,
   json,
   specAnswer,
-  upstreamBase,
   type UpstreamCall,
+  createScriptedProxy,
 } from './scripted-upstream.js';
 
 const appOrigin = 'https://app.example.test';
@@ -32,22 +28,13 @@ const basePath = '/api/agent';
 const alice: AgentProxyUser = { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' };
 
 function setup(answer: (call: UpstreamCall) => Response | Promise<Response>, options: Partial<AgentProxyOptions> = {}) {
-  const upstream = createScriptedUpstream(answer);
-  const logs: ProxyLogEntry[] = [];
-  const store = options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
-  const proxy = createAgentProxy({
-    apiBaseUrl: upstreamBase,
-    apiToken: fakeToken,
+  return createScriptedProxy(answer, {
     basePath,
     authorize: () => alice,
-    fetch: upstream.fetch,
-    store,
-    rateLimit: false,
+    store: createMemoryProxyStore({ owners: { 'p-alice': 'alice' } }),
     appUrl: appOrigin,
-    onLog: (entry) => logs.push(entry),
     ...options,
   });
-  return { proxy, upstream, logs, store };
 }
 
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -1,27 +1,25 @@
 /** `onGeneration`: one record per ended generation, folded as the browser folds it, never the token or the prompt. */
 import { describe, expect, it } from 'vitest';
-import { createAgentProxy, createMemoryProxyStore, type GenerationRecord } from 'agent-embed/server';
-import { createBodyReader, createScriptedUpstream, fakeToken, upstreamBase } from './scripted-upstream.js';
+import { createMemoryProxyStore, type GenerationRecord } from 'agent-embed/server';
+import { createBodyReader, fakeToken, createScriptedProxy } from './scripted-upstream.js';
 
 const prompt = 'A secret landing page for a bakery';
 
 function setup(stream: string) {
   let clock = Date.parse('2026-11-25T12:00:00Z');
   const records: GenerationRecord[] = [];
-  const upstream = createScriptedUpstream(() => {
-    clock += 250;
-    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
-  });
-  const proxy = createAgentProxy({
-    apiBaseUrl: upstreamBase,
-    apiToken: fakeToken,
-    authorize: () => ({ externalUserId: 'alice' }),
-    fetch: upstream.fetch,
-    store: createMemoryProxyStore({ owners: { 'p-old': 'alice' } }),
-    rateLimit: false,
-    now: () => clock,
-    onGeneration: (record) => records.push(record),
-  });
+  const { proxy } = createScriptedProxy(
+    () => {
+      clock += 250;
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    },
+    {
+      authorize: () => ({ externalUserId: 'alice' }),
+      store: createMemoryProxyStore({ owners: { 'p-old': 'alice' } }),
+      now: () => clock,
+      onGeneration: (record) => records.push(record),
+    },
+  );
   const send = async (path: string, body: unknown) => {
     const response = await proxy(
       new Request(`https://app.example.test${path}`, {

@@ -4,14 +4,8 @@
  * limit the proxy answers before anything goes upstream.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createAgentProxy,
-  createMemoryProxyStore,
-  type AgentProxyOptions,
-  type AgentProxyUser,
-  type QuotaExceededBody,
-} from 'agent-embed/server';
-import { createScriptedUpstream, fakeToken, json, upstreamBase, type UpstreamCall } from './scripted-upstream.js';
+import type { AgentProxyOptions, AgentProxyUser, QuotaExceededBody } from 'agent-embed/server';
+import { json, type UpstreamCall, createScriptedProxy } from './scripted-upstream.js';
 
 const basePath = '/api/agent';
 const users: Record<string, AgentProxyUser> = {
@@ -28,19 +22,7 @@ const acceptGeneration = () =>
   });
 
 function setup(answer: (call: UpstreamCall) => Response | Promise<Response>, options: Partial<AgentProxyOptions>) {
-  const upstream = createScriptedUpstream(answer);
-  const proxy = createAgentProxy({
-    apiBaseUrl: upstreamBase,
-    apiToken: fakeToken,
-    basePath,
-    authorize,
-    fetch: upstream.fetch,
-    store: createMemoryProxyStore(),
-    rateLimit: false,
-    appUrl: 'https://app.example.test',
-    ...options,
-  });
-  return { proxy, upstream };
+  return createScriptedProxy(answer, { basePath, authorize, appUrl: 'https://app.example.test', ...options });
 }
 
 const generate = (user = 'alice') =>

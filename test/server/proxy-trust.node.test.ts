@@ -4,22 +4,15 @@
  * configuration; the token leaves by no channel; JSON depth and size are bounded both ways.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createAgentProxy,
-  createMemoryProxyStore,
-  type AgentProxyOptions,
-  type AgentProxyUser,
-  type ProxyLogEntry,
-} from 'agent-embed/server';
+import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
 import {
   createBodyReader,
   createScriptedStream,
-  createScriptedUpstream,
   fakeToken,
   json,
   specAnswer,
-  upstreamBase,
   type UpstreamCall,
+  createScriptedProxy,
 } from './scripted-upstream.js';
 
 const appOrigin = 'https://app.example.test';
@@ -36,22 +29,14 @@ function setup(
   options: Partial<AgentProxyOptions> & { unconfigured?: true } = {},
 ) {
   const { unconfigured, ...rest } = options;
-  const upstream = createScriptedUpstream(answer);
-  const logs: ProxyLogEntry[] = [];
-  const proxy = createAgentProxy({
-    apiBaseUrl: upstreamBase,
-    apiToken: fakeToken,
+  return createScriptedProxy(answer, {
     basePath,
     authorize,
-    fetch: upstream.fetch,
     store: createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } }),
-    rateLimit: false,
     statusCacheMs: 0,
     ...(unconfigured ? {} : { appUrl: appOrigin }),
-    onLog: (entry) => logs.push(entry),
     ...rest,
   });
-  return { proxy, upstream, logs };
 }
 
 function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Request {

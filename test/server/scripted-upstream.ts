@@ -1,5 +1,11 @@
 /** Test doubles for the proxy's unit tests: a scripted upstream fetch, a controllable SSE body, manual timers. */
-import type { RelayTimers } from 'agent-embed/server';
+import {
+  createAgentProxy,
+  createMemoryProxyStore,
+  type AgentProxyOptions,
+  type ProxyLogEntry,
+  type RelayTimers,
+} from 'agent-embed/server';
 
 export const upstreamBase = 'https://agent.example.test/api/v1';
 export const fakeToken = `test-token-${Math.random().toString(36).slice(2)}`;
@@ -141,4 +147,27 @@ export function specAnswer(call: UpstreamCall): Response {
   if (path.endsWith('/connections') || path.endsWith('/subscription-plans')) return envelope([]);
   if (path.includes('/connections/')) return envelope({ id: 1, external_user_id: user });
   return envelope({});
+}
+
+/**
+ * A proxy in front of a scripted upstream, its log captured: the team token, the scripted fetch, no budget and
+ * a fresh memory store unless `options` say otherwise.
+ */
+export function createScriptedProxy(
+  answer: (call: UpstreamCall) => Response | Promise<Response>,
+  options: Partial<AgentProxyOptions> & Pick<AgentProxyOptions, 'authorize'>,
+) {
+  const upstream = createScriptedUpstream(answer);
+  const logs: ProxyLogEntry[] = [];
+  const store = options.store ?? createMemoryProxyStore();
+  const proxy = createAgentProxy({
+    apiBaseUrl: upstreamBase,
+    apiToken: fakeToken,
+    fetch: upstream.fetch,
+    rateLimit: false,
+    onLog: (entry) => logs.push(entry),
+    ...options,
+    store,
+  });
+  return { proxy, upstream, logs, store };
 }
