@@ -40,6 +40,16 @@ export function relayGenerationStream(
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recordedProject: string | undefined;
+  const internalError = (reason: string, projectId?: string) =>
+    log({
+      level: 'error',
+      event: 'internal_error',
+      method: 'POST',
+      route,
+      externalUserId: userId,
+      ...(projectId === undefined ? {} : { projectId }),
+      reason,
+    });
   const kind = route === 'followUp' ? 'followUp' : 'generate';
   const recording: GenerationRecording = {
     projectId: turn.projectId,
@@ -63,17 +73,10 @@ export function relayGenerationStream(
       try {
         context.onGeneration(record);
       } catch (error) {
-        log({
-          level: 'error',
-          event: 'internal_error',
-          method: 'POST',
-          route,
-          reason: `onGeneration threw: ${String(error)}`,
-        });
+        internalError(`onGeneration threw: ${String(error)}`);
       }
     },
-    onStoreError: (error: unknown) =>
-      log({ level: 'error', event: 'internal_error', method: 'POST', route, reason: `not recorded: ${String(error)}` }),
+    onStoreError: (error: unknown) => internalError(`not recorded: ${String(error)}`),
     // The owner is recorded before `project_created` reaches the browser, and even after the browser left.
     onProject: async (projectId) => {
       if (!recordsOwner || recordedProject !== undefined) return;
@@ -82,15 +85,7 @@ export function relayGenerationStream(
         await store.setProjectOwner(projectId, userId);
         log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
       } catch (error) {
-        log({
-          level: 'error',
-          event: 'internal_error',
-          method: 'POST',
-          route,
-          externalUserId: userId,
-          projectId,
-          reason: `ownership not recorded: ${String(error)}`,
-        });
+        internalError(`ownership not recorded: ${String(error)}`, projectId);
       }
     },
   };

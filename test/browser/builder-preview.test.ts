@@ -145,13 +145,19 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
 });
 
 describe('the preview on a phone (390 px)', () => {
-  it('starts at the phone’s width with no wider preset, and its toolbar fits one row', async () => {
+  /** A page 390 px wide whose first build has completed. */
+  async function builtOnAPhone() {
     const { page } = await harness.openPage();
     await page.setViewportSize({ width: 390, height: 844 });
     const builder = page.getByRole('region', { name: 'App builder' });
     await page.getByLabel('Describe the app you want').fill(firstPrompt);
     await page.getByRole('button', { name: 'Generate' }).click();
     await waitForState(builder, 'completed');
+    return { page, builder };
+  }
+
+  it('starts at the phone’s width with no wider preset, and its toolbar fits one row', async () => {
+    const { builder } = await builtOnAPhone();
     await builder.getByRole('tab', { name: 'Preview' }).click();
     const preview = builder.locator('.ae-preview');
     await preview.getByTitle('Preview of the generated app').waitFor();
@@ -172,12 +178,7 @@ describe('the preview on a phone (390 px)', () => {
   });
 
   it('says on the Chat tab that the app is ready, and takes the person to it in one press', async () => {
-    const { page } = await harness.openPage();
-    await page.setViewportSize({ width: 390, height: 844 });
-    const builder = page.getByRole('region', { name: 'App builder' });
-    await page.getByLabel('Describe the app you want').fill(firstPrompt);
-    await page.getByRole('button', { name: 'Generate' }).click();
-    await waitForState(builder, 'completed');
+    const { page, builder } = await builtOnAPhone();
     const ready = builder.getByRole('status').filter({ hasText: 'Your app is ready.' });
     await ready.waitFor();
     // Where the page scrolls after a build (the follow-up box), the pointer is in view too.

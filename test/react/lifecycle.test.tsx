@@ -10,35 +10,39 @@ afterEach(cleanupRendered);
 
 const prompt = 'A secret booking site for a yoga studio';
 
-async function generateWith(
-  fault: Parameters<ReturnType<typeof createMockAgentApi>['admin']['injectFault']>[0] | undefined,
-  includePrompt = false,
-) {
+type Fault = Parameters<ReturnType<typeof createMockAgentApi>['admin']['injectFault']>[0];
+
+/** Renders the prompt and the log over a mock with `faults`, sends the prompt, and collects `onEvent`. */
+async function generateWith(faults: Fault[], options: { includePrompt?: boolean; lostForGood?: boolean } = {}) {
   const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-  if (fault !== undefined) api.admin.injectFault(fault);
+  for (const fault of faults) api.admin.injectFault(fault);
   const events: AgentLifecycleEvent[] = [];
-  const { user } = renderWithMock(
+  const rendered = renderWithMock(
     <>
       <GeneratePanel />
       <LiveBuildLog />
     </>,
     {
       mock: { api },
+      // A lost stream with no proxy routes to resume from and status polls far apart: it stays lost.
+      ...(options.lostForGood === true
+        ? { store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 }, wrapTransport: withoutProxyRoutes }
+        : {}),
       provider: {
         externalUser: { id: 'ada' },
         onEvent: (event) => events.push(event),
-        ...(includePrompt ? { eventsIncludePrompt: true } : {}),
+        ...(options.includePrompt === true ? { eventsIncludePrompt: true } : {}),
       },
     },
   );
-  await user.type(screen.getByLabelText('Describe the app you want'), prompt);
-  await user.click(screen.getByRole('button', { name: 'Generate' }));
-  return events;
+  await rendered.user.type(screen.getByLabelText('Describe the app you want'), prompt);
+  await rendered.user.click(screen.getByRole('button', { name: 'Generate' }));
+  return { events, user: rendered.user };
 }
 
 describe('onEvent', () => {
   it('tells a completed build: started, first event, ended, once each, without the prompt', async () => {
-    const events = await generateWith(undefined);
+    const { events } = await generateWith([]);
     await waitFor(() => expect(events.map((event) => event.type)).toContain('generation_ended'));
     expect(events.map((event) => event.type)).toEqual(['generation_started', 'first_event', 'generation_ended']);
     const ended = events.at(-1) as Extract<AgentLifecycleEvent, { type: 'generation_ended' }>;
@@ -50,37 +54,26 @@ describe('onEvent', () => {
   });
 
   it('tells a failed build as failed, once', async () => {
-    const failed = await generateWith({ kind: 'error_event', afterEvents: 2, message: 'Build failed.' });
+    const { events: failed } = await generateWith([{ kind: 'error_event', afterEvents: 2, message: 'Build failed.' }]);
     await waitFor(() => expect(failed.at(-1)).toMatchObject({ type: 'generation_ended', outcome: 'failed' }));
     expect(failed.filter((event) => event.type === 'generation_ended')).toHaveLength(1);
   });
 
   it('tells a build whose stream was lost, and whose end could not be found, as interrupted', async () => {
-    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-    api.admin.injectFault({ kind: 'drop_after', events: 2 });
-    api.admin.injectFault({ kind: 'http_500', route: 'getProject' });
-    const events: AgentLifecycleEvent[] = [];
-    const { user } = renderWithMock(
-      <>
-        <GeneratePanel />
-        <LiveBuildLog />
-      </>,
-      {
-        mock: { api },
-        store: { pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 },
-        wrapTransport: withoutProxyRoutes,
-        provider: { externalUser: { id: 'ada' }, onEvent: (event) => events.push(event) },
-      },
+    const { events, user } = await generateWith(
+      [
+        { kind: 'drop_after', events: 2 },
+        { kind: 'http_500', route: 'getProject' },
+      ],
+      { lostForGood: true },
     );
-    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
-    await user.click(screen.getByRole('button', { name: 'Generate' }));
     await user.click(await screen.findByRole('button', { name: 'Stop waiting' }));
     await waitFor(() => expect(events.at(-1)).toMatchObject({ type: 'generation_ended', outcome: 'interrupted' }));
     expect(events.map((event) => event.type)).toEqual(['generation_started', 'first_event', 'generation_ended']);
   });
 
   it('carries the prompt only when the agency opts in', async () => {
-    const events = await generateWith(undefined, true);
+    const { events } = await generateWith([], { includePrompt: true });
     await waitFor(() => expect(events.map((event) => event.type)).toContain('generation_ended'));
     expect(events[0]).toMatchObject({ type: 'generation_started', prompt });
   });
