@@ -4,7 +4,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentBuilder, UsageMeter } from 'agent-embed';
+import { AgentBuilder, GeneratePanel, UsageMeter } from 'agent-embed';
 import { errorFromResponse, type AgentApiError, type AgentTransport, type Usage } from 'agent-embed/core';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
@@ -12,6 +12,7 @@ afterEach(cleanupRendered);
 
 const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const resetsAt = new Date(Date.now() + 3 * 3_600_000).toISOString();
+const resetTime = () => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(Date.parse(resetsAt));
 
 /** The mock behind a proxy with a quota of `limit` builds a day for this end user. */
 function withQuota(limit: number, startUsed: number) {
@@ -49,24 +50,38 @@ describe('quota and usage', () => {
     expect(await screen.findByText('2 of 20 builds left today')).toBeInTheDocument();
   });
 
-  it('says when more builds come, keeps the prompt, and hands the code to onError', async () => {
+  it('once the quota is used up, Generate waits and says until when, and sends nothing', async () => {
     const quota = withQuota(20, 20);
-    const errors: AgentApiError[] = [];
-    const { user } = renderWithMock(<AgentBuilder />, {
-      provider: { externalUser: ada, onError: (error) => errors.push(error) },
+    const { user, generationPosts } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada },
       wrapTransport: quota.wrap,
     });
     const meter = await screen.findByText(/0 of 20 builds left today/);
     expect(meter.closest('[data-state]')).toHaveAttribute('data-state', 'exhausted');
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+    const generate = screen.getByRole('button', { name: 'Generate' });
+    expect(generate).toBeDisabled();
+    expect(generate).toHaveAccessibleDescription(`You have used today’s 20 builds. More at ${resetTime()}.`);
+    expect(generationPosts()).toHaveLength(0);
+  });
+
+  it('a refusal the screen did not see coming says when more builds come, keeps the prompt, and hands the code to onError', async () => {
+    // The prompt box alone: nothing has loaded the usage, so the proxy's refusal is the first word of it.
+    const quota = withQuota(20, 20);
+    const errors: AgentApiError[] = [];
+    const { user } = renderWithMock(<GeneratePanel />, {
+      provider: { externalUser: ada, onError: (error) => errors.push(error) },
+      wrapTransport: quota.wrap,
+    });
     const prompt = screen.getByLabelText('Describe the app you want');
     await user.type(prompt, 'A landing page for a bakery');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     const alert = await screen.findByRole('alert');
-    const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(Date.parse(resetsAt));
-    expect(within(alert).getByText(`You have used today’s 20 builds. More at ${time}.`)).toBeInTheDocument();
+    expect(within(alert).getByText(`You have used today’s 20 builds. More at ${resetTime()}.`)).toBeInTheDocument();
     expect(within(alert).queryByRole('button', { name: /try again in/i })).not.toBeInTheDocument();
     await waitFor(() => expect(prompt).toHaveValue('A landing page for a bakery'));
     expect(errors.map((error) => error.code)).toContain('quota_exceeded');
+    expect(quota.usageReads).not.toHaveBeenCalled();
   });
 
   it('renders nothing without a quota', async () => {

@@ -1,6 +1,7 @@
 'use client';
 /** The prompt form: new project (build or design) or follow-up, with validation, cancel and refusal errors. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useStore } from 'zustand';
 import {
   isDeployable,
   isGenerationBusy,
@@ -18,6 +19,9 @@ import { useLatestCallback } from '../shared/use-latest-callback.js';
 import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
+import { quotaResetText } from '../shared/error-copy.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
+import { quotaOfUsage } from '../usage/use-usage.js';
 
 /** Props of `GeneratePanel`. */
 export interface GeneratePanelProps {
@@ -51,6 +55,7 @@ export function GeneratePanel({
   className,
 }: GeneratePanelProps) {
   const labels = useAgentLabels();
+  const format = useAgentFormat();
   const text = labels.generatePanel;
   const { generation, generate, followUp, cancel } = useGeneration(projectId);
   const view = useProjectView(projectId);
@@ -85,6 +90,19 @@ export function GeneratePanel({
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
   // Out of credits, buying them is the next step (here or in the build log): sending again is not the primary one.
   const outOfCredits = isOutOfCredits(shown);
+  // The end user's quota is used up, as far as the store knows (a UsageMeter or useUsage loaded it): sending
+  // would only be refused, so the button waits and says until when (a refusal already says it in its alert).
+  const quota = quotaOfUsage(useStore(store, (state) => state.usage.usage));
+  const quotaUsedUp = quota !== undefined && quota.used >= quota.limit && !running;
+  const quotaHint =
+    quotaUsedUp && generalError?.code !== 'quota_exceeded'
+      ? labels.errors.quotaExceeded(
+          format.number(quota.limit),
+          quota.period,
+          quotaResetText(quota, format),
+          quota.limit,
+        )
+      : undefined;
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -246,12 +264,18 @@ export function GeneratePanel({
           ) : undefined
         }
       />
+      {quotaHint !== undefined && (
+        <p id={`${id}-quota`} className="ae-hint">
+          {quotaHint}
+        </p>
+      )}
       <div className="ae-actions">
         <button
           ref={submitRef}
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
-          disabled={running || waiting}
+          disabled={running || waiting || quotaUsedUp}
+          aria-describedby={quotaHint === undefined ? undefined : `${id}-quota`}
         >
           {submitLabel}
         </button>

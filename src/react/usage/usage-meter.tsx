@@ -5,7 +5,7 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { quotaResetText } from '../shared/error-copy.js';
-import { useUsage } from './use-usage.js';
+import { quotaOfUsage, useUsage } from './use-usage.js';
 
 /** Props of `UsageMeter`: any attribute of its root `div`. */
 export type UsageMeterProps = HTMLAttributes<HTMLDivElement>;
@@ -18,18 +18,18 @@ export const UsageMeter = forwardRef<HTMLDivElement, UsageMeterProps>(function U
   const { usage } = useUsage();
   const labels = useAgentLabels().usageMeter;
   const format = useAgentFormat();
-  if (usage === undefined || usage.limit === null || usage.resets_at === null || usage.period === null) return null;
-  const left = Math.max(0, usage.limit - usage.used);
-  const state = left === 0 ? 'exhausted' : left <= Math.max(1, Math.floor(usage.limit / 5)) ? 'low' : 'ok';
-  const quota = { used: usage.used, limit: usage.limit, resetsAt: usage.resets_at, period: usage.period };
-  const usedShare = usage.limit === 0 ? 100 : Math.min(100, (usage.used / usage.limit) * 100);
+  const quota = quotaOfUsage(usage);
+  if (quota === undefined) return null;
+  const left = Math.max(0, quota.limit - quota.used);
+  const state = left === 0 ? 'exhausted' : left <= Math.max(1, Math.floor(quota.limit / 5)) ? 'low' : 'ok';
+  const usedShare = quota.limit === 0 ? 100 : Math.min(100, (quota.used / quota.limit) * 100);
   return (
     <div ref={ref} className={cx('ae-usage', className)} data-state={state} {...rest}>
       <span className="ae-usage-bar" aria-hidden="true">
         <span style={{ width: `${usedShare}%` }} />
       </span>
       <span className="ae-usage-text">
-        {labels.left(format.number(left), format.number(usage.limit), usage.period, usage.limit)}
+        {labels.left(format.number(left), format.number(quota.limit), quota.period, quota.limit)}
         {left === 0 && <span className="ae-muted"> · {labels.moreAt(quotaResetText(quota, format))}</span>}
       </span>
     </div>

@@ -2,10 +2,23 @@
 /** The signed-in end user's quota usage, from the agency proxy; refreshed after each generation. */
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
-import { generationOutcome, type IntegrationResult, type Usage, type UsageState } from '../../core/index.js';
+import {
+  generationOutcome,
+  type IntegrationResult,
+  type QuotaDetails,
+  type Usage,
+  type UsageState,
+} from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useAutoLoad, type UseLoadOptions } from '../shared/use-auto-load.js';
+
+/** The quota a usage answer describes, or undefined without one (no limit, or not known yet). */
+export function quotaOfUsage(usage: Usage | undefined): QuotaDetails | undefined {
+  if (usage === undefined || usage.limit === null || usage.resets_at === null || usage.period === null)
+    return undefined;
+  return { used: usage.used, limit: usage.limit, resetsAt: usage.resets_at, period: usage.period };
+}
 
 /** What `useUsage` returns. */
 export interface UseUsageResult extends UsageState {
