@@ -34,7 +34,8 @@ export { useAgentLabels } from './provider/use-agent-labels.js';
 export { createAgentFormat } from './provider/agent-format.js';
 export { useAgentFormat } from './provider/use-agent-format.js';
 export type { AgentFormat } from './provider/agent-format.js';
-export { GeneratePanel, minimumPromptLength } from './generation/generate-panel.js';
+export { GeneratePanel } from './generation/generate-panel.js';
+export { minimumPromptLength } from '../core/index.js';
 export type { GeneratePanelProps } from './generation/generate-panel.js';
 export { LiveBuildLog } from './generation/live-build-log.js';
 export type { LiveBuildLogProps } from './generation/live-build-log.js';
@@ -77,7 +78,7 @@ export { useProjects } from './projects/use-projects.js';
 export type { UseProjectsResult } from './projects/use-projects.js';
 export { toolWords } from './generation/live-build-log.js';
 export { AgentBuilder } from './builder/agent-builder.js';
-export type { AgentBuilderProps } from './builder/agent-builder.js';
+export type { AgentBuilderOptions, AgentBuilderProps, BuilderSheet, BuilderTab } from './builder/agent-builder.js';
 // The store's types, so React users can type selectors without a second import.
 export type {
   AgentState,

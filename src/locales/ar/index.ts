@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The Arabic pack: pass it as `labels={ar}` or in `locales={{ ar }}` (with `locale="ar"`, the root gets `dir="rtl"`). */
 export const ar: AgentLabels = {
-  status: {
-    idle: 'جاهز',
-    submitting: 'جارٍ الإرسال',
-    provisioning: 'جارٍ التجهيز',
-    generating: 'جارٍ الإنشاء',
-    recovering: 'جارٍ إعادة الاتصال',
-    completed: 'اكتمل',
-    credits_exhausted: 'نفد الرصيد',
-    failed: 'فشل',
-    interrupted: 'انقطع',
-    aborted: 'أُلغي',
-  },
   phase: {
     idle: 'لم يبدأ',
     submitting: 'جارٍ الإرسال',

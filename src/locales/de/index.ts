@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The German pack: pass it as `labels={de}` or in `locales={{ de }}`. */
 export const de: AgentLabels = {
-  status: {
-    idle: 'Bereit',
-    submitting: 'Wird gesendet',
-    provisioning: 'Wird eingerichtet',
-    generating: 'Wird erstellt',
-    recovering: 'Verbindung wird wiederhergestellt',
-    completed: 'Fertig',
-    credits_exhausted: 'Kein Guthaben mehr',
-    failed: 'Fehlgeschlagen',
-    interrupted: 'Unterbrochen',
-    aborted: 'Abgebrochen',
-  },
   phase: {
     idle: 'Nicht gestartet',
     submitting: 'Wird gesendet',

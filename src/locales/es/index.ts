@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The Spanish pack: pass it as `labels={es}` or in `locales={{ es }}`. */
 export const es: AgentLabels = {
-  status: {
-    idle: 'Lista',
-    submitting: 'Enviando',
-    provisioning: 'Preparando',
-    generating: 'Generando',
-    recovering: 'Reconectando',
-    completed: 'Completada',
-    credits_exhausted: 'Sin créditos',
-    failed: 'Con errores',
-    interrupted: 'Interrumpida',
-    aborted: 'Cancelada',
-  },
   phase: {
     idle: 'Sin empezar',
     submitting: 'Enviando',

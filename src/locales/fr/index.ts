@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The French pack: pass it as `labels={fr}` or in `locales={{ fr }}`. */
 export const fr: AgentLabels = {
-  status: {
-    idle: 'Prêt',
-    submitting: 'Envoi en cours',
-    provisioning: 'Préparation',
-    generating: 'Génération en cours',
-    recovering: 'Reconnexion',
-    completed: 'Terminé',
-    credits_exhausted: 'Crédits épuisés',
-    failed: 'Échec',
-    interrupted: 'Interrompu',
-    aborted: 'Annulé',
-  },
   phase: {
     idle: 'Pas commencé',
     submitting: 'Envoi en cours',

@@ -4,18 +4,6 @@ import { integrations } from './integrations.js';
 
 /** The Japanese pack: pass it as `labels={ja}` or in `locales={{ ja }}`. Japanese has one form for every count. */
 export const ja: AgentLabels = {
-  status: {
-    idle: '準備完了',
-    submitting: '送信中',
-    provisioning: '準備中',
-    generating: '生成中',
-    recovering: '再接続中',
-    completed: '完了',
-    credits_exhausted: 'クレジット不足',
-    failed: '失敗',
-    interrupted: '中断',
-    aborted: 'キャンセル済み',
-  },
   phase: {
     idle: '未開始',
     submitting: '送信中',

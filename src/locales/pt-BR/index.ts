@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The Brazilian Portuguese pack: pass it as `labels={ptBR}` or in `locales={{ 'pt-BR': ptBR }}`. */
 export const ptBR: AgentLabels = {
-  status: {
-    idle: 'Pronto',
-    submitting: 'Enviando',
-    provisioning: 'Preparando',
-    generating: 'Gerando',
-    recovering: 'Reconectando',
-    completed: 'Concluído',
-    credits_exhausted: 'Sem créditos',
-    failed: 'Falhou',
-    interrupted: 'Interrompido',
-    aborted: 'Cancelado',
-  },
   phase: {
     idle: 'Não iniciado',
     submitting: 'Enviando',

@@ -4,7 +4,7 @@
  * column holds the conversation, the prompt box and the build log, and deploy, code host, repositories and
  * plans wait in a sheet opened from the toolbar. Narrower than 768 px it becomes three tabs.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { SubscriptionPlan } from '../../core/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import { AppPreview } from '../generation/app-preview.js';
@@ -22,10 +22,20 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { outcomeSlotKey } from '../shared/error-slots.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
+import type { WithRootProps } from '../shared/root-props.js';
+import { useControllable } from '../shared/use-controllable.js';
 import { RecentProjects } from './recent-projects.js';
 
-/** Props of `AgentBuilder`; everything is optional. */
-export interface AgentBuilderProps {
+/** The builder's sheets: publishing (deploy, code host, repository), plans, projects. */
+export type BuilderSheet = 'ship' | 'plans' | 'projects';
+/** The builder's tabs when it is narrow. */
+export type BuilderTab = 'chat' | 'preview' | 'ship';
+
+/** Props of `AgentBuilder`, all optional: its own, plus any attribute of its root `div`. */
+export type AgentBuilderProps = WithRootProps<AgentBuilderOptions, 'div'>;
+
+/** The builder's own props. */
+export interface AgentBuilderOptions {
   /** The deployment provider of the deploy button (default `vercel`). */
   provider?: string;
   /** How the code-host install flow leaves the page, and where it comes back. */
@@ -47,22 +57,32 @@ export interface AgentBuilderProps {
   showProjects?: boolean;
   /** Anything else for the toolbar, before the actions. */
   toolbarSlot?: ReactNode;
-  className?: string;
+  /** The open sheet, controlled (with `onSheetChange`); `null` for none. */
+  sheet?: BuilderSheet | null;
+  /** The sheet open on first render when not controlled. */
+  defaultSheet?: BuilderSheet | null;
+  /** Called when a sheet opens (its name) or closes (`null`). */
+  onSheetChange?: (sheet: BuilderSheet | null) => void;
+  /** The tab shown when narrow, controlled (with `onTabChange`). */
+  tab?: BuilderTab;
+  /** The tab shown first when not controlled: `chat`. */
+  defaultTab?: BuilderTab;
+  /** Called when the end user (or the builder) switches tabs. */
+  onTabChange?: (tab: BuilderTab) => void;
 }
 
 /** The builder's layout: side by side, or tabs when it is narrower than `narrowWidth`. */
 type Layout = 'wide' | 'narrow';
-type Tab = 'chat' | 'preview' | 'ship';
+type Tab = BuilderTab;
 
 const narrowWidth = 768;
 const tabs: readonly Tab[] = ['chat', 'preview', 'ship'];
 
 /** Follows the builder's own width (it may sit in a narrow column of a wide page). */
-function useLayout(): [React.RefObject<HTMLDivElement | null>, Layout] {
-  const ref = useRef<HTMLDivElement>(null);
+function useLayout(): [(element: HTMLDivElement | null) => void, Layout] {
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
   const [layout, setLayout] = useState<Layout>('wide');
   useEffect(() => {
-    const element = ref.current;
     if (element === null || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(([entry]) => {
       const width = entry?.contentRect.width ?? element.clientWidth;
@@ -70,8 +90,8 @@ function useLayout(): [React.RefObject<HTMLDivElement | null>, Layout] {
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
-  return [ref, layout];
+  }, [element]);
+  return [setElement, layout];
 }
 
 /**
@@ -79,29 +99,47 @@ function useLayout(): [React.RefObject<HTMLDivElement | null>, Layout] {
  * flow for the provider's current project. `data-state` is the generation's status, `data-phase` the
  * project's phase (as every part shows it), `data-layout` `wide` or `narrow`.
  */
-export function AgentBuilder({
-  provider = 'vercel',
-  codehost,
-  repositoriesPerPage,
-  showPlans = false,
-  onSelectPlan,
-  onBuyCredits,
-  buyCreditsUrl,
-  showProjects = true,
-  toolbarSlot,
-  className,
-}: AgentBuilderProps) {
+export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(function AgentBuilder(
+  {
+    provider = 'vercel',
+    codehost,
+    repositoriesPerPage,
+    showPlans = false,
+    onSelectPlan,
+    onBuyCredits,
+    buyCreditsUrl,
+    showProjects = true,
+    toolbarSlot,
+    sheet: sheetProp,
+    defaultSheet = null,
+    onSheetChange,
+    tab: tabProp,
+    defaultTab = 'chat',
+    onTabChange,
+    className,
+    ...rest
+  },
+  ref,
+) {
   const labels = useAgentLabels();
   const text = labels.agentBuilder;
   const view = useProjectView(undefined, { watch: true });
   const { store } = useAgentContext();
-  const [rootRef, layout] = useLayout();
-  const [tab, setTab] = useState<Tab>('chat');
+  const [observeRoot, layout] = useLayout();
+  const rootRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      observeRoot(element);
+      if (typeof ref === 'function') ref(element);
+      else if (ref !== null) ref.current = element;
+    },
+    [observeRoot, ref],
+  );
+  const [tab, setTab] = useControllable(tabProp, defaultTab, onTabChange);
   // Build details fold away once the app is ready (the preview shows it) and stay open while a build runs or
   // after a bad ending, which they tell with its next step. A person's choice wins, except that a new bad
   // ending opens them again.
   const [logChoice, setLogChoice] = useState<{ open: boolean; at: string | null } | undefined>(undefined);
-  const [sheet, setSheet] = useState<'ship' | 'plans' | 'projects' | undefined>(undefined);
+  const [sheet, setSheet] = useControllable(sheetProp, defaultSheet, onSheetChange);
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
@@ -199,6 +237,7 @@ export function AgentBuilder({
       data-layout={layout}
       role="region"
       aria-label={text.regionLabel}
+      {...rest}
     >
       <div className="ae-builder-toolbar" role="toolbar" aria-label={text.toolbarLabel}>
         <p className="ae-builder-project">
@@ -285,8 +324,8 @@ export function AgentBuilder({
         </div>
       )}
       <ModalDialog
-        open={sheet !== undefined}
-        onClose={() => setSheet(undefined)}
+        open={sheet !== null}
+        onClose={() => setSheet(null)}
         className="ae-dialog ae-sheet"
         aria-labelledby={`${id}-sheet-title`}
       >
@@ -294,7 +333,7 @@ export function AgentBuilder({
           <h2 id={`${id}-sheet-title`} className="ae-title">
             {sheet === 'plans' ? text.plansLabel : sheet === 'projects' ? text.projectsLabel : text.shipTitle}
           </h2>
-          <button type="button" className="ae-button ae-button-quiet" onClick={() => setSheet(undefined)}>
+          <button type="button" className="ae-button ae-button-quiet" onClick={() => setSheet(null)}>
             {text.close}
           </button>
         </div>
@@ -305,16 +344,16 @@ export function AgentBuilder({
               : {
                   onSelect: (plan: SubscriptionPlan) => {
                     onSelectPlan(plan);
-                    setSheet(undefined);
+                    setSheet(null);
                   },
                 })}
           />
         ) : sheet === 'projects' ? (
-          <ProjectList onOpen={() => setSheet(undefined)} />
+          <ProjectList onOpen={() => setSheet(null)} />
         ) : (
           ship
         )}
       </ModalDialog>
     </div>
   );
-}
+});

@@ -1,21 +1,25 @@
 'use client';
 /** The conversation of a project: each prompt the end user sent, when, and what came of it. */
+import { forwardRef } from 'react';
 import type { ConversationEntry } from '../../core/index.js';
 import { useProjectView } from '../generation/use-project-view.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { ConversationLabels } from './conversation.labels.js';
 import { useConversation } from './use-conversation.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 
-/** Props of `Conversation`. */
-export interface ConversationProps {
-  /** The project whose conversation to show; the provider's current one by default. */
-  projectId?: string;
-  className?: string;
-}
+/** Props of `Conversation`: its own, plus any attribute of its root `section`. */
+export type ConversationProps = WithRootProps<
+  {
+    /** The project whose conversation to show; the provider's current one by default. */
+    projectId?: string;
+  },
+  'section'
+>;
 
 function Turn({
   turn,
@@ -66,7 +70,10 @@ function Turn({
 }
 
 /** Lists the prompts of a project and their outcomes, oldest first. `data-state` is `empty` or `ready`. */
-export function Conversation({ projectId, className }: ConversationProps) {
+export const Conversation = forwardRef<HTMLElement, ConversationProps>(function Conversation(
+  { projectId, className, ...rest },
+  ref,
+) {
   const text = useAgentLabels().conversation;
   const format = useAgentFormat();
   const turns = useConversation(projectId);
@@ -78,9 +85,11 @@ export function Conversation({ projectId, className }: ConversationProps) {
   const toldHere = useFailureSlot(badEnding, slotRank.mention);
   return (
     <section
+      ref={ref}
       className={cx('ae-conversation', className)}
       aria-label={text.regionLabel}
       data-state={turns.length === 0 ? 'empty' : 'ready'}
+      {...rest}
     >
       {turns.length === 0 ? (
         <p className="ae-muted">{text.empty}</p>
@@ -99,4 +108,4 @@ export function Conversation({ projectId, className }: ConversationProps) {
       )}
     </section>
   );
-}
+});

@@ -1,20 +1,30 @@
 'use client';
 /** The generated app in a sandboxed iframe, with reload, open in a new tab and device widths. */
-import { useState, useSyncExternalStore } from 'react';
+import { forwardRef, useState, useSyncExternalStore } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
+import type { WithRootProps } from '../shared/root-props.js';
+import { useControllable } from '../shared/use-controllable.js';
 
-/** Props of `AppPreview`. */
-export interface AppPreviewProps {
-  /** The project to preview; the provider's current generation by default. */
-  projectId?: string;
-  /** An explicit address to preview instead of the project's. */
-  url?: string;
-  className?: string;
-}
+/** Props of `AppPreview`: its own, plus any attribute of its root `section`. */
+export type AppPreviewProps = WithRootProps<
+  {
+    /** The project to preview; the provider's current generation by default. */
+    projectId?: string;
+    /** An explicit address to preview instead of the project's. */
+    url?: string;
+    /** The chosen width, controlled (with `onDeviceChange`). A phone-sized viewport always shows `mobile`. */
+    device?: PreviewDevice;
+    /** The width to start at when not controlled: `desktop`. */
+    defaultDevice?: PreviewDevice;
+    /** Called when the end user picks a width. */
+    onDeviceChange?: (device: PreviewDevice) => void;
+  },
+  'section'
+>;
 
 /** Preview widths. */
 export type PreviewDevice = 'mobile' | 'tablet' | 'desktop';
@@ -45,14 +55,17 @@ export function previewSandbox(url: string, hostOrigin: string | undefined): str
 }
 
 /** Shows the live app once it is ready (or any http/https `url`). */
-export function AppPreview({ projectId, url, className }: AppPreviewProps) {
+export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppPreview(
+  { projectId, url, device: deviceProp, defaultDevice = 'desktop', onDeviceChange, className, ...rest },
+  ref,
+) {
   const text = useAgentLabels().appPreview;
   const labels = useAgentLabels();
   const view = useProjectView(projectId, { watch: 'alone' });
   // Server rendering and hydration assume a wide screen; the viewport decides right after.
   const phone = useSyncExternalStore(subscribeToViewport, isPhoneViewport, () => false);
-  const [chosenDevice, setDevice] = useState<PreviewDevice>();
-  const device = phone ? 'mobile' : (chosenDevice ?? 'desktop');
+  const [chosenDevice, setDevice] = useControllable(deviceProp, defaultDevice, onDeviceChange);
+  const device = phone ? 'mobile' : chosenDevice;
   const [reloads, setReloads] = useState(0);
   // The app is previewed once there is one (or any given http(s) `url`); a follow-up changes it in place.
   const safeUrl = url !== undefined ? safeHttpUrl(url) : view.previewUrl;
@@ -67,10 +80,12 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
 
   return (
     <section
+      ref={ref}
       className={cx('ae-preview', className)}
       data-state={state}
       data-device={device}
       aria-label={text.regionLabel}
+      {...rest}
     >
       {safeUrl === undefined ? (
         <div className="ae-preview-empty" data-phase={view.phase}>
@@ -129,4 +144,4 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
       )}
     </section>
   );
-}
+});

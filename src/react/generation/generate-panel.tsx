@@ -1,6 +1,6 @@
 'use client';
 /** The prompt form: new project (build or design) or follow-up, with validation, cancel and refusal errors. */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { forwardRef, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import {
   isDeployable,
@@ -8,6 +8,7 @@ import {
   isOutOfCredits,
   isRecovering,
   type GenerationActionResult,
+  minimumPromptLength,
   type GenerationMode,
 } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -15,6 +16,7 @@ import { useGeneration } from './use-generation.js';
 import { useProjectView } from './use-project-view.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -23,37 +25,40 @@ import { quotaResetText } from '../shared/error-copy.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { quotaOfUsage } from '../usage/use-usage.js';
 
-/** Props of `GeneratePanel`. */
-export interface GeneratePanelProps {
-  /** Send follow-ups to this project. Without it, the panel starts new projects and offers a follow-up after one completes. */
-  projectId?: string;
-  defaultMode?: GenerationMode;
-  /** Called once per submitted generation when it has ended (after recovery, if the stream was cut). */
-  onComplete?: (result: GenerationActionResult) => void;
-  /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
-  offerNewProject?: boolean;
-  /** The "Buy credits" button's action when a request is refused for want of credits. */
-  onBuyCredits?: (() => void) | undefined;
-  /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
-  buyCreditsUrl?: string | undefined;
-  className?: string;
-}
-
-/** The API's minimum prompt length, checked before anything is sent. */
-export const minimumPromptLength = 10;
+/** Props of `GeneratePanel`: its own, plus any attribute of its root `form`. */
+export type GeneratePanelProps = WithRootProps<
+  {
+    /** Send follow-ups to this project. Without it, the panel starts new projects and offers a follow-up after one completes. */
+    projectId?: string;
+    defaultMode?: GenerationMode;
+    /** Called once per submitted generation when it has ended (after recovery, if the stream was cut). */
+    onComplete?: (result: GenerationActionResult) => void;
+    /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
+    offerNewProject?: boolean;
+    /** The "Buy credits" button's action when a request is refused for want of credits. */
+    onBuyCredits?: (() => void) | undefined;
+    /** Where the "Buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+    buyCreditsUrl?: string | undefined;
+  },
+  'form'
+>;
 
 const modes: readonly GenerationMode[] = ['build', 'design'];
 
 /** A prompt form that generates a project or refines one. */
-export function GeneratePanel({
-  projectId,
-  defaultMode = 'build',
-  onComplete,
-  offerNewProject = true,
-  onBuyCredits,
-  buyCreditsUrl,
-  className,
-}: GeneratePanelProps) {
+export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(function GeneratePanel(
+  {
+    projectId,
+    defaultMode = 'build',
+    onComplete,
+    offerNewProject = true,
+    onBuyCredits,
+    buyCreditsUrl,
+    className,
+    ...rest
+  },
+  ref,
+) {
   const labels = useAgentLabels();
   const format = useAgentFormat();
   const text = labels.generatePanel;
@@ -189,11 +194,14 @@ export function GeneratePanel({
 
   return (
     <form
+      ref={ref}
       className={cx('ae-panel', className)}
       data-state={status}
       aria-labelledby={headingId}
       aria-busy={running}
       noValidate
+      {...rest}
+      // Sending is the panel's own: a given onSubmit cannot replace it.
       onSubmit={submit}
     >
       <h2 id={headingId} className="ae-title">
@@ -302,4 +310,4 @@ export function GeneratePanel({
       </div>
     </form>
   );
-}
+});

@@ -1,6 +1,6 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
-import { useMemo, useRef } from 'react';
+import { forwardRef, useMemo, useRef } from 'react';
 import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
@@ -14,17 +14,20 @@ import { useAgentContext } from '../provider/agent-context.js';
 import { useRowWindow } from '../shared/use-row-window.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 
-/** Props of `LiveBuildLog`. */
-export interface LiveBuildLogProps {
-  /** The project to show; the provider's current generation by default. */
-  projectId?: string;
-  /** Called by the "buy credits" button when credits run out. */
-  onBuyCredits?: (() => void) | undefined;
-  /** Where the "buy credits" link goes when there is no `onBuyCredits` (http/https only). */
-  buyCreditsUrl?: string | undefined;
-  className?: string;
-}
+/** Props of `LiveBuildLog`: its own, plus any attribute of its root `section`. */
+export type LiveBuildLogProps = WithRootProps<
+  {
+    /** The project to show; the provider's current generation by default. */
+    projectId?: string;
+    /** Called by the "buy credits" button when credits run out. */
+    onBuyCredits?: (() => void) | undefined;
+    /** Where the "buy credits" link goes when there is no `onBuyCredits` (http/https only). */
+    buyCreditsUrl?: string | undefined;
+  },
+  'section'
+>;
 
 const rowHeight = 32;
 
@@ -195,7 +198,10 @@ function Outcome({
 }
 
 /** Shows a generation as it happens and how it ended; every state comes from the project's one view. */
-export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className }: LiveBuildLogProps) {
+export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function LiveBuildLog(
+  { projectId, onBuyCredits, buyCreditsUrl, className, ...rest },
+  ref,
+) {
   const labels = useAgentLabels();
   const text = labels.liveBuildLog;
   const format = useAgentFormat();
@@ -206,11 +212,13 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
 
   return (
     <section
+      ref={ref}
       className={cx('ae-build-log', className)}
       data-state={generation?.status ?? 'idle'}
       data-phase={phase}
       aria-label={text.regionLabel}
       aria-busy={view.busy}
+      {...rest}
     >
       <div className="ae-header">
         <h2 className="ae-title">{text.heading}</h2>
@@ -269,4 +277,4 @@ export function LiveBuildLog({ projectId, onBuyCredits, buyCreditsUrl, className
       )}
     </section>
   );
-}
+});

@@ -1,23 +1,30 @@
 'use client';
 /** A project's name, status, app address and last update, kept fresh by the shared poller. */
+import { forwardRef } from 'react';
 import { ExternalLink } from '../shared/external-link.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 
-/** Props of `ProjectStatus`. */
-export interface ProjectStatusProps {
-  /** The project to show; the provider's current generation's project by default. */
-  projectId?: string;
-  className?: string;
-}
+/** Props of `ProjectStatus`: its own, plus any attribute of its root `section`. */
+export type ProjectStatusProps = WithRootProps<
+  {
+    /** The project to show; the provider's current generation's project by default. */
+    projectId?: string;
+  },
+  'section'
+>;
 
 /**
  * Shows a project's status. `data-state` is the poller's state (`idle` without a project, then `loading`,
  * `polling`, `paused`, `settled`, `error` or `stopped`); `data-project-status` is the project's own status.
  */
-export function ProjectStatus({ projectId, className }: ProjectStatusProps) {
+export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(function ProjectStatus(
+  { projectId, className, ...rest },
+  ref,
+) {
   const labels = useAgentLabels();
   const text = labels.projectStatus;
   const format = useAgentFormat();
@@ -27,11 +34,13 @@ export function ProjectStatus({ projectId, className }: ProjectStatusProps) {
 
   return (
     <section
+      ref={ref}
       className={cx('ae-project-status', className)}
       data-state={id === undefined ? 'idle' : (snapshot?.status ?? 'loading')}
       data-phase={phase}
       data-project-status={snapshot?.project?.project_status}
       aria-label={text.regionLabel}
+      {...rest}
     >
       <h2 className="ae-title">{text.heading}</h2>
       {id === undefined ? (
@@ -80,4 +89,4 @@ export function ProjectStatus({ projectId, className }: ProjectStatusProps) {
       )}
     </section>
   );
-}
+});

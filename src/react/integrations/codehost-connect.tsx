@@ -3,7 +3,7 @@
  * Connects the end user's code host: starts the install flow, sends the user to the installation page
  * (http/https addresses only), and shows the connected account when they come back.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { forwardRef, useEffect, useId, useRef, useState } from 'react';
 import type { CodehostConnectionState, CodehostStartState } from '../../core/index.js';
 import { safeHttpUrl } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
@@ -12,24 +12,27 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { Skeleton } from '../shared/skeleton.js';
 
-/** Props of `CodehostConnect`. */
-export interface CodehostConnectProps {
-  /** Where the service sends the user back after the installation; the current page by default. */
-  returnUrl?: string;
-  /** 'redirect' (default) leaves the page for the installation; 'popup' opens it in a window, falling back to a redirect when blocked. */
-  mode?: 'redirect' | 'popup';
-  /** Follows the installation address (default `window.location.assign`). Only http/https addresses reach it. */
-  navigate?: (url: string) => void;
-  /** Opens the popup (default `window.open`); return null when it was blocked. */
-  openWindow?: (url: string, name: string) => Window | null;
-  /** How loud its connect button is: 'secondary' beside another primary action (the builder's Publish sheet). */
-  emphasis?: 'primary' | 'secondary';
-  className?: string;
-}
+/** Props of `CodehostConnect`: its own, plus any attribute of its root `section`. */
+export type CodehostConnectProps = WithRootProps<
+  {
+    /** Where the service sends the user back after the installation; the current page by default. */
+    returnUrl?: string;
+    /** 'redirect' (default) leaves the page for the installation; 'popup' opens it in a window, falling back to a redirect when blocked. */
+    mode?: 'redirect' | 'popup';
+    /** Follows the installation address (default `window.location.assign`). Only http/https addresses reach it. */
+    navigate?: (url: string) => void;
+    /** Opens the popup (default `window.open`); return null when it was blocked. */
+    openWindow?: (url: string, name: string) => Window | null;
+    /** How loud its connect button is: 'secondary' beside another primary action (the builder's Publish sheet). */
+    emphasis?: 'primary' | 'secondary';
+  },
+  'section'
+>;
 
 /** The name of the installation popup; a page opened under it tells its opener that the user is back. */
 export const codehostPopupName = 'agent-embed-codehost';
@@ -96,14 +99,18 @@ function defaultOpenWindow(url: string, name: string): Window | null {
 }
 
 /** The code-host connection of the signed-in end user, with the install flow. */
-export function CodehostConnect({
-  returnUrl,
-  mode = 'redirect',
-  navigate = defaultNavigate,
-  openWindow = defaultOpenWindow,
-  emphasis = 'primary',
-  className,
-}: CodehostConnectProps) {
+export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(function CodehostConnect(
+  {
+    returnUrl,
+    mode = 'redirect',
+    navigate = defaultNavigate,
+    openWindow = defaultOpenWindow,
+    emphasis = 'primary',
+    className,
+    ...rest
+  },
+  ref,
+) {
   const text = useAgentLabels().codehostConnect;
   const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
@@ -188,7 +195,14 @@ export function CodehostConnect({
   const startError = start?.status === 'failed' ? start.error : undefined;
 
   return (
-    <section className={cx('ae-codehost', className)} data-state={state} aria-labelledby={headingId} aria-busy={busy}>
+    <section
+      ref={ref}
+      className={cx('ae-codehost', className)}
+      data-state={state}
+      aria-labelledby={headingId}
+      aria-busy={busy}
+      {...rest}
+    >
       <h2 id={headingId} className="ae-title">
         <Icon name="branch" />
         {text.heading}
@@ -254,4 +268,4 @@ export function CodehostConnect({
       )}
     </section>
   );
-}
+});

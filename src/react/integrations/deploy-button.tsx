@@ -3,7 +3,7 @@
  * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
  * provider token: a password field read once on submit and emptied at once, never held in React state.
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { forwardRef, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
 import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -15,21 +15,28 @@ import { useExternalUser } from '../provider/use-agent-store.js';
 import { useDeployment } from './use-deployment.js';
 import { useGeneration } from '../generation/use-generation.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
+import { useControllable } from '../shared/use-controllable.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
-/** Props of `DeployButton`. */
-export interface DeployButtonProps {
-  /** The provider's path value, e.g. `vercel` or `netlify`. */
-  provider: string;
-  /** The project to deploy; the provider's current generation's project by default. */
-  projectId?: string;
-  /** Called once per successful deployment. */
-  onDeployed?: (deployment: NonNullable<DeploymentState['deployment']>) => void;
-  /** Opens the connect dialog on first render, showing a connect under way in the store or its refusal. */
-  defaultDialogOpen?: boolean;
-  /** Extra class names on the root element. */
-  className?: string;
-}
+/** Props of `DeployButton`: its own, plus any attribute of its root `section`. */
+export type DeployButtonProps = WithRootProps<
+  {
+    /** The provider's path value, e.g. `vercel` or `netlify`. */
+    provider: string;
+    /** The project to deploy; the provider's current generation's project by default. */
+    projectId?: string;
+    /** Called once per successful deployment. */
+    onDeployed?: (deployment: NonNullable<DeploymentState['deployment']>) => void;
+    /** Whether the connect dialog is open, controlled (with `onDialogOpenChange`). */
+    dialogOpen?: boolean;
+    /** Opens the connect dialog on first render, showing a connect under way in the store or its refusal. */
+    defaultDialogOpen?: boolean;
+    /** Called when the connect dialog opens or closes. */
+    onDialogOpenChange?: (open: boolean) => void;
+  },
+  'section'
+>;
 
 /**
  * What the component shows, as `data-state`: the deployment's status once one was asked for, else the
@@ -87,8 +94,17 @@ function statusName(status: string, names: Record<string, string>): string {
 }
 
 /** A deploy button with the provider connection it needs. */
-export function DeployButton(props: DeployButtonProps) {
-  const { provider, projectId, onDeployed, defaultDialogOpen = false, className } = props;
+export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function DeployButton(props, ref) {
+  const {
+    provider,
+    projectId,
+    onDeployed,
+    dialogOpen: dialogOpenProp,
+    defaultDialogOpen = false,
+    onDialogOpenChange,
+    className,
+    ...rest
+  } = props;
   const text = useAgentLabels().deployButton;
   const providerName = text.providerNames[provider] ?? provider;
   const { generation } = useGeneration(projectId);
@@ -96,7 +112,7 @@ export function DeployButton(props: DeployButtonProps) {
   const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, deployment, signedIn);
-  const [dialogOpen, setDialogOpen] = useState(defaultDialogOpen);
+  const [dialogOpen, setDialogOpen] = useControllable(dialogOpenProp, defaultDialogOpen, onDialogOpenChange);
   const callOnDeployed = useLatestCallback(onDeployed);
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
@@ -130,10 +146,12 @@ export function DeployButton(props: DeployButtonProps) {
 
   return (
     <section
+      ref={ref}
       className={cx('ae-deploy', className)}
       data-state={state}
       data-connection={connectionStatus ?? 'idle'}
       aria-labelledby={headingId}
+      {...rest}
     >
       <h2 id={headingId} className="ae-title">
         <Icon name="rocket" />
@@ -225,7 +243,7 @@ export function DeployButton(props: DeployButtonProps) {
       )}
     </section>
   );
-}
+});
 
 function ConnectionSummary({
   connection,

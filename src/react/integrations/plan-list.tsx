@@ -1,21 +1,24 @@
 'use client';
 /** The subscription plans in display order, with prices formatted for the provider's locale. */
-import { useId } from 'react';
+import { forwardRef, useId } from 'react';
 import type { SubscriptionPlan } from '../../core/index.js';
 import type { PlanListLabels } from './plan-list.labels.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { usePlans } from './use-plans.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
 
-/** Props of `PlanList`. */
-export interface PlanListProps {
-  /** When given, each plan gets a button that calls it. */
-  onSelect?: (plan: SubscriptionPlan) => void;
-  className?: string;
-}
+/** Props of `PlanList`: its own, plus any attribute of its root `section`. */
+export type PlanListProps = WithRootProps<
+  {
+    /** When given, each plan gets a button that calls it. */
+    onSelect?: (plan: SubscriptionPlan) => void;
+  },
+  'section'
+>;
 
 // The spec shows no plan fields beyond ordering: these are read defensively, as the mock sends them.
 function monthlyPrice(plan: SubscriptionPlan): number | null | undefined {
@@ -90,7 +93,10 @@ function features(plan: SubscriptionPlan): string[] {
 }
 
 /** Lists the subscription plans. `data-state` is `loading`, `loaded`, `empty` or `error`. */
-export function PlanList({ onSelect, className }: PlanListProps) {
+export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList(
+  { onSelect, className, ...rest },
+  ref,
+) {
   const text = useAgentLabels().planList;
   const { locale } = useAgentFormat();
   const { status, plans, error, reload } = usePlans();
@@ -99,10 +105,12 @@ export function PlanList({ onSelect, className }: PlanListProps) {
 
   return (
     <section
+      ref={ref}
       className={cx('ae-plans', className)}
       data-state={state}
       aria-labelledby={headingId}
       aria-busy={state === 'loading'}
+      {...rest}
     >
       <h2 id={headingId} className="ae-title">
         {text.heading}
@@ -151,4 +159,4 @@ export function PlanList({ onSelect, className }: PlanListProps) {
       )}
     </section>
   );
-}
+});

@@ -4,7 +4,7 @@
  * type-ahead, Enter), links it to the project, and pushes the project's code to the linked repository or
  * to a new one by name. Without a code-host connection it shows only the one step that unlocks it.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { forwardRef, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   isDeployable,
   isPrivateRepository,
@@ -21,21 +21,24 @@ import { useRepositories } from './use-repositories.js';
 import { useRepositoryActions } from './use-repository-actions.js';
 import { RepoPickerActions } from './repo-picker-actions.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { Skeleton } from '../shared/skeleton.js';
 import { useListbox } from '../shared/use-listbox.js';
 
-/** Props of `RepoPicker`. */
-export interface RepoPickerProps {
-  /** The project to link and push; the provider's current generation's project by default. */
-  projectId?: string;
-  /** Repositories per page, 1 to 100 (clamped; default 30). */
-  perPage?: number;
-  onLinked?: (result: LinkResult) => void;
-  onPushed?: (result: PushResult) => void;
-  className?: string;
-}
+/** Props of `RepoPicker`: its own, plus any attribute of its root `section`. */
+export type RepoPickerProps = WithRootProps<
+  {
+    /** The project to link and push; the provider's current generation's project by default. */
+    projectId?: string;
+    /** Repositories per page, 1 to 100 (clamped; default 30). */
+    perPage?: number;
+    onLinked?: (result: LinkResult) => void;
+    onPushed?: (result: PushResult) => void;
+  },
+  'section'
+>;
 
 /** What the list shows, as `data-state`: `signed_out`, `not_connected`, `loading`, `error`, `empty` or `ready`. */
 export type RepoPickerState = 'signed_out' | 'not_connected' | 'loading' | 'error' | 'empty' | 'ready';
@@ -51,7 +54,10 @@ function RepositoryName({ repository }: { repository: Repository }) {
 }
 
 /** The repository picker with link and push. */
-export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }: RepoPickerProps) {
+export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function RepoPicker(
+  { projectId, perPage, onLinked, onPushed, className, ...rest },
+  ref,
+) {
   const text = useAgentLabels().repoPicker;
   const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
@@ -121,12 +127,14 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
 
   return (
     <section
+      ref={ref}
       className={cx('ae-repo-picker', className)}
       data-state={state}
       data-link={link?.status ?? 'idle'}
       data-push={push?.status ?? 'idle'}
       aria-labelledby={headingId}
       aria-busy={listStatus === 'loading'}
+      {...rest}
     >
       <h2 id={headingId} className="ae-title">
         <Icon name="repository" />
@@ -322,4 +330,4 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
       )}
     </section>
   );
-}
+});

@@ -1,31 +1,44 @@
 'use client';
 /** The signed-in end user's projects, newest first; opening one makes it the current project. */
+import { forwardRef } from 'react';
 import type { ProjectSummary } from '../../core/index.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
+import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
 import { useFreshProjects, type UseProjectsResult } from './use-projects.js';
 
-/** Props of `ProjectList`. */
-export interface ProjectListProps {
-  /** Called after a project was opened (e.g. to close the sheet it sits in). */
-  onOpen?: (projectId: string) => void;
-  className?: string;
-}
+/** Props of `ProjectList`: its own, plus any attribute of its root `section`. */
+export type ProjectListProps = WithRootProps<
+  {
+    /** Called after a project was opened (e.g. to close the sheet it sits in). */
+    onOpen?: (projectId: string) => void;
+  },
+  'section'
+>;
 
 /**
  * Lists the end user's projects from the agency proxy (`GET {basePath}/projects`), loaded when mounted.
  * Opening one shows its status, preview and conversation, ready for a follow-up. `data-state` is the list's
  * status (`loading`, `ready`, `unavailable`, `error`).
  */
-export function ProjectList({ onOpen, className }: ProjectListProps) {
+export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function ProjectList(
+  { onOpen, className, ...rest },
+  ref,
+) {
   const text = useAgentLabels().projectList;
   const projects = useFreshProjects();
 
   return (
-    <section className={cx('ae-project-list', className)} aria-label={text.regionLabel} data-state={projects.status}>
+    <section
+      ref={ref}
+      className={cx('ae-project-list', className)}
+      aria-label={text.regionLabel}
+      data-state={projects.status}
+      {...rest}
+    >
       <h2 className="ae-title">{text.heading}</h2>
       {projects.status === 'loading' && projects.items.length === 0 ? (
         <Skeleton rows={3} label={text.loading} />
@@ -40,7 +53,7 @@ export function ProjectList({ onOpen, className }: ProjectListProps) {
       )}
     </section>
   );
-}
+});
 
 /** Projects as buttons that open them, each with its status and last update. */
 export function ProjectItems({
