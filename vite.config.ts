@@ -6,6 +6,7 @@ import { playwright } from '@vitest/browser-playwright';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import packageJson from './package.json' with { type: 'json' };
+import { chromiumArgs } from './scripts/chromium.ts';
 
 const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -74,15 +75,8 @@ const browserMock: Plugin = {
 const chromium = playwright({
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    // The scripts' flags; the provider itself decides headless or not.
+    args: chromiumArgs.filter((flag) => flag !== '--headless'),
   },
 });
 

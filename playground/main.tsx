@@ -16,15 +16,14 @@ declare const __PLAYGROUND_BACKEND__: 'mock' | 'real';
 
 /** Every built-in pack: `?locale=ja` shows the builder in Japanese, `?locale=ar` right to left. */
 const locales = { de, fr, es, 'pt-BR': ptBR, ja, ar };
-const languages: Record<string, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  'pt-BR': 'Português (Brasil)',
-  ja: '日本語',
-  ar: 'العربية',
-};
+const capitalise = (name: string, tag: string) => name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+// Each language named in itself and capitalised as a menu item ("Français", "日本語").
+const languages = Object.fromEntries(
+  ['en', ...Object.keys(locales)].map((tag) => [
+    tag,
+    capitalise(new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag, tag),
+  ]),
+);
 
 /** The page's `?locale=` (the browser's language when there is none). */
 const locale = new URLSearchParams(window.location.search).get('locale') ?? navigator.language;

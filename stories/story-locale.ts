@@ -14,15 +14,14 @@ import { ptBR } from 'agent-embed/locales/pt-BR';
 /** Every built-in pack by tag (English is built in). */
 export const storyLocales: Record<string, AgentLabels> = { de, fr, es, 'pt-BR': ptBR, ja, ar };
 
-const languageNames: Record<string, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  'pt-BR': 'Português (Brasil)',
-  ja: '日本語',
-  ar: 'العربية',
-};
+const capitalise = (name: string, tag: string) => name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+// Each language named in itself and capitalised as a menu item ("Français", "日本語").
+const languageNames = Object.fromEntries(
+  ['en', ...Object.keys(storyLocales)].map((tag) => [
+    tag,
+    capitalise(new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag, tag),
+  ]),
+);
 
 /** Toolbar globals: locale and direction. */
 export const localeGlobalTypes: NonNullable<Preview['globalTypes']> = {
