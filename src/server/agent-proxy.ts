@@ -190,8 +190,9 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             expiresAt: now() + statusCacheMs,
           };
           await store.setCachedStatus(projectId, entry);
-          await noteProjectStatus(store, projectId, userId, relayed.body, now());
         }
+        // Without a cache too: the project list and a lost stream's turn learn from every status answer.
+        if (relayed.status === 200) await noteProjectStatus(store, projectId, userId, relayed.body, now());
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);

@@ -1,5 +1,5 @@
 import { createAgentClient } from 'agent-embed/core';
-import { createMockAgentApi, createMockTransport, type MockTimers } from 'agent-embed/mock';
+import { createMockAgentApi, createMockTransport, defaultMockExternalUser, type MockTimers } from 'agent-embed/mock';
 import { describe, expect, it } from 'vitest';
 import { collector, expectApiError, generatePosts } from './contract-helpers.js';
 
@@ -73,7 +73,7 @@ describe('createMockTransport (no server)', () => {
       status: 422,
       fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] },
     });
-    await expectApiError(client.codehost.listRepositories('nobody', { per_page: 101 }), {
+    await expectApiError(client.codehost.listRepositories(defaultMockExternalUser.id, { per_page: 101 }), {
       kind: 'validation',
       status: 422,
     });
@@ -81,7 +81,8 @@ describe('createMockTransport (no server)', () => {
     const exhausted = await client.generate({ prompt });
     expect(exhausted.outcome).toBe('credits_exhausted');
     api.admin.injectFault({ kind: 'http_500', asEventStream: true });
-    await expectApiError(client.generate({ prompt }), { kind: 'upstream', status: 500 });
+    // An upstream 500 that claims to be a stream: the proxy cannot read it and says so.
+    await expectApiError(client.generate({ prompt }), { kind: 'upstream', status: 502 });
   });
 
   it('reports interrupted on a drop, with no second POST', async () => {
