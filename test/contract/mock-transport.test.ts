@@ -96,6 +96,16 @@ describe('createMockTransport (no server)', () => {
     expect(transport.api.admin.requests.filter((entry) => entry.method === 'POST')).toHaveLength(1);
   });
 
+  it('delivers every event sent before a drop: the proxy relays what it read, even when the drop follows at once', async () => {
+    const transport = createMockTransport({ speed: 'instant' });
+    const client = createAgentClient({ transport });
+    transport.api.admin.injectFault({ kind: 'drop_after', events: 10 });
+    const seen = collector();
+    const result = await client.generate({ prompt }, { onEvent: seen.onEvent });
+    expect(result.outcome).toBe('interrupted');
+    expect(seen.events).toHaveLength(10);
+  });
+
   it('stops delivering events once the caller aborts, while the generation finishes server-side', async () => {
     const clock = manualTimers();
     const transport = createMockTransport({ timers: clock.timers });
