@@ -1,4 +1,4 @@
-/** The layer table of DESIGN.md, enforced. `npm run lint` fails on any violation. */
+/** The layer rules (docs/architecture.md; departures in docs/decisions.md), enforced. `npm run lint` fails on any violation. */
 module.exports = {
   forbidden: [
     {
