@@ -14,6 +14,7 @@ import {
 } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import type { ProxyLogEntry } from 'agent-embed/server';
+import { createScriptedProxy } from './scripted-upstream.js';
 
 const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const appUrl = 'http://localhost:3000/';
@@ -159,6 +160,27 @@ describe('the route contract is the router of the proxy and the mock', () => {
     // Nothing outside the contract reaches the upstream through the proxy.
     expect(transport.api.admin.requests.map((request) => request.path)).toEqual([
       new URL(`${transport.api.baseUrl}${path}`).pathname,
+    ]);
+  });
+});
+
+describe("the proxy forwards a body's fields from the route contract only", () => {
+  it('a follow-up goes upstream with its prompt alone: a mode or any other field from the browser is dropped', async () => {
+    const { proxy, upstream, store } = createScriptedProxy(
+      () => new Response('data: {"type":"stream_end"}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+      { authorize: () => ({ externalUserId: ada.id }) },
+    );
+    await store.setProjectOwner('proj_1', ada.id);
+    const response = await proxy(
+      new Request('http://agency.example.test/agent/generate/proj_1', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'Add a contact page with a form', mode: 'design', admin: true }),
+      }),
+    );
+    await response.text();
+    expect(upstream.calls.map((call) => [call.url.pathname, JSON.parse(call.body ?? '{}')])).toEqual([
+      ['/api/v1/agent/generate/proj_1', { prompt: 'Add a contact page with a form' }],
     ]);
   });
 });
