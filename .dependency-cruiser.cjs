@@ -1,4 +1,4 @@
-/** The layer table of DESIGN.md, enforced. `npm run lint` fails on any violation. */
+/** The layer rules (docs/architecture.md; departures in docs/decisions.md), enforced. `npm run lint` fails on any violation. */
 module.exports = {
   forbidden: [
     {
@@ -31,9 +31,20 @@ module.exports = {
     },
     {
       name: 'mock-not-react-or-server',
+      comment:
+        'The mock transport runs the real proxy (docs/decisions.md): mock-transport.ts alone reaches the server, through its public index.',
       severity: 'error',
       from: { path: '^src/mock/' },
-      to: { path: ['^src/(react|server)/', '^node_modules/(react|react-dom|@radix-ui)/'] },
+      to: {
+        path: ['^src/(react|server)/', '^node_modules/(react|react-dom|@radix-ui)/'],
+        pathNot: '^src/server/index\\.ts$',
+      },
+    },
+    {
+      name: 'only-the-mock-transport-runs-the-proxy',
+      severity: 'error',
+      from: { path: '^src/mock/', pathNot: '^src/mock/mock-transport\\.ts$' },
+      to: { path: '^src/server/' },
     },
     {
       name: 'other-layers-use-the-core-entry',

@@ -131,7 +131,7 @@ export const StartRefused: Story = {
     setup: async (agent) => {
       await agent.store
         .getState()
-        .startCodehostConnect({ external_user_id: 'user-without-profile', return_url: 'https://agency.example.test/' });
+        .startCodehostConnect({ external_user_id: 'user-without-profile', return_url: window.location.href });
     },
   }),
   play: async ({ canvasElement, args }) => {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { DeployButton } from 'agent-embed';
-import { agentApiMessages } from 'agent-embed/core';
+import { agentApiMessages, createAgentClient } from 'agent-embed/core';
+import { createMockTransport } from 'agent-embed/mock';
 import { expect, screen, waitFor, within } from 'storybook/test';
 import {
   agentParameters,
@@ -160,7 +161,9 @@ export const AlreadyConnectedElsewhere: Story = {
   parameters: {
     ...agentParameters(
       withProject(async (agent) => {
-        await agent.client.deployments.connect('vercel', {
+        // Another end user of the same agency, signed in elsewhere, connected the account first.
+        const elsewhere = createMockTransport({ api: agent.api, externalUser: { id: 'someone-else' } });
+        await createAgentClient({ transport: elsewhere }).deployments.connect('vercel', {
           external_user_id: 'someone-else',
           token: 'shared-studio:first',
         });

@@ -183,7 +183,9 @@ function parametersOf(context: Pick<StoryContext, 'parameters'>): AgentStoryPara
 export const agentLoader: Loader = async (context) => {
   const parameters = parametersOf(context);
   if (parameters === false) return {};
+  const externalUser = parameters.externalUser ?? storyUser;
   const transport = createMockTransport({
+    externalUser,
     rateLimit: false,
     appBaseUrl: storyAppBaseUrl(),
     ...parameters.mock,
@@ -198,7 +200,7 @@ export const agentLoader: Loader = async (context) => {
     client,
     store,
     log,
-    externalUser: parameters.externalUser ?? storyUser,
+    externalUser,
   };
   live.add(agent);
   try {
@@ -375,7 +377,8 @@ export async function installCodehost(agent: StoryAgent): Promise<void> {
     external_user_id: storyUser.id,
     external_user_name: storyUser.name ?? 'Ada Lovelace',
     external_user_email: storyUser.email ?? 'ada@agency.example.test',
-    return_url: 'https://agency.example.test/builder',
+    // The story's page is the agency's app: the proxy accepts a return to its own origin.
+    return_url: typeof document === 'undefined' ? 'http://localhost/' : document.baseURI,
   });
   await agent.api.fetch(
     new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }),

@@ -62,14 +62,21 @@ export {
   matchRoute,
   minimumPromptLength,
   proxyRoutes,
+  routeContract,
 } from './wire/routes.js';
 export type {
   AgentPathOverrides,
   AgentRoute,
   AgentRouteName,
+  BudgetFamily,
   ProxyRouteName,
+  RouteAnswer,
+  RouteBody,
   RouteFamily,
   RouteMatch,
+  RouteName,
+  RouteParams,
+  RouteTypes,
 } from './wire/routes.js';
 export type {
   ConversationBody,

@@ -5,8 +5,8 @@ export { defaultMockBaseUrl } from './mock-options.js';
 export type { MockAgentApi, MockAgentApiOptions } from './mock-options.js';
 export { startMockAgentServer } from './mock-server.js';
 export type { MockAgentServer, MockAgentServerOptions } from './mock-server.js';
-export { createMockFetch, createMockTransport } from './mock-transport.js';
-export type { MockTransportOptions } from './mock-transport.js';
+export { createMockFetch, createMockTransport, defaultMockExternalUser } from './mock-transport.js';
+export type { MockExternalUser, MockProxyOptions, MockTransportOptions } from './mock-transport.js';
 export { MockAdminError } from './mock-admin.js';
 export type {
   MockAdmin,

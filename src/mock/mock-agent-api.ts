@@ -64,8 +64,8 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   const settings = resolveSettings(options);
   const now = options.now ?? (() => Date.now());
   const initialCredits = options.credits ?? 200;
-  const apiBasePath = new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
-  const appPathPrefix = `${new URL(settings.appBaseUrl).pathname.replace(/\/+$/, '')}/apps/`;
+  const { apiBasePath } = settings;
+  const appPathPrefix = `${settings.appBasePath}/apps/`;
   const defaultTeamId = 'team_default';
   const defaultToken = `mock_dev_${randomHex(20)}`;
   const requests: MockRequestRecord[] = [];

@@ -15,6 +15,10 @@ export interface MockSettings {
   baseUrl: string;
   /** Where app pages are served; app_url is `<appBaseUrl>/apps/<projectId>/`. */
   appBaseUrl: string;
+  /** The parts of those URLs the mock routes by: `baseUrl`'s origin and path, `appBaseUrl`'s path (no trailing slash). */
+  origin: string;
+  apiBasePath: string;
+  appBasePath: string;
 }
 
 /** Shared by every handler. */
@@ -35,5 +39,5 @@ export interface MockCaller {
 
 /** The origin the mock's own pages (install page, callback) live on. */
 export function mockOrigin(settings: MockSettings): string {
-  return new URL(settings.baseUrl).origin;
+  return settings.origin;
 }

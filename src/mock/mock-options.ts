@@ -53,9 +53,11 @@ function trimSlash(url: string): string {
 /** The mock's settings from its options: defaults filled in, URLs checked. */
 export function resolveSettings(options: MockAgentApiOptions): MockSettings {
   const baseUrl = trimSlash(options.baseUrl ?? defaultMockBaseUrl);
-  if (parseHttpUrl(baseUrl) === undefined) throw new TypeError(`baseUrl must be an http(s) URL: ${baseUrl}`);
-  const appBaseUrl = trimSlash(options.appBaseUrl ?? new URL(baseUrl).origin);
-  if (parseHttpUrl(appBaseUrl) === undefined) throw new TypeError(`appBaseUrl must be an http(s) URL: ${appBaseUrl}`);
+  const base = parseHttpUrl(baseUrl);
+  if (base === undefined) throw new TypeError(`baseUrl must be an http(s) URL: ${baseUrl}`);
+  const appBaseUrl = trimSlash(options.appBaseUrl ?? base.origin);
+  const appBase = parseHttpUrl(appBaseUrl);
+  if (appBase === undefined) throw new TypeError(`appBaseUrl must be an http(s) URL: ${appBaseUrl}`);
   const rateLimit = options.rateLimit ?? { limit: 10, windowMs: 60_000 };
   return {
     speed: options.speed ?? 'realistic',
@@ -68,6 +70,9 @@ export function resolveSettings(options: MockAgentApiOptions): MockSettings {
         : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'agent' },
     baseUrl,
     appBaseUrl,
+    origin: base.origin,
+    apiBasePath: trimSlash(base.pathname),
+    appBasePath: trimSlash(appBase.pathname),
   };
 }
 

@@ -3,10 +3,18 @@
  * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
  * team under the upstream rate limit, and relays event streams live.
  */
-import { agentRoutes, matchRoute, type AgentRouteName } from '../core/index.js';
+import {
+  agentRoutes,
+  matchRoute,
+  routeContract,
+  type AgentRouteName,
+  type ProxyRouteName,
+  type RouteMatch,
+  type RouteName,
+} from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
 import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js';
-import { createProjectRoutes, matchProxyRoute } from './project-routes.js';
+import { createProjectRoutes } from './project-routes.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
@@ -46,6 +54,11 @@ import {
 export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 
 type Outcome = { response: Response; reason?: string; cache?: ProxyLogEntry['cache'] };
+
+/** Whether a route of the contract is one the proxy answers itself (its family says so). */
+function isOwnRoute(match: RouteMatch<RouteName>): match is RouteMatch<ProxyRouteName> {
+  return match.route.family === 'proxy';
+}
 
 /** Creates the proxy handler. Mount it for GET and POST under `basePath`. Options are checked at the first request. */
 export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
@@ -190,8 +203,9 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             expiresAt: now() + statusCacheMs,
           };
           await store.setCachedStatus(projectId, entry);
-          await noteProjectStatus(store, projectId, userId, relayed.body, now());
         }
+        // Without a cache too: the project list and a lost stream's turn learn from every status answer.
+        if (relayed.status === 200) await noteProjectStatus(store, projectId, userId, relayed.body, now());
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);
@@ -207,19 +221,19 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       return { response: errorResponse('agent', 404, proxyMessages.notFound), reason: 'outside basePath' };
     }
     const path = pathname.slice(basePath.length);
-    const own = matchProxyRoute(request.method, path);
-    if (own !== undefined) {
-      entry.route = own.name;
+    // One router for every route of the contract: the mirrored API's and the proxy's own.
+    const matched = matchRoute<RouteName>(request.method, path, { routes: routeContract });
+    if (matched === undefined)
+      return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
+    entry.route = matched.name;
+    if (isOwnRoute(matched)) {
       const user = await options.authorize(request);
       if (user === null || typeof user?.externalUserId !== 'string' || user.externalUserId === '')
         return { response: errorResponse('agent', 401, proxyMessages.unauthorized), reason: 'no session' };
       entry.externalUserId = user.externalUserId;
-      return { response: await projectRoutes(own, request, user) };
+      return { response: await projectRoutes(matched, request, user) };
     }
-    const match = matchRoute(request.method, path);
-    if (match === undefined)
-      return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
-    entry.route = match.name;
+    const match = matched as RouteMatch<AgentRouteName>;
     const policy = policyFor(match.name);
     try {
       checkCsrf(request, allowedOrigins);

@@ -4,35 +4,11 @@
  * budget counts it (a wider upstream limit then never locks the team out with repeated 429 pauses).
  * Learned per process; each instance learns from its own first 429 of that family.
  */
-import type { AgentRouteName } from '../core/index.js';
+import { agentRoutes, type AgentRouteName, type BudgetFamily } from '../core/index.js';
 
-/** Families of routes that an upstream limits together. */
-export type RouteFamily = 'agent' | 'deployments' | 'codehost' | 'plans';
-
-/** The family of a route. */
-export function familyOf(route: AgentRouteName): RouteFamily {
-  switch (route) {
-    case 'generate':
-    case 'followUp':
-    case 'getProject':
-      return 'agent';
-    case 'connectDeployment':
-    case 'getDeploymentConnection':
-    case 'listDeploymentConnections':
-    case 'deploy':
-      return 'deployments';
-    case 'startCodehostConnect':
-    case 'getCodehostConnection':
-    case 'listCodehostConnections':
-    case 'listRepositories':
-    case 'linkRepository':
-    case 'pushRepository':
-      return 'codehost';
-    case 'listPlans':
-      return 'plans';
-    default:
-      return route satisfies never;
-  }
+/** The budget family of a route, from the route contract. */
+function familyOf(route: AgentRouteName): BudgetFamily | undefined {
+  return agentRoutes[route].budget;
 }
 
 /** The counted families, and how they grow. */
@@ -44,12 +20,13 @@ export interface BudgetScope {
 
 /** Creates the scope: 'agent' counts the agent family at first, 'all' every family. */
 export function createBudgetScope(scope: 'agent' | 'all'): BudgetScope {
-  const counted = new Set<RouteFamily>(scope === 'all' ? ['agent', 'deployments', 'codehost', 'plans'] : ['agent']);
+  const every = Object.values(agentRoutes).map((route) => route.budget);
+  const counted = new Set<BudgetFamily | undefined>(scope === 'all' ? every : ['agent']);
   return {
     counts: (route) => counted.has(familyOf(route)),
     learn(route) {
       const family = familyOf(route);
-      if (counted.has(family)) return false;
+      if (family === undefined || counted.has(family)) return false;
       counted.add(family);
       return true;
     },

@@ -85,8 +85,18 @@ export function relayEventStream(
   upstream: ReadableStream<Uint8Array>,
   options: EventStreamRelayOptions,
 ): EventStreamRelay {
-  const events = parseUpstreamEvents(upstream).pipeThrough(
-    new TransformStream<string, RelayedEvent>({ transform: (data, controller) => controller.enqueue({ data }) }),
+  const reader = parseUpstreamEvents(upstream).getReader();
+  // Pulled like the parse, so an upstream drop loses none of the events read before it.
+  const events = new ReadableStream<RelayedEvent>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue({ data: value });
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
   return relayEvents(events, options);
 }

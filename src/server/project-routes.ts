@@ -5,10 +5,10 @@
  */
 import {
   generationOfEventId,
-  proxyRoutes,
   type ConversationBody,
   type ProjectListBody,
   type ProxyRouteName,
+  type RouteMatch,
 } from '../core/index.js';
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage, type ProxyStore } from './proxy-store.js';
@@ -36,29 +36,8 @@ export interface ProjectRoutesOptions {
   usage?(user: AgentProxyUser): Promise<Usage>;
 }
 
-/** A matched proxy route and its project id, if any. */
-export interface ProxyRouteMatch {
-  name: ProxyRouteName;
-  projectId?: string;
-}
-
-const idPattern = /^[A-Za-z0-9_-]{1,128}$/;
 /** A woken follower still re-reads this often, in case a wake-up was lost (Redis reconnecting). */
 const rereadMs = 5_000;
-
-/** Finds the proxy route of a GET path relative to the base path. */
-export function matchProxyRoute(method: string, path: string): ProxyRouteMatch | undefined {
-  if (method.toUpperCase() !== 'GET') return undefined;
-  if (path === proxyRoutes.listProjects.path) return { name: 'listProjects' };
-  if (path === proxyRoutes.getUsage.path) return { name: 'getUsage' };
-  const [, first, projectId, last, ...rest] = path.split('/');
-  if (first !== 'projects' || projectId === undefined || !idPattern.test(projectId) || rest.length > 0)
-    return undefined;
-  if (`/projects/{projectId}/${last}` === proxyRoutes.getConversation.path)
-    return { name: 'getConversation', projectId };
-  if (`/projects/{projectId}/${last}` === proxyRoutes.projectEvents.path) return { name: 'projectEvents', projectId };
-  return undefined;
-}
 
 /** The replay's starting point: `Last-Event-ID`, else `?after=N`, else 0. */
 function replayAfter(request: Request): number {
@@ -146,29 +125,42 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
   }
 
   /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */
-  return async function serve(match: ProxyRouteMatch, request: Request, user: AgentProxyUser): Promise<Response> {
+  return async function serve(
+    match: RouteMatch<ProxyRouteName>,
+    request: Request,
+    user: AgentProxyUser,
+  ): Promise<Response> {
     const userId = user.externalUserId;
-    try {
-      if (match.name === 'getUsage') {
-        const usage = options.usage === undefined ? noQuota : await options.usage(user);
-        return new Response(JSON.stringify({ status: true, ...usage }), { status: 200, headers: jsonHeaders() });
-      }
-      if (match.name === 'listProjects') {
-        const body: ProjectListBody = { status: true, projects: await store.listProjects(userId) };
-        return new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });
-      }
-      const projectId = match.projectId as string;
-      if ((await store.getProjectOwner(projectId)) !== userId)
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });
+    /** The route's project, if the signed-in user owns it; the same 404 as for no project at all otherwise. */
+    const ownProject = async (): Promise<string> => {
+      const projectId = match.params.projectId;
+      if (projectId === undefined || (await store.getProjectOwner(projectId)) !== userId)
         throw new ProxyRefusal(404, proxyMessages.projectNotFound, 'project of another user or unknown');
-      if (match.name === 'getConversation') {
-        const body: ConversationBody = {
-          status: true,
-          project_id: projectId,
-          turns: await store.getConversation(projectId),
-        };
-        return new Response(JSON.stringify(body), { status: 200, headers: jsonHeaders() });
+      return projectId;
+    };
+    try {
+      switch (match.name) {
+        case 'getUsage':
+          return json({ status: true, ...(options.usage === undefined ? noQuota : await options.usage(user)) });
+        case 'listProjects': {
+          const body: ProjectListBody = { status: true, projects: await store.listProjects(userId) };
+          return json(body);
+        }
+        case 'getConversation': {
+          const projectId = await ownProject();
+          const body: ConversationBody = {
+            status: true,
+            project_id: projectId,
+            turns: await store.getConversation(projectId),
+          };
+          return json(body);
+        }
+        case 'projectEvents':
+          return await follow(await ownProject(), request, replayAfter(request));
+        default:
+          return match.name satisfies never;
       }
-      return await follow(projectId, request, replayAfter(request));
     } catch (thrown) {
       if (thrown instanceof ProxyRefusal) return errorResponse('agent', thrown.status, thrown.message);
       if (thrown instanceof ProxyStoreUnavailableError)

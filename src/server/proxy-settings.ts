@@ -26,16 +26,17 @@ function normalizeBasePath(basePath: string): string {
   return trimmed;
 }
 
-function originOf(value: string, what: string): string {
+/** The URL of an option, checked by core's one http(s) check; a TypeError naming the option otherwise. */
+function httpUrlOf(value: string, what: string): URL {
   const url = parseHttpUrl(value);
   if (url === undefined) throw new TypeError(`${what} must be an http or https URL: ${value}`);
-  return url.origin;
+  return url;
 }
 
 /** The settings of a proxy; throws a TypeError naming the option that is not usable. */
 export function resolveProxySettings(options: AgentProxyOptions) {
-  const apiOrigin = originOf(options.apiBaseUrl, 'apiBaseUrl');
-  const apiBase = new URL(options.apiBaseUrl);
+  const apiBase = httpUrlOf(options.apiBaseUrl, 'apiBaseUrl');
+  const apiOrigin = apiBase.origin;
   const apiBasePath = apiBase.pathname.replace(/\/+$/, '');
   const basePath = normalizeBasePath(options.basePath ?? '');
   const store = options.store ?? createMemoryProxyStore();
@@ -60,11 +61,15 @@ export function resolveProxySettings(options: AgentProxyOptions) {
   if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
     throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
   const allowedOrigins = options.csrf
-    ? new Set(options.csrf.allowedOrigins.map((origin) => originOf(origin, 'csrf.allowedOrigins')))
+    ? new Set(options.csrf.allowedOrigins.map((origin) => httpUrlOf(origin, 'csrf.allowedOrigins').origin))
     : undefined;
-  if (options.appUrl !== undefined) originOf(options.appUrl, 'appUrl');
-  for (const origin of options.returnUrlOrigins ?? []) originOf(origin, 'returnUrlOrigins');
-  const returnUrlPolicy = returnUrlPolicyOf(options.appUrl, options.returnUrlOrigins, inProduction());
+  const returnUrlPolicy = returnUrlPolicyOf(
+    [
+      ...(options.appUrl === undefined ? [] : [httpUrlOf(options.appUrl, 'appUrl')]),
+      ...(options.returnUrlOrigins ?? []).map((origin) => httpUrlOf(origin, 'returnUrlOrigins')),
+    ],
+    inProduction(),
+  );
   const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
   for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };

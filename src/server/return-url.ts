@@ -27,15 +27,8 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 const isUnsafe = (value: string) =>
   /[\s\\]/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
-/** The return-URL rule of a proxy, from its options and environment. */
-export function returnUrlPolicyOf(
-  appUrl: string | undefined,
-  returnUrlOrigins: readonly string[] | undefined,
-  production: boolean,
-): ReturnUrlPolicy {
-  const origins = [...(appUrl === undefined ? [] : [appUrl]), ...(returnUrlOrigins ?? [])].map(
-    (value) => new URL(value),
-  );
+/** The return-URL rule of a proxy, from its checked `appUrl` then `returnUrlOrigins`, and its environment. */
+export function returnUrlPolicyOf(origins: readonly URL[], production: boolean): ReturnUrlPolicy {
   const base = origins[0];
   if (base !== undefined) return { kind: 'configured', base, origins: new Set(origins.map((url) => url.origin)) };
   return production ? { kind: 'unconfigured' } : { kind: 'loopback' };

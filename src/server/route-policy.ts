@@ -1,6 +1,6 @@
 /** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
-import { familyOfPath, type AgentRouteName } from '../core/index.js';
-import { answers, pick, type AnswerShape, type FieldShapes } from './answer-shapes.js';
+import { familyOfPath, type AgentRouteName, type RouteBody } from '../core/index.js';
+import { answers, pick, type AnswerShape, type FieldShape, type FieldShapes } from './answer-shapes.js';
 import { jsonDeeperThan, readBoundedBody } from './bounded-json.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
@@ -55,16 +55,34 @@ const basePolicy: Omit<RoutePolicy, 'answer'> = {
   bodyRequired: false,
 };
 
-const promptBody: FieldShapes = { prompt: 'string', mode: 'string' };
+/** Fields only the proxy sets (from the session and its own return-URL rule), never taken from the browser. */
+type ServerFields = 'external_user_id' | 'external_user_name' | 'external_user_email' | 'return_url';
+
+/** The browser's fields of a route's body: keys of its body type in the route contract only (a typo does not compile). */
+type BrowserFields<Name extends AgentRouteName> = {
+  readonly [Field in Exclude<keyof NonNullable<RouteBody<Name>>, ServerFields>]?: FieldShape;
+};
+
+/** What the browser may send in each route's body, with its type; every other field is dropped. */
+const browserFields: { readonly [Name in AgentRouteName]?: BrowserFields<Name> } = {
+  generate: { prompt: 'string', mode: 'string' },
+  followUp: { prompt: 'string' },
+  connectDeployment: { token: 'string' },
+  pushRepository: { repo_owner: 'string', repo_name: 'string', private: 'boolean', branch: 'string' },
+  linkRepository: { repo_owner: 'string', repo_name: 'string' },
+};
 
 /** The policy of a route of the table: one place per route, so a new route cannot forget a rule. */
 export function policyFor(name: AgentRouteName): RoutePolicy {
+  return { ...rulesOf(name), body: (browserFields[name] ?? {}) as FieldShapes };
+}
+
+function rulesOf(name: AgentRouteName): RoutePolicy {
   switch (name) {
     case 'generate':
       return {
         ...basePolicy,
         shape: 'agent',
-        body: promptBody,
         recordsOwner: true,
         bodyRequired: true,
         answer: answers.stream,
@@ -73,7 +91,6 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
       return {
         ...basePolicy,
         shape: 'agent',
-        body: promptBody,
         ownedProject: true,
         bodyRequired: true,
         answer: answers.stream,
@@ -86,7 +103,6 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
       return {
         ...basePolicy,
         identity: 'user',
-        body: { token: 'string' },
         bodyRequired: true,
         answer: answers.deploymentConnection,
       };
@@ -104,7 +120,6 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
       return {
         ...basePolicy,
         identity: 'user',
-        body: { repo_owner: 'string', repo_name: 'string', private: 'boolean', branch: 'string' },
         ownedProject: true,
         emptySuccess: true,
         answer: answers.push,
@@ -113,7 +128,6 @@ export function policyFor(name: AgentRouteName): RoutePolicy {
       return {
         ...basePolicy,
         identity: 'user',
-        body: { repo_owner: 'string', repo_name: 'string' },
         ownedProject: true,
         bodyRequired: true,
         emptySuccess: true,

@@ -9,35 +9,49 @@ import { createParser } from 'eventsource-parser';
 /** An event larger than this (16 MiB without a blank line) fails the stream rather than growing without bound. */
 export const maxEventChars = 16 * 1024 * 1024;
 
-/** The data of each upstream event with data, passed through `clean` (the token redactor) before anyone sees it. */
+/**
+ * The data of each upstream event with data, passed through `clean` (the token redactor) before anyone sees it.
+ * Pulled, not piped: a piped stream that errors discards what it has queued, so an upstream drop would lose
+ * events the upstream had already sent. Here an upstream failure surfaces only once every event read before it
+ * has been taken.
+ */
 export function parseUpstreamEvents(
   upstream: ReadableStream<Uint8Array>,
   clean: (data: string) => string = (data) => data,
 ): ReadableStream<string> {
   const decoder = new TextDecoder();
+  const reader = upstream.getReader();
   let failure: Error | undefined;
-  let deliver: ((data: string) => void) | undefined;
+  const parsed: string[] = [];
   const parser = createParser({
     maxBufferSize: maxEventChars,
     onEvent: (message) => {
-      if (message.data !== '') deliver?.(clean(message.data));
+      if (message.data !== '') parsed.push(clean(message.data));
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded')
         failure ??= new Error(`an upstream event exceeded ${maxEventChars} characters`);
     },
   });
-  return upstream.pipeThrough(
-    new TransformStream<Uint8Array, string>({
-      transform(chunk, controller) {
-        deliver = (data) => controller.enqueue(data);
-        parser.feed(decoder.decode(chunk, { stream: true }));
-        if (failure !== undefined) throw failure;
+  return new ReadableStream<string>(
+    {
+      // Called only when a reader waits and nothing is queued, so an error here discards nothing.
+      async pull(controller) {
+        while (parsed.length === 0) {
+          const { done, value } = await reader.read();
+          if (done) {
+            // What is left is an unterminated event: no browser would act on it, so it is dropped.
+            parser.reset();
+            controller.close();
+            return;
+          }
+          parser.feed(decoder.decode(value, { stream: true }));
+          if (failure !== undefined) throw failure;
+        }
+        for (const data of parsed.splice(0)) controller.enqueue(data);
       },
-      flush() {
-        // What is left is an unterminated event: no browser would act on it, so it is dropped.
-        parser.reset();
-      },
-    }),
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
 }

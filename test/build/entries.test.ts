@@ -126,7 +126,7 @@ describe('agent-embed/mock in a browser bundle', () => {
   const sandbox = createSandbox(runtimeDependencies);
   afterAll(() => sandbox.remove());
 
-  it('bundles for the browser with no node: module and no warning, and says startMockAgentServer needs Node', async () => {
+  it('bundles for the browser with the proxy but no Redis store, no node: module and no warning, and says startMockAgentServer needs Node', async () => {
     const entry = join(sandbox.path, 'browser-app.js');
     writeFileSync(
       entry,
@@ -162,6 +162,10 @@ describe('agent-embed/mock in a browser bundle', () => {
       .join('\n');
     expect(code).toContain('createMockTransport');
     expect(code).not.toMatch(/["']node:/);
+    // The mock transport runs the real proxy (its relay is in the bundle) on the memory store, never Redis's.
+    expect(code).toContain('The proxy failed to handle the request.');
+    expect(code).not.toMatch(/EVALSHA|NOSCRIPT/);
+    expect(code).not.toMatch(/import\(/);
     expect(code).toContain('startMockAgentServer needs Node');
     expect(warnings).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { createAgentClient } from 'agent-embed/core';
-import { createMockAgentApi, createMockTransport, type MockTimers } from 'agent-embed/mock';
+import { createMockAgentApi, createMockTransport, defaultMockExternalUser, type MockTimers } from 'agent-embed/mock';
 import { describe, expect, it } from 'vitest';
 import { collector, expectApiError, generatePosts } from './contract-helpers.js';
 
@@ -73,7 +73,7 @@ describe('createMockTransport (no server)', () => {
       status: 422,
       fieldErrors: { prompt: ['The prompt must be at least 10 characters.'] },
     });
-    await expectApiError(client.codehost.listRepositories('nobody', { per_page: 101 }), {
+    await expectApiError(client.codehost.listRepositories(defaultMockExternalUser.id, { per_page: 101 }), {
       kind: 'validation',
       status: 422,
     });
@@ -81,7 +81,8 @@ describe('createMockTransport (no server)', () => {
     const exhausted = await client.generate({ prompt });
     expect(exhausted.outcome).toBe('credits_exhausted');
     api.admin.injectFault({ kind: 'http_500', asEventStream: true });
-    await expectApiError(client.generate({ prompt }), { kind: 'upstream', status: 500 });
+    // An upstream 500 that claims to be a stream: the proxy cannot read it and says so.
+    await expectApiError(client.generate({ prompt }), { kind: 'upstream', status: 502 });
   });
 
   it('reports interrupted on a drop, with no second POST', async () => {
@@ -93,6 +94,16 @@ describe('createMockTransport (no server)', () => {
     expect(result.outcome).toBe('interrupted');
     expect(seen.events).toHaveLength(2);
     expect(transport.api.admin.requests.filter((entry) => entry.method === 'POST')).toHaveLength(1);
+  });
+
+  it('delivers every event sent before a drop: the proxy relays what it read, even when the drop follows at once', async () => {
+    const transport = createMockTransport({ speed: 'instant' });
+    const client = createAgentClient({ transport });
+    transport.api.admin.injectFault({ kind: 'drop_after', events: 10 });
+    const seen = collector();
+    const result = await client.generate({ prompt }, { onEvent: seen.onEvent });
+    expect(result.outcome).toBe('interrupted');
+    expect(seen.events).toHaveLength(10);
   });
 
   it('stops delivering events once the caller aborts, while the generation finishes server-side', async () => {

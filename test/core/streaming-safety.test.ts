@@ -1,5 +1,6 @@
 /**
- * The streaming rules of DESIGN.md, each proven against a scripted server on 127.0.0.1.
+ * The streaming rules (one fetch, never a second POST; docs/decisions.md), each proven against a scripted server
+ * on 127.0.0.1.
  * Every test counts the generation POSTs the server received: a generation costs credits, so it is sent once.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

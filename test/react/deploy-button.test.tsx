@@ -3,7 +3,7 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import { AgentProvider, DeployButton, useDeploymentConnections } from 'agent-embed';
-import { agentApiMessages, createAgentClient, type AgentTransport } from 'agent-embed/core';
+import { agentApiMessages, createAgentClient, errorFromResponse, type AgentTransport } from 'agent-embed/core';
 import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
 
@@ -112,7 +112,9 @@ describe('DeployButton journeys', () => {
 
   it('the 409 message when the provider account belongs to another end user', async () => {
     const { user, region, transport } = await renderDeploy();
-    await clientOf(transport).deployments.connect('vercel', { external_user_id: 'grace', token: 'shared-account:one' });
+    // Grace, another end user of the same agency, signed in on another browser.
+    const grace = createMockTransport({ api: transport.api, externalUser: { id: 'grace' } });
+    await clientOf(grace).deployments.connect('vercel', { external_user_id: 'grace', token: 'shared-account:one' });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'missing'));
     await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
     const { dialog, input } = await submitToken(user, 'shared-account:two');
@@ -205,9 +207,19 @@ describe('DeployButton journeys', () => {
       // As if the connection were removed behind the page's back: the API finds none for the deploy.
       wrapTransport: (inner) => ({
         json: (request) =>
-          inner.json(
-            request.path.endsWith('/deploy') ? { ...request, body: { external_user_id: 'removed-user' } } : request,
-          ),
+          request.path.endsWith('/deploy')
+            ? Promise.reject(
+                errorFromResponse(
+                  404,
+                  new Headers(),
+                  JSON.stringify({
+                    success: false,
+                    message: agentApiMessages.deploymentConnectionNotFound,
+                    data: null,
+                  }),
+                ),
+              )
+            : inner.json(request),
         stream: inner.stream,
       }),
     });
@@ -245,7 +257,7 @@ describe('DeployButton journeys', () => {
 
   it('an expired connection asks for a new token before deploying', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-    await clientOf(createMockTransport({ api })).deployments.connect('vercel', {
+    await clientOf(createMockTransport({ api, externalUser: ada })).deployments.connect('vercel', {
       external_user_id: 'ada',
       token: 'ada-account:first',
     });
@@ -336,7 +348,7 @@ describe('useDeploymentConnections', () => {
 
   it('lists the connections to a provider', async () => {
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-    await clientOf(createMockTransport({ api })).deployments.connect('vercel', {
+    await clientOf(createMockTransport({ api, externalUser: ada })).deployments.connect('vercel', {
       external_user_id: 'ada',
       token: 'ada-account:token',
     });

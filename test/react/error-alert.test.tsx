@@ -144,7 +144,7 @@ describe('onError gets the API message of integration failures', () => {
     const { PlanList } = await import('agent-embed');
     const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
     api.admin.suspendTeam();
-    const transport = createMockTransport({ api });
+    const transport = createMockTransport({ api, externalUser: { id: 'ada' } });
     transports.push(transport);
     const onError = vi.fn();
     render(

@@ -44,7 +44,14 @@ export interface RenderedWithMock extends RenderResult {
 
 /** Renders `ui` inside a provider over a fresh in-memory mock. */
 export function renderWithMock(ui: ReactNode, options: RenderWithMockOptions = {}): RenderedWithMock {
-  const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
+  const externalUser = options.provider?.externalUser;
+  // The proxy in front of the mock serves the provider's end user, as an agency's session would.
+  const transport = createMockTransport({
+    speed: 'instant',
+    rateLimit: false,
+    ...(externalUser === undefined ? {} : { externalUser }),
+    ...options.mock,
+  });
   mocks.push(transport);
   const wire = options.wrapTransport?.(transport) ?? transport;
   const store =

@@ -21,7 +21,7 @@ async function violations(container: HTMLElement) {
 /** A mock where Ada has installed the code-host app (and, optionally, a project exists). */
 async function connectedMock(options: MockTransportOptions = {}, withProject = true) {
   const api = createMockAgentApi({ speed: 'instant', rateLimit: false, ...options });
-  const transport = createMockTransport({ api });
+  const transport = createMockTransport({ api, externalUser: ada });
   const client = createAgentClient({ transport });
   const started = await client.codehost.startConnect({
     external_user_id: 'ada',
@@ -436,7 +436,7 @@ describe('RepoPicker link and push', () => {
     // Known to be unconnected: no repository request is spent on it.
     expect(api.admin.requests.filter((request) => request.path.endsWith('/repositories'))).toHaveLength(0);
 
-    const client = createAgentClient({ transport: createMockTransport({ api }) });
+    const client = createAgentClient({ transport: createMockTransport({ api, externalUser: ada }) });
     const started = await client.codehost.startConnect({
       external_user_id: 'ada',
       external_user_name: 'Ada Lovelace',

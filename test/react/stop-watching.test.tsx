@@ -80,8 +80,8 @@ describe('Stop watching, then a poll finds the build ready', () => {
 
 describe('a second tab following a live build', () => {
   it('ends with the conversation turn done, not "Working on it…"', { timeout: 20_000 }, async () => {
-    // Two tabs of one end user: two stores over one mock (the mock's records stand in for the proxy's).
-    const transport = createMockTransport({ speed: 'instant', rateLimit: false });
+    // Two tabs of one end user: two stores over one mock and the proxy in front of it.
+    const transport = createMockTransport({ speed: 'instant', rateLimit: false, externalUser: ada });
     const storeOf = () =>
       createAgentStore({ client: createAgentClient({ transport }), storage: null, pollIntervalMs: 40 });
     const first = storeOf();

@@ -13,7 +13,11 @@ afterEach(() => {
 });
 
 function setup() {
-  const transport = createMockTransport({ speed: 'instant', rateLimit: false });
+  const transport = createMockTransport({
+    speed: 'instant',
+    rateLimit: false,
+    externalUser: { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+  });
   const sent: TransportRequest[] = [];
   const client = createAgentClient({
     transport: {
@@ -51,8 +55,12 @@ describe('connection lookups answer 200 for "not connected yet"', () => {
   });
 
   it('another user in the listing is not this user', async () => {
-    const { store, client } = setup();
-    await client.deployments.connect('vercel', { external_user_id: 'grace', token: 'grace-account:token' });
+    const { store, transport } = setup();
+    // Grace, another end user of the same agency, signed in on another browser.
+    const grace = createAgentClient({
+      transport: createMockTransport({ api: transport.api, externalUser: { id: 'grace' } }),
+    });
+    await grace.deployments.connect('vercel', { external_user_id: 'grace', token: 'grace-account:token' });
     await store.getState().loadDeploymentConnection('vercel', 'ada');
     expect(store.getState().deploymentConnections['vercel:ada']?.status).toBe('missing');
   });

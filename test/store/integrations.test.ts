@@ -14,6 +14,8 @@ import {
 import { createMockTransport, type MockTransportOptions } from 'agent-embed/mock';
 
 const prompt = 'A recipe sharing app with ratings';
+/** The end user the proxy in front of the mock serves. */
+const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const day = 24 * 60 * 60 * 1000;
 const opened: { store: AgentStore; transport: ReturnType<typeof createMockTransport> }[] = [];
 
@@ -31,7 +33,14 @@ interface Setup {
 }
 
 function setup(options: Setup = {}) {
-  const transport = createMockTransport({ speed: 'instant', rateLimit: false, ...options.mock });
+  const transport = createMockTransport({
+    speed: 'instant',
+    rateLimit: false,
+    externalUser: ada,
+    // The agency's app, where end users come back to from the code-host install.
+    proxy: { appUrl: 'https://agency.example/app' },
+    ...options.mock,
+  });
   const sent: TransportRequest[] = [];
   const recording: AgentTransport = {
     json: (request) => {
@@ -120,8 +129,12 @@ describe('deployments slice', () => {
   });
 
   it('409 for an account of another end user, unknown provider, and an expired connection', async () => {
-    const { state } = setup({ store: { now: () => Date.now() } });
-    expect((await state().connectDeployment('netlify', 'grace', 'shared:one')).ok).toBe(true);
+    const { state, transport } = setup({ store: { now: () => Date.now() } });
+    // Grace, another end user of the same agency, signed in on another browser.
+    const grace = createAgentClient({
+      transport: createMockTransport({ api: transport.api, externalUser: { id: 'grace' } }),
+    });
+    await grace.deployments.connect('netlify', { external_user_id: 'grace', token: 'shared:one' });
     await state().connectDeployment('netlify', 'ada', 'shared:two');
     expect(state().deploymentConnections['netlify:ada']).toMatchObject({
       connectStatus: 'failed',
@@ -274,7 +287,8 @@ describe('code-host slice', () => {
     });
     expect(JSON.stringify(state())).not.toContain('javascript:');
 
-    const plain = setup();
+    // A session without a name or an email: the upstream asks for them.
+    const plain = setup({ mock: { externalUser: { id: 'ada' } } });
     await plain.state().startCodehostConnect({ external_user_id: 'ada', return_url: 'https://agency.example/app' });
     expect(plain.state().codehostStarts.ada?.error?.fieldErrors).toMatchObject({
       external_user_name: expect.any(Array),
@@ -363,9 +377,9 @@ describe('code-host slice', () => {
 
     const missingProject = await state().linkRepository('proj_missing', 'ada', { owner, name });
     expect(missingProject).toMatchObject({ ok: false, error: { message: agentApiMessages.projectNotFound } });
+    // Another end user's id is refused by the proxy before anything goes upstream.
     await state().pushRepository(projectId, 'grace');
-    expect(state().repositoryPushes[projectId]?.error?.message).toBe(agentApiMessages.codehostConnectionNotFound);
-    expect(state().codehostConnections.grace?.status).toBe('missing');
+    expect(state().repositoryPushes[projectId]?.error?.kind).toBe('forbidden');
   });
 });
 

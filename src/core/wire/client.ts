@@ -10,7 +10,14 @@ import {
   type GenerationOutcome,
 } from './generation-reducer.js';
 import type { ConversationTurn, ProjectSummary, Usage } from './proxy-resources.js';
-import { agentRoutes, fillPath, proxyRoutes, type AgentPathOverrides, type AgentRouteName } from './routes.js';
+import {
+  fillPath,
+  routeContract,
+  type AgentPathOverrides,
+  type RouteBody,
+  type RouteName,
+  type RouteParams,
+} from './routes.js';
 import type {
   CodehostConnection,
   ConnectDeploymentInput,
@@ -162,17 +169,22 @@ function resultOf(
 export function createAgentClient(options: AgentClientOptions): AgentClient {
   const { transport } = options;
 
-  function path(name: AgentRouteName, params?: Record<string, string>): string {
-    return fillPath(options.paths?.[name] ?? agentRoutes[name].path, params);
+  function path<Name extends RouteName>(name: Name, params: RouteParams<Name>): string {
+    return fillPath(options.paths?.[name] ?? routeContract[name].path, params);
   }
 
-  function send(
-    name: AgentRouteName,
-    params: Record<string, string> | undefined,
-    request: { body?: unknown; query?: Record<string, number | undefined>; options?: RequestOptions | undefined },
+  /** Sends one JSON request of the contract: its method and path, the body and query its row types. */
+  function send<Name extends RouteName>(
+    name: Name,
+    params: RouteParams<Name>,
+    request: {
+      body?: RouteBody<Name>;
+      query?: Record<string, number | undefined>;
+      options?: RequestOptions | undefined;
+    },
   ): Promise<unknown> {
     return transport.json({
-      method: agentRoutes[name].method,
+      method: routeContract[name].method,
       path: path(name, params),
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.query === undefined ? {} : { query: request.query }),
@@ -180,26 +192,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     });
   }
 
-  function sendToProxy(
-    name: 'listProjects' | 'getConversation' | 'getUsage',
-    params: Record<string, string> | undefined,
-    requestOptions: RequestOptions | undefined,
-  ): Promise<unknown> {
-    return transport.json({
-      method: 'GET',
-      path: fillPath(options.paths?.[name] ?? proxyRoutes[name].path, params),
-      ...(requestOptions?.signal === undefined ? {} : { signal: requestOptions.signal }),
-    });
-  }
-
-  async function runStream(
-    name: 'generate' | 'followUp',
-    params: Record<string, string> | undefined,
-    body: unknown,
+  async function runStream<Name extends 'generate' | 'followUp'>(
+    name: Name,
+    params: RouteParams<Name> & { projectId?: string },
+    body: RouteBody<Name>,
     streamOptions: StreamOptions = {},
   ): Promise<GenerationResult> {
     const request: TransportRequest = { method: 'POST', path: path(name, params), body };
-    const { result } = await foldStream(request, name, params?.projectId, streamOptions);
+    const { result } = await foldStream(request, name, params.projectId, streamOptions);
     return result;
   }
 
@@ -260,7 +260,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     const after = eventsOptions.after ?? 0;
     const request: TransportRequest = {
       method: 'GET',
-      path: fillPath(options.paths?.projectEvents ?? proxyRoutes.projectEvents.path, { projectId }),
+      path: path('projectEvents', { projectId }),
       ...(after > 0 ? { query: { after } } : {}),
     };
     try {
@@ -275,7 +275,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   }
 
   return {
-    generate: (input, streamOptions) => runStream('generate', undefined, input, streamOptions),
+    generate: (input, streamOptions) => runStream('generate', {}, input, streamOptions),
     followUp: (projectId, input, streamOptions) => runStream('followUp', { projectId }, input, streamOptions),
     getProject: async (projectId, requestOptions) =>
       (await send('getProject', { projectId }, { options: requestOptions })) as Project,
@@ -302,14 +302,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     codehost: {
       startConnect: async (input, requestOptions) =>
         unwrapData(
-          await send('startCodehostConnect', undefined, { body: input, options: requestOptions }),
+          await send('startCodehostConnect', {}, { body: input, options: requestOptions }),
         ) as StartCodehostConnectResult,
       getConnection: async (externalUserId, requestOptions) =>
         unwrapData(
           await send('getCodehostConnection', { externalUserId }, { options: requestOptions }),
         ) as CodehostConnection,
       listConnections: async (requestOptions) =>
-        unwrapList<CodehostConnection>(await send('listCodehostConnections', undefined, { options: requestOptions })),
+        unwrapList<CodehostConnection>(await send('listCodehostConnections', {}, { options: requestOptions })),
       listRepositories: async (externalUserId, query = {}, requestOptions) =>
         unwrapData(
           await send(
@@ -335,17 +335,17 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     },
     plans: {
       list: async (requestOptions) =>
-        unwrapList<SubscriptionPlan>(await send('listPlans', undefined, { options: requestOptions })),
+        unwrapList<SubscriptionPlan>(await send('listPlans', {}, { options: requestOptions })),
     },
     projects: {
       list: async (requestOptions) =>
-        unwrapList<ProjectSummary>(await sendToProxy('listProjects', undefined, requestOptions)),
+        unwrapList<ProjectSummary>(await send('listProjects', {}, { options: requestOptions })),
       conversation: async (projectId, requestOptions) =>
-        unwrapList<ConversationTurn>(await sendToProxy('getConversation', { projectId }, requestOptions)),
+        unwrapList<ConversationTurn>(await send('getConversation', { projectId }, { options: requestOptions })),
       events: replayEvents,
     },
     usage: {
-      get: async (requestOptions) => usageOf(await sendToProxy('getUsage', undefined, requestOptions)),
+      get: async (requestOptions) => usageOf(await send('getUsage', {}, { options: requestOptions })),
     },
   };
 }

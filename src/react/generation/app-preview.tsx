@@ -1,7 +1,7 @@
 'use client';
 /** The generated app in a sandboxed iframe, with reload, open in a new tab and device widths. */
 import { forwardRef, useState, useSyncExternalStore } from 'react';
-import { safeHttpUrl } from '../../core/index.js';
+import { parseHttpUrl, safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
@@ -48,7 +48,7 @@ const isPhoneViewport = () => typeof window.matchMedia === 'function' && window.
  * app's scripts remove the sandbox and reach the page, so it is dropped.
  */
 export function previewSandbox(url: string, hostOrigin: string | undefined): string {
-  const sameOrigin = hostOrigin !== undefined && new URL(url).origin === hostOrigin;
+  const sameOrigin = hostOrigin !== undefined && parseHttpUrl(url)?.origin === hostOrigin;
   return sameOrigin
     ? 'allow-scripts allow-forms allow-popups'
     : 'allow-scripts allow-forms allow-same-origin allow-popups';

@@ -8,6 +8,7 @@ import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '
 import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
+import { readableUrl } from '../shared/external-link.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -213,7 +214,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
             {deploymentUrl !== undefined ? (
               <a className="ae-inline ae-deploy-url" href={deploymentUrl} target="_blank" rel="noopener noreferrer">
                 <span className="ae-visually-hidden">{text.openDeployment}: </span>
-                {deploymentUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                {readableUrl(deploymentUrl)}
                 <Icon name="external" />
               </a>
             ) : (

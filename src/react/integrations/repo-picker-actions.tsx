@@ -9,6 +9,7 @@ import type { LinkResult, PushResult, Repository } from '../../core/index.js';
 import type { RepoPickerLabels } from './repo-picker.labels.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
+import { readableUrl } from '../shared/external-link.js';
 import { safeHttpUrl } from '../../core/index.js';
 import { useRepositoryActions, type RepositoryRef } from './use-repository-actions.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
@@ -58,7 +59,7 @@ function Outcome(props: { title: string; url: string; branch: string; created?: 
             <span className="ae-muted">{text.unsafeUrl}</span>
           ) : (
             <a className="ae-inline" href={safe} target="_blank" rel="noopener noreferrer">
-              {safe.replace(/^https?:\/\//, '')}
+              {readableUrl(safe)}
               <Icon name="external" />
             </a>
           )}

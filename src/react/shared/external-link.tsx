@@ -20,3 +20,8 @@ export function ExternalLink({ href, children, fallback = null, ...rest }: Exter
     </a>
   );
 }
+
+/** A URL that `safeHttpUrl` let through, as people read it: without its scheme or a trailing slash. */
+export function readableUrl(url: string): string {
+  return url.slice(url.indexOf('//') + 2).replace(/\/$/, '');
+}
