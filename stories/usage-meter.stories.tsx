@@ -27,7 +27,7 @@ const withUsage = (used: number, limit: number, period: Usage['period'] = 'day')
   agentParameters({
     setup: async ({ store }) => {
       const usage: Usage = { used, limit, resets_at: tonight(), period };
-      store.setState({ usage: { status: 'loaded', usage, error: undefined } });
+      store.setState({ resources: { usage: { status: 'success', data: usage, error: undefined } } });
     },
   });
 
@@ -63,9 +63,8 @@ export const NoQuota: Story = {
   name: 'No quota: nothing shown',
   parameters: agentParameters({
     setup: async ({ store }) => {
-      store.setState({
-        usage: { status: 'loaded', usage: { used: 0, limit: null, resets_at: null, period: null }, error: undefined },
-      });
+      const usage: Usage = { used: 0, limit: null, resets_at: null, period: null };
+      store.setState({ resources: { usage: { status: 'success', data: usage, error: undefined } } });
     },
   }),
   play: async ({ canvasElement }) => {

@@ -182,20 +182,17 @@ export type {
 } from './store/codehost-slice.js';
 export { deploymentConnectionKey, deploymentKey } from './store/deployments-slice.js';
 export type {
-  DeploymentConnectionListState,
   DeploymentConnectionState,
   DeploymentConnectionStatus,
   DeploymentConnectStatus,
   DeploymentsSlice,
   DeploymentState,
   DeploymentStatus,
-  ListStatus,
 } from './store/deployments-slice.js';
 export type { IntegrationResult } from './store/slice-context.js';
-export { plansInDisplayOrder } from './store/plans-slice.js';
-export type { PlansSlice, PlansState } from './store/plans-slice.js';
-export type { UsageSlice, UsageState } from './store/usage-slice.js';
-export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';
+export { idleResource, plansInDisplayOrder, resourceSpecs, selectResource } from './store/resources.js';
+export type { Resource, ResourceSpec, ResourceStatus, ResourcesSlice } from './store/resources.js';
+export type { ProjectListSlice } from './store/project-list-slice.js';
 export { selectProjectView } from './store/project-view.js';
 export type {
   ProgressStage,

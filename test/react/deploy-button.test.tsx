@@ -323,7 +323,7 @@ describe('DeployButton accessibility (axe, color-contrast off in jsdom)', () => 
 
 describe('useDeploymentConnections', () => {
   function Connections() {
-    const { status, connections, error } = useDeploymentConnections('vercel');
+    const { status, data: connections = [], error } = useDeploymentConnections('vercel');
     return (
       <p data-testid="connections" data-state={status}>
         {error?.message ??
@@ -341,7 +341,7 @@ describe('useDeploymentConnections', () => {
       token: 'ada-account:token',
     });
     renderWithMock(<Connections />, { mock: { api }, provider: { externalUser: ada } });
-    await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'success'));
     expect(screen.getByTestId('connections')).toHaveTextContent('ada:ada-account (Vercel)');
   });
 });

@@ -80,6 +80,6 @@ describe('a repository listing keeps what it has', () => {
     expect(list.pages[1]).toHaveLength(20);
     await store.getState().loadRepositories('ada', { page: 2 });
     expect(Object.keys(store.getState().repositoryLists.ada!.pages)).toEqual(['1', '2']);
-    expect(store.getState().repositoryLists.ada!.status).toBe('loaded');
+    expect(store.getState().repositoryLists.ada!.status).toBe('success');
   });
 });

@@ -1,10 +1,12 @@
-/** The store's deployment, code-host and plan slices against the in-memory mock (jsdom: generations stream). */
+/** The store's deployment and code-host slices and the plans resource against the in-memory mock (jsdom: generations stream). */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AgentApiError,
   agentApiMessages,
   createAgentClient,
   createAgentStore,
+  resourceSpecs,
+  selectResource,
   type AgentLogEntry,
   type AgentStore,
   type AgentStoreOptions,
@@ -206,15 +208,14 @@ describe('deployments slice', () => {
   it('lists connections; after destroy nothing is published', async () => {
     const { state, store } = setup();
     await state().connectDeployment('vercel', 'ada', 'long_enough_token');
-    await state().loadDeploymentConnections('vercel');
-    expect(
-      state().deploymentConnectionLists.vercel?.connections.map((connection) => connection.external_user_id),
-    ).toEqual(['ada']);
+    const vercel = resourceSpecs.deploymentConnections('vercel');
+    await state().fetchResource(vercel);
+    expect(selectResource(state(), vercel).data?.map((connection) => connection.external_user_id)).toEqual(['ada']);
     const pending = state().loadDeploymentConnection('vercel', 'ada');
     store.destroy();
     expect((await pending).ok).toBe(false);
     expect(state().deploymentConnections['vercel:ada']?.status).toBe('loading');
-    expect(await state().loadPlans()).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(await state().fetchResource(resourceSpecs.plans)).toMatchObject({ ok: false, error: { kind: 'aborted' } });
   });
 });
 
@@ -297,7 +298,7 @@ describe('code-host slice', () => {
       { page: 2, per_page: 20 },
     ]);
     const list = state().repositoryLists.ada!;
-    expect(list).toMatchObject({ status: 'loaded', page: 2, perPage: 20, totalCount: 47 });
+    expect(list).toMatchObject({ status: 'success', page: 2, perPage: 20, totalCount: 47 });
     expect(Object.keys(list.pages)).toEqual(['2']);
     expect(list.pages[2]).toHaveLength(20);
     await state().loadRepositories('ada', { page: 3 });
@@ -307,7 +308,7 @@ describe('code-host slice', () => {
     const unknown = setup({ mock: { scenario: { repositoryTotalCountUnknown: true, repositoryCount: 5 } } });
     await unknown.connectCodehost('ada');
     await unknown.state().loadRepositories('ada', { perPage: 2 });
-    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'loaded', totalCount: null, perPage: 2 });
+    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'success', totalCount: null, perPage: 2 });
   });
 
   it('listing without a connection fails with the spec message and marks the connection missing', async () => {
@@ -369,22 +370,26 @@ describe('code-host slice', () => {
   });
 });
 
-describe('plans slice', () => {
+describe('plans resource', () => {
   it('in display order, without payment ids, one request for concurrent callers', async () => {
     const { state, admin } = setup();
-    const [a, b] = [state().loadPlans(), state().loadPlans()];
+    const [a, b] = [state().fetchResource(resourceSpecs.plans), state().fetchResource(resourceSpecs.plans)];
     expect(b).toBe(a);
     await a;
-    expect(state().plans.status).toBe('loaded');
-    expect(state().plans.plans.map((plan) => plan.name)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
-    expect(JSON.stringify(state().plans)).not.toMatch(/stripe|price_mock|prod_mock/);
+    const plans = selectResource(state(), resourceSpecs.plans);
+    expect(plans.status).toBe('success');
+    expect(plans.data?.map((plan) => plan.name)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    expect(JSON.stringify(plans)).not.toMatch(/stripe|price_mock|prod_mock/);
     expect(admin.requests.filter((request) => request.path.endsWith('/subscription-plans'))).toHaveLength(1);
   });
 
   it('a failure is kept with its message', async () => {
     const { state, admin } = setup();
     admin.injectFault({ kind: 'http_500', route: 'listPlans' });
-    await state().loadPlans();
-    expect(state().plans).toMatchObject({ status: 'error', error: { kind: 'upstream' } });
+    await state().fetchResource(resourceSpecs.plans);
+    expect(selectResource(state(), resourceSpecs.plans)).toMatchObject({
+      status: 'error',
+      error: { kind: 'upstream' },
+    });
   });
 });

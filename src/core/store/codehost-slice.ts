@@ -14,7 +14,7 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import type { ListStatus } from './slice-context.js';
+import type { ResourceStatus } from './resources.js';
 import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
@@ -47,7 +47,7 @@ export interface CodehostStartState {
 
 /** The repositories of an end user, cached page by page. */
 export interface RepositoryListState {
-  status: ListStatus;
+  status: ResourceStatus;
   /** The page shown (the last one asked for). */
   page: number;
   perPage: number;
@@ -89,7 +89,6 @@ export interface StartCodehostInput {
 export interface CodehostSlice {
   /** By external user id. */
   codehostConnections: Record<string, CodehostConnectionState>;
-  codehostConnectionList: { status: ListStatus; connections: CodehostConnection[]; error: AgentApiError | undefined };
   /** By external user id. */
   codehostStarts: Record<string, CodehostStartState>;
   /** By external user id. */
@@ -99,7 +98,6 @@ export interface CodehostSlice {
   /** By project id. */
   repositoryPushes: Record<string, RepositoryPushState>;
   loadCodehostConnection(externalUserId: string): Promise<IntegrationResult<CodehostConnection>>;
-  loadCodehostConnections(): Promise<IntegrationResult<CodehostConnection[]>>;
   /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
   startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
   /** Loads one page (page >= 1, perPage 1 to 100, out-of-range values clamped); a new perPage drops the cached pages. */
@@ -203,7 +201,6 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
 
   return {
     codehostConnections: {},
-    codehostConnectionList: { status: 'idle', connections: [], error: undefined },
     codehostStarts: {},
     repositoryLists: {},
     repositoryLinks: {},
@@ -243,19 +240,6 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
             checkedAt: now(),
           });
         },
-      });
-    },
-
-    loadCodehostConnections() {
-      const patch = (next: Partial<CodehostSlice['codehostConnectionList']>) =>
-        set({ codehostConnectionList: { ...get().codehostConnectionList, ...next } });
-      return run({
-        key: 'load:connections',
-        record: 'connections',
-        call: (signal) => client.codehost.listConnections({ signal }),
-        start: () => patch({ status: 'loading' }),
-        succeed: (connections) => patch({ status: 'loaded', connections, error: undefined }),
-        fail: (error) => patch({ status: 'error', error }),
       });
     },
 
@@ -320,7 +304,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
           patchList(externalUserId, {
             pages: { ...list?.pages, [page]: items },
             totalCount: typeof totalCount === 'number' ? totalCount : null,
-            ...(list === undefined || list.page === page ? { status: 'loaded' as const, error: undefined } : {}),
+            ...(list === undefined || list.page === page ? { status: 'success' as const, error: undefined } : {}),
           });
         },
         fail: (error) => {

@@ -5,13 +5,8 @@
  */
 import { AgentApiError, agentApiMessages } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
-import {
-  createSliceRunner,
-  isPast,
-  type IntegrationResult,
-  type ListStatus,
-  type SliceContext,
-} from './slice-context.js';
+import type { ResourcesSlice } from './resources.js';
+import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
  * Where an end user's connection to a provider stands: `missing` (the spec's "connection not found"),
@@ -50,21 +45,10 @@ export interface DeploymentState {
   endedAt: number | undefined;
 }
 
-export type { ListStatus } from './slice-context.js';
-
-/** The agency's connections to one provider (as far as the caller may see them). */
-export interface DeploymentConnectionListState {
-  status: ListStatus;
-  connections: DeploymentConnection[];
-  error: AgentApiError | undefined;
-}
-
 /** State and actions of the deployments slice. */
 export interface DeploymentsSlice {
   /** By `deploymentConnectionKey(provider, externalUserId)`. */
   deploymentConnections: Record<string, DeploymentConnectionState>;
-  /** By provider. */
-  deploymentConnectionLists: Record<string, DeploymentConnectionListState>;
   /** By `deploymentKey(provider, projectId)`. */
   deployments: Record<string, DeploymentState>;
   /** Loads an end user's connection (one request however many callers). */
@@ -75,8 +59,6 @@ export interface DeploymentsSlice {
     externalUserId: string,
     token: string,
   ): Promise<IntegrationResult<DeploymentConnection>>;
-  /** Loads the connections to a provider. */
-  loadDeploymentConnections(provider: string): Promise<IntegrationResult<DeploymentConnection[]>>;
   /** Deploys a project; while one runs for that project and provider, returns its promise and sends nothing. */
   deploy(provider: string, projectId: string, externalUserId?: string): Promise<IntegrationResult<Deployment>>;
 }
@@ -129,7 +111,7 @@ function statusOfFailure(error: AgentApiError): DeploymentConnectionStatus | und
 }
 
 /** Creates the deployments slice. */
-export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>): DeploymentsSlice {
+export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice & ResourcesSlice>): DeploymentsSlice {
   const { client, get, set, now } = context;
   const run = createSliceRunner(context.signal);
 
@@ -170,7 +152,6 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
 
   return {
     deploymentConnections: {},
-    deploymentConnectionLists: {},
     deployments: {},
 
     loadDeploymentConnection(provider, externalUserId) {
@@ -214,6 +195,7 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
           patchConnection(provider, externalUserId, { connectStatus: 'submitting', connectError: undefined }),
         succeed: (connection) => {
           context.log('action', `Connected ${provider} for ${externalUserId}`);
+          get().invalidate(`deployment-connections:${provider}`);
           patchConnection(provider, externalUserId, {
             ...connected(connection),
             connectStatus: 'connected',
@@ -229,28 +211,6 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
             ...(status === 'unknown_provider' ? { status, error } : {}),
           });
         },
-      });
-    },
-
-    loadDeploymentConnections(provider) {
-      const record = `list:${provider}`;
-      const patch = (next: Partial<DeploymentConnectionListState>) => {
-        const previous = get().deploymentConnectionLists[provider] ?? {
-          status: 'idle',
-          connections: [],
-          error: undefined,
-        };
-        set({
-          deploymentConnectionLists: { ...get().deploymentConnectionLists, [provider]: { ...previous, ...next } },
-        });
-      };
-      return run({
-        key: `load:${record}`,
-        record,
-        call: (signal) => client.deployments.listConnections(provider, { signal }),
-        start: () => patch({ status: 'loading' }),
-        succeed: (connections) => patch({ status: 'loaded', connections, error: undefined }),
-        fail: (error) => patch({ status: 'error', error }),
       });
     },
 
@@ -277,6 +237,8 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
         succeed: (deployment) => {
           context.log('action', `Deployed ${projectId} to ${provider} (${String(deployment.status)})`);
           patchDeployment(provider, projectId, { status: 'deployed', deployment, endedAt: now() });
+          // Deploying may have linked the project to the connection: the listing says so now.
+          get().invalidate(`deployment-connections:${provider}`);
         },
         fail: (error) => {
           context.log('error', `Deploying ${projectId} to ${provider} failed (${error.message})`);

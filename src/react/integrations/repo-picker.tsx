@@ -109,7 +109,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
       ? 'not_connected'
       : blockingError !== undefined
         ? 'error'
-        : listStatus === 'loaded' && loadedCount === 0 && (list?.totalCount === 0 || list?.totalCount === null)
+        : listStatus === 'success' && loadedCount === 0 && (list?.totalCount === 0 || list?.totalCount === null)
           ? 'empty'
           : loadedCount > 0
             ? 'ready'

@@ -5,9 +5,9 @@ import { useStore } from 'zustand';
 import {
   deploymentConnectionKey,
   deploymentKey,
+  resourceSpecs,
   type Deployment,
   type DeploymentConnection,
-  type DeploymentConnectionListState,
   type DeploymentConnectionState,
   type DeploymentState,
   type IntegrationResult,
@@ -15,6 +15,7 @@ import {
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
 import { useAutoLoad, type Holding, type UseLoadOptions } from '../shared/use-auto-load.js';
+import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
 /** What `useDeployment` returns. */
 export interface UseDeploymentResult {
@@ -71,10 +72,8 @@ export function useDeployment(
   return { connection, deployment, ...actions };
 }
 
-/** What `useDeploymentConnections` returns. */
-export interface UseDeploymentConnectionsResult extends DeploymentConnectionListState {
-  reload(): Promise<IntegrationResult<DeploymentConnection[]>>;
-}
+/** What `useDeploymentConnections` returns: `data` is the connections. */
+export type UseDeploymentConnectionsResult = UseResourceResult<DeploymentConnection[]>;
 
 /**
  * The agency's connections to a provider, loaded by the hooks' load policy (behind the agency's proxy, only
@@ -84,16 +83,5 @@ export function useDeploymentConnections(
   provider: string,
   options: UseLoadOptions = {},
 ): UseDeploymentConnectionsResult {
-  const { store } = useAgentContext();
-  const list = useStore(store, (state) => state.deploymentConnectionLists[provider]);
-  const enabled = options.enabled ?? true;
-  const reload = useMemo(() => () => store.getState().loadDeploymentConnections(provider), [store, provider]);
-  const status = list?.status;
-  useAutoLoad(
-    provider,
-    status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held',
-    enabled,
-    reload,
-  );
-  return { ...(list ?? { status: enabled ? 'loading' : 'idle', connections: [], error: undefined }), reload };
+  return useResource(resourceSpecs.deploymentConnections(provider), options);
 }

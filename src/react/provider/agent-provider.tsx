@@ -77,6 +77,7 @@ type AgentStoreState = ReturnType<AgentStore['getState']>;
 const errorRecords = [
   'generations',
   'projects',
+  'resources',
   'deployments',
   'deploymentConnections',
   'codehostConnections',
@@ -104,7 +105,6 @@ function storeErrors(next: AgentStoreState, previous: AgentStoreState | undefine
       if (entry.connectError !== undefined) errors.push(entry.connectError);
     }
   }
-  if (next.plans !== previous?.plans && next.plans.error !== undefined) errors.push(next.plans.error);
   return errors;
 }
 
