@@ -105,14 +105,14 @@ describe('hook actions return a Promise of their result, never undefined and nev
     );
     const seen = result.current;
     const results = await Promise.all([
-      seen.deployment.reload(),
+      seen.deployment.refresh(),
       seen.deployment.connect('token'),
       seen.deployment.deploy(),
       seen.codehost.refresh(),
       seen.codehost.startConnect('https://agency.example/back'),
       seen.repositories.goToPage(2),
       seen.repositories.loadMore(),
-      seen.repositories.reload(),
+      seen.repositories.refresh(),
       seen.actions.linkRepository({ owner: 'ada', name: 'site' }),
       seen.actions.pushRepository(),
     ]);

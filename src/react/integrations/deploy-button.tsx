@@ -93,7 +93,7 @@ export function DeployButton(props: DeployButtonProps) {
   const providerName = text.providerNames[provider] ?? provider;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
-  const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
+  const { connection, deployment, connect, deploy, refresh } = useDeployment(provider, targetProject);
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, deployment, signedIn);
   const [dialogOpen, setDialogOpen] = useState(defaultDialogOpen);
@@ -143,7 +143,7 @@ export function DeployButton(props: DeployButtonProps) {
         <p className="ae-muted">{text.signedOut}</p>
       ) : (
         <>
-          <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void reload()} />
+          <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void refresh()} />
           {connectionStatus === 'connected' && targetProject === undefined && (
             <p className="ae-hint">{text.noProject}</p>
           )}

@@ -63,7 +63,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const hasConnection =
     connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
   const repositories = useRepositories({ ...(perPage === undefined ? {} : { perPage }), enabled: hasConnection });
-  const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, reload } = repositories;
+  const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, refresh } = repositories;
   const { link, push } = useRepositoryActions(targetProject);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Repository | undefined>(undefined);
@@ -94,8 +94,8 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
     const before = previousConnectionStatus.current;
     previousConnectionStatus.current = connectionStatus;
     if (before !== undefined && before !== 'connected' && connectionStatus === 'connected' && list?.status === 'error')
-      void reload();
-  }, [connectionStatus, list?.status, reload]);
+      void refresh();
+  }, [connectionStatus, list?.status, refresh]);
 
   const notConnected = connectionStatus === 'missing';
   const connectionError = connectionStatus === 'error' ? connection?.error : undefined;
@@ -139,7 +139,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
           error={blockingError}
           title={text.loadErrorTitle}
           context="repositories"
-          onRetry={() => void (connectionError === undefined ? reload() : refreshConnection())}
+          onRetry={() => void (connectionError === undefined ? refresh() : refreshConnection())}
         />
       )}
       {state === 'loading' && items.length === 0 && <Skeleton rows={4} label={text.loading} />}

@@ -24,7 +24,7 @@ export interface UseDeploymentResult {
   /** The project's latest deployment to the provider. */
   deployment: DeploymentState | undefined;
   /** Loads the connection again. */
-  reload(): Promise<IntegrationResult<DeploymentConnection>>;
+  refresh(): Promise<IntegrationResult<DeploymentConnection>>;
   /** Sends a provider token once; it is not kept anywhere. Call it from an event handler. */
   connect(token: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Deploys the project (de-duplicated while one runs). Call it from an event handler, never an effect. */
@@ -53,7 +53,7 @@ export function useDeployment(
 
   const actions = useMemo(
     () => ({
-      reload: () =>
+      refresh: () =>
         userId === undefined
           ? unavailableResult<DeploymentConnection>('signedOut')
           : store.getState().loadDeploymentConnection(provider, userId),
@@ -68,7 +68,7 @@ export function useDeployment(
     }),
     [store, provider, userId, projectId],
   );
-  useAutoLoad(connectionKey, holdingOf(connection?.status), options.enabled ?? true, actions.reload);
+  useAutoLoad(connectionKey, holdingOf(connection?.status), options.enabled ?? true, actions.refresh);
   return { connection, deployment, ...actions };
 }
 
