@@ -27,7 +27,9 @@ const withUsage = (used: number, limit: number, period: Usage['period'] = 'day')
   agentParameters({
     setup: async ({ store }) => {
       const usage: Usage = { used, limit, resets_at: tonight(), period };
-      store.setState({ resources: { usage: { status: 'success', data: usage, error: undefined } } });
+      store.setState({
+        resources: { usage: { status: 'success', data: usage, error: undefined, updatedAt: Date.now() } },
+      });
     },
   });
 
@@ -64,7 +66,9 @@ export const NoQuota: Story = {
   parameters: agentParameters({
     setup: async ({ store }) => {
       const usage: Usage = { used: 0, limit: null, resets_at: null, period: null };
-      store.setState({ resources: { usage: { status: 'success', data: usage, error: undefined } } });
+      store.setState({
+        resources: { usage: { status: 'success', data: usage, error: undefined, updatedAt: Date.now() } },
+      });
     },
   }),
   play: async ({ canvasElement }) => {

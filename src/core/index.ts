@@ -167,9 +167,14 @@ export type { GenerationAction, GenerationCounts, GenerationFacts } from './wire
 export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
-export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store/codehost-slice.js';
+export {
+  clampPage,
+  clampPerPage,
+  codehostConnectionStatus,
+  isPrivateRepository,
+  repositoryPaging,
+} from './store/codehost-slice.js';
 export type {
-  CodehostConnectionState,
   CodehostConnectionStatus,
   CodehostSlice,
   CodehostStartState,
@@ -180,9 +185,9 @@ export type {
   RepositoryPushState,
   StartCodehostInput,
 } from './store/codehost-slice.js';
-export { deploymentConnectionKey, deploymentKey } from './store/deployments-slice.js';
+export { deploymentConnectionKey, deploymentConnectionStatus, deploymentKey } from './store/deployments-slice.js';
 export type {
-  DeploymentConnectionState,
+  DeploymentConnectState,
   DeploymentConnectionStatus,
   DeploymentConnectStatus,
   DeploymentsSlice,

@@ -94,8 +94,9 @@ export type {
   ConversationEntry,
 } from '../core/index.js';
 export type {
-  CodehostConnectionState,
-  DeploymentConnectionState,
+  CodehostConnectionStatus,
+  DeploymentConnectState,
+  DeploymentConnectionStatus,
   DeploymentState,
   IntegrationResult,
   Resource,

@@ -3,7 +3,7 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import { AgentProvider, DeployButton, useDeploymentConnections } from 'agent-embed';
-import { agentApiMessages, createAgentClient, type AgentTransport } from 'agent-embed/core';
+import { agentApiMessages, createAgentClient, resourceSpecs, type AgentTransport } from 'agent-embed/core';
 import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
 
@@ -174,7 +174,7 @@ describe('DeployButton journeys', () => {
     });
     const region = screen.getByRole('region', { name: 'Deploy to Netlify' });
     await act(async () => {
-      await rendered.store!.getState().loadDeploymentConnection('netlify', 'ada');
+      await rendered.store!.getState().fetchResource(resourceSpecs.deploymentConnection('netlify', 'ada'));
     });
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'connected'));
     expect(region).toHaveTextContent('Connected as netlify-ada');

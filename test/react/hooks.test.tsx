@@ -74,9 +74,9 @@ function DataHooks(options: UseLoadOptions) {
     <p
       data-testid="hooks"
       data-plans={plans.status}
-      data-deployment={deployment.connection?.status ?? 'none'}
+      data-deployment={deployment.connectionStatus}
       data-connections={connections.status}
-      data-codehost={codehost.connection?.status ?? 'none'}
+      data-codehost={codehost.connectionStatus}
       data-repositories={repositories.list?.status ?? 'none'}
       data-projects={projects.status}
     />

@@ -62,7 +62,7 @@ function setup(list: ProjectSummary[] | AgentApiError) {
 describe('project list', () => {
   it('loads the projects, newest first as the proxy sends them', async () => {
     const { loadProjects, projects } = setup([summary('p2', 'ready'), summary('p1', 'failed')]);
-    expect(projects()).toEqual({ status: 'idle', data: undefined, error: undefined });
+    expect(projects()).toEqual({ status: 'idle', data: undefined, error: undefined, updatedAt: undefined });
     const loading = loadProjects();
     expect(projects().status).toBe('loading');
     const result = await loading;
@@ -74,7 +74,7 @@ describe('project list', () => {
   it('is unavailable, not an error, when the transport has no proxy route (404)', async () => {
     const { loadProjects, projects } = setup(new AgentApiError('not_found', 'Not found.', { status: 404 }));
     await expect(loadProjects()).resolves.toEqual({ ok: true, data: null });
-    expect(projects()).toEqual({ status: 'success', data: null, error: undefined });
+    expect(projects()).toEqual({ status: 'success', data: null, error: undefined, updatedAt: expect.any(Number) });
   });
 
   it('keeps other failures as an error and never rejects', async () => {

@@ -32,12 +32,12 @@ function setup() {
   };
   const store = createAgentStore({ client: createAgentClient({ transport }), storage: null });
   /** The oldest unanswered request for `path`. */
-  const take = (path: string): Pending => {
-    const index = pending.findIndex((request) => request.path === path);
+  const take = (path: string, method = 'GET'): Pending => {
+    const index = pending.findIndex((request) => request.path === path && request.method === method);
     if (index === -1) throw new Error(`no request for ${path} (open: ${pending.map((p) => p.path).join(', ')})`);
     return pending.splice(index, 1)[0]!;
   };
-  const sent = (path: string) => pending.filter((request) => request.path === path).length;
+  const sent = (path: string) => pending.filter((request) => request.path === path && request.method === 'GET').length;
   return { store, take, sent };
 }
 
@@ -46,6 +46,7 @@ const failure = () => new AgentApiError('upstream', 'Service unavailable.', { st
 const plan = (name: string) => ({ id: name, name, slug: name.toLowerCase() });
 const connection = (externalUserId: string) => ({ id: 1, external_user_id: externalUserId, provider: 'vercel' });
 const vercel = resourceSpecs.deploymentConnections('vercel');
+const adaOnVercel = resourceSpecs.deploymentConnection('vercel', 'ada');
 
 interface Case {
   name: string;
@@ -95,7 +96,7 @@ const cases: Case[] = [
       take('/deployments/vercel/connections').answer({ data: [] });
       await first;
       const deploy = store.getState().deploy('vercel', 'p1', 'ada');
-      take('/deployments/vercel/project/p1/deploy').answer({
+      take('/deployments/vercel/project/p1/deploy', 'POST').answer({
         data: { deployment_id: 'd1', status: 'ready', url: null },
       });
       await deploy;
@@ -112,7 +113,7 @@ const cases: Case[] = [
     path: '/deployments/vercel/connections',
     async run({ store, take }) {
       const deploy = store.getState().deploy('vercel', 'p1', 'ada');
-      take('/deployments/vercel/project/p1/deploy').answer({
+      take('/deployments/vercel/project/p1/deploy', 'POST').answer({
         data: { deployment_id: 'd1', status: 'ready', url: null },
       });
       await deploy;
@@ -152,6 +153,21 @@ const cases: Case[] = [
     },
     expected: { status: 'success', data: [plan('New')] },
   },
+  {
+    name: "a mutation's answer overtakes a load still running: a new token, then the old listing without it",
+    spec: adaOnVercel,
+    path: '/deployments/vercel/connections',
+    async run({ store, take }) {
+      const lookup = store.getState().fetchResource(adaOnVercel);
+      const listing = take('/deployments/vercel/connections');
+      const connect = store.getState().connectDeployment('vercel', 'ada', 'ada-account:token');
+      take('/deployments/vercel/connections', 'POST').answer({ data: connection('ada') });
+      await connect;
+      listing.answer({ data: [] });
+      await expect(lookup).resolves.toEqual({ ok: true, data: null });
+    },
+    expected: { status: 'success', data: connection('ada') },
+  },
 ];
 
 describe('resources', () => {
@@ -162,6 +178,7 @@ describe('resources', () => {
       status: expected.status,
       data: expected.data,
       error: undefined,
+      updatedAt: expected.status === 'idle' ? undefined : expect.any(Number),
     });
     if (expected.open !== undefined) expect(context.sent(path)).toBe(expected.open);
     context.store.destroy();

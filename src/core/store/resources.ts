@@ -18,6 +18,8 @@ export interface Resource<T> {
   status: ResourceStatus;
   data: T | undefined;
   error: AgentApiError | undefined;
+  /** When the last answer or failure came (the store's clock). */
+  updatedAt: number | undefined;
 }
 
 /** How to fetch one resource; `settle` adds to the same store update as the answer (it never runs alone). */
@@ -35,10 +37,17 @@ export interface ResourcesSlice {
   fetchResource<T>(spec: ResourceSpec<T>): Promise<IntegrationResult<T>>;
   /** Loads again every held resource whose key starts with `prefix` (after a mutation changed them). */
   invalidate(prefix: string): void;
+  /** Writes what a mutation's answer says a resource now is (no request; a load running for it is overtaken). */
+  putResource<T>(spec: ResourceSpec<T>, data: T): void;
 }
 
 /** A resource that was never asked for. */
-export const idleResource: Resource<never> = { status: 'idle', data: undefined, error: undefined };
+export const idleResource: Resource<never> = {
+  status: 'idle',
+  data: undefined,
+  error: undefined,
+  updatedAt: undefined,
+};
 
 /** The resource of `spec` in a store state. */
 export function selectResource<T>(state: ResourcesSlice, spec: ResourceSpec<T>): Resource<T> {
@@ -64,6 +73,27 @@ const orNull = <T>(call: Promise<T>): Promise<T | null> =>
     throw error;
   });
 
+/**
+ * The end user's connection, or `null` when there is none: the listing (which answers 200 for "not
+ * connected") does not have it, or a 404 says so (the spec's words or a proxy's; an unknown provider stays an
+ * error). The direct lookup's 404 is a red console error in every browser, so the detailed view (expiry,
+ * installation status) is asked for only once the listing has the connection.
+ */
+async function ownConnection<T extends { external_user_id: string }>(
+  list: () => Promise<T[]>,
+  externalUserId: string,
+  lookUp: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    if (!(await list()).some((connection) => connection.external_user_id === externalUserId)) return null;
+    return await lookUp();
+  } catch (thrown) {
+    const error = thrown as AgentApiError;
+    if (error.kind === 'not_found' && error.code !== 'provider_not_found') return null;
+    throw thrown;
+  }
+}
+
 /** The resources of the store, by name. `null` data: the route does not exist behind this transport. */
 export const resourceSpecs = {
   plans: {
@@ -85,6 +115,24 @@ export const resourceSpecs = {
     key: `deployment-connections:${provider}`,
     fetch: (client, signal) => client.deployments.listConnections(provider, { signal }),
   }),
+  codehostConnection: (externalUserId: string): ResourceSpec<CodehostConnection | null> => ({
+    key: `codehost-connection:${externalUserId}`,
+    fetch: (client, signal) =>
+      ownConnection(
+        () => client.codehost.listConnections({ signal }),
+        externalUserId,
+        () => client.codehost.getConnection(externalUserId, { signal }),
+      ),
+  }),
+  deploymentConnection: (provider: string, externalUserId: string): ResourceSpec<DeploymentConnection | null> => ({
+    key: `deployment-connection:${provider}:${externalUserId}`,
+    fetch: (client, signal) =>
+      ownConnection(
+        () => client.deployments.listConnections(provider, { signal }),
+        externalUserId,
+        () => client.deployments.getConnection(provider, externalUserId, { signal }),
+      ),
+  }),
   codehostConnections: {
     key: 'codehost-connections',
     fetch: (client, signal) => client.codehost.listConnections({ signal }),
@@ -93,31 +141,39 @@ export const resourceSpecs = {
 
 /** Creates the resources slice. */
 export function createResourcesSlice<State extends ResourcesSlice>(context: SliceContext<State>): ResourcesSlice {
-  const { client, get, set } = context;
+  const { client, get, set, now } = context;
   const run = createSliceRunner(context.signal);
   const held = new Map<string, ResourceSpec<unknown>>();
   const patch = (key: string, next: Partial<Resource<unknown>>, extra?: Partial<State>) => {
     const resources = get().resources;
     set({ ...extra, resources: { ...resources, [key]: { ...(resources[key] ?? idleResource), ...next } } } as State);
   };
+  // A put is news newer than any load running: the runner drops answers overtaken by a newer load, this by a put.
+  const puts = new Map<string, number>();
   const load = <T>(spec: ResourceSpec<T>, fresh: boolean) => {
     held.set(spec.key, spec as ResourceSpec<unknown>);
+    let put = 0;
+    const current = () => (puts.get(spec.key) ?? 0) === put;
     return run<T>({
       key: spec.key,
       record: spec.key,
       fresh,
       call: (signal) => spec.fetch(client, signal),
       start: () => {
-        const current = get().resources[spec.key];
-        if (current?.data === undefined) patch(spec.key, { status: 'loading', error: undefined });
+        put = puts.get(spec.key) ?? 0;
+        if (get().resources[spec.key]?.data === undefined) patch(spec.key, { status: 'loading', error: undefined });
       },
-      succeed: (data) =>
-        patch(
-          spec.key,
-          { status: 'success', data, error: undefined },
-          spec.settle?.(data, get()) as Partial<State> | undefined,
-        ),
-      fail: (error) => patch(spec.key, { status: 'error', error }),
+      succeed: (data) => {
+        if (current())
+          patch(
+            spec.key,
+            { status: 'success', data, error: undefined, updatedAt: now() },
+            spec.settle?.(data, get()) as Partial<State> | undefined,
+          );
+      },
+      fail: (error) => {
+        if (current()) patch(spec.key, { status: 'error', error, updatedAt: now() });
+      },
     });
   };
   return {
@@ -125,6 +181,11 @@ export function createResourcesSlice<State extends ResourcesSlice>(context: Slic
     fetchResource: (spec) => load(spec, false),
     invalidate(prefix) {
       for (const [key, spec] of held) if (key.startsWith(prefix)) void load(spec, true);
+    },
+    putResource(spec, data) {
+      if (context.signal.aborted) return;
+      puts.set(spec.key, (puts.get(spec.key) ?? 0) + 1);
+      patch(spec.key, { status: 'success', data, error: undefined, updatedAt: now() });
     },
   };
 }

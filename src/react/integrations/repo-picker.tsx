@@ -57,8 +57,8 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   const signedIn = useExternalUser() !== undefined;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
-  const { connection, refresh: refreshConnection } = useCodehost();
-  const connectionStatus = connection?.status;
+  const connection = useCodehost();
+  const { connectionStatus, refresh: refreshConnection } = connection;
   // Repositories exist only behind a connection: asking without one would spend a request on a known answer.
   const hasConnection =
     connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
@@ -98,7 +98,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
   }, [connectionStatus, list?.status, refresh]);
 
   const notConnected = connectionStatus === 'missing';
-  const connectionError = connectionStatus === 'error' ? connection?.error : undefined;
+  const connectionError = connectionStatus === 'error' ? connection.error : undefined;
   const listError = listStatus === 'error' ? list?.error : undefined;
   // A failing later page keeps what is loaded: its error sits under the list, with a retry.
   const pageError = listError !== undefined && loadedCount > 0 ? listError : undefined;
@@ -315,7 +315,7 @@ export function RepoPicker({ projectId, perPage, onLinked, onPushed, className }
           text={text}
           projectId={targetProject}
           selected={selected}
-          login={connection?.connection?.codehost_login}
+          login={connection.data?.codehost_login}
           onLinked={onLinked}
           onPushed={onPushed}
         />
