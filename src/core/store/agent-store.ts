@@ -19,6 +19,7 @@ import { createConversationRecorder, readSaved, type ConversationSlice } from '.
 import { generationOutcome } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
+import { readPublishRecords, writePublishRecords } from './publish-records.js';
 import type { SliceContext } from './slice-context.js';
 
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generations-slice.js';
@@ -91,6 +92,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     storage: platform.storage,
     storageKey: options.storageKey ?? defaultStorageKey,
   };
+  const publishKey = `${conversationOptions.storageKey}:publish`;
   const conversation = createConversationRecorder(conversationOptions);
 
   const batcher = createFrameBatcher({
@@ -136,8 +138,10 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       ...createProjectListSlice(context, generations.open),
       conversations: readSaved(conversationOptions),
       ...generations.slice,
+      ...(readPublishRecords(platform.storage, publishKey) as Partial<AgentState>),
     };
   });
+  store.subscribe((state, previous) => writePublishRecords(platform.storage, publishKey, state, previous));
 
   return Object.assign(store, {
     client,
