@@ -140,7 +140,7 @@ export const ReadyToShipSheets: Story = {
   play: async ({ canvasElement }) => {
     const { view, part } = builder(canvasElement);
     await userEvent.click(view.getByRole('button', { name: 'Plans' }));
-    await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'success'));
     await userEvent.click(within(canvasElement.ownerDocument.body).getByRole('button', { name: 'Close' }));
     await userEvent.click(view.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'connected'));

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Conversation } from 'agent-embed';
+import { resourceSpecs } from 'agent-embed/core';
 import { expect, waitFor, within } from 'storybook/test';
 import { agentParameters, storyPrompt } from './story-agent.js';
 import { reach } from './story-states.js';
@@ -101,7 +102,7 @@ export const FromTheProxyRecord: Story = {
       // Built on an earlier visit (through the client alone), then opened as the end user would from the list.
       const built = await agent.client.generate({ prompt: storyPrompt, mode: 'design' });
       await agent.client.followUp(built.projectId!, { prompt: followUpPrompt });
-      await agent.store.getState().loadConversation(built.projectId!);
+      await agent.store.getState().fetchResource(resourceSpecs.conversation(built.projectId!));
       await agent.store.getState().openProject(built.projectId!);
     },
   }),

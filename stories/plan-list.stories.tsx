@@ -20,7 +20,7 @@ function plans(canvasElement: HTMLElement) {
 
 async function loaded(canvasElement: HTMLElement) {
   const found = plans(canvasElement);
-  await waitFor(() => expect(found.element).toHaveAttribute('data-state', 'loaded'));
+  await waitFor(() => expect(found.element).toHaveAttribute('data-state', 'success'));
   return found;
 }
 

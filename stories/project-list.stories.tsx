@@ -41,7 +41,7 @@ export const Empty: Story = {
   name: 'No project yet',
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'success'));
     await expect(view.queryByRole('listitem')).not.toBeInTheDocument();
     await expect(view.getByText('Your projects will be listed here once you have built one.')).toBeInTheDocument();
   },
@@ -66,7 +66,7 @@ export const SeveralProjects: Story = {
   parameters: agentParameters({ setup: earlierProjects }),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'success'));
     const items = view.getAllByRole('button');
     await expect(items).toHaveLength(3);
     // Nothing is open yet: no project is marked as the current one.
@@ -88,7 +88,7 @@ export const CurrentProject: Story = {
   }),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
-    await waitFor(() => expect(element).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'success'));
     const items = view.getAllByRole('button');
     await expect(items).toHaveLength(2);
     await expect(items[0]).toHaveAttribute('aria-current', 'true');

@@ -27,7 +27,9 @@ const withUsage = (used: number, limit: number, period: Usage['period'] = 'day')
   agentParameters({
     setup: async ({ store }) => {
       const usage: Usage = { used, limit, resets_at: tonight(), period };
-      store.setState({ usage: { status: 'loaded', usage, error: undefined } });
+      store.setState({
+        resources: { usage: { status: 'success', data: usage, error: undefined, updatedAt: Date.now() } },
+      });
     },
   });
 
@@ -63,8 +65,9 @@ export const NoQuota: Story = {
   name: 'No quota: nothing shown',
   parameters: agentParameters({
     setup: async ({ store }) => {
+      const usage: Usage = { used: 0, limit: null, resets_at: null, period: null };
       store.setState({
-        usage: { status: 'loaded', usage: { used: 0, limit: null, resets_at: null, period: null }, error: undefined },
+        resources: { usage: { status: 'success', data: usage, error: undefined, updatedAt: Date.now() } },
       });
     },
   }),

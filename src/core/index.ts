@@ -174,9 +174,14 @@ export type { GenerationAction, GenerationCounts, GenerationFacts } from './wire
 export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
-export { clampPage, clampPerPage, isPrivateRepository, repositoryPaging } from './store/codehost-slice.js';
+export {
+  clampPage,
+  clampPerPage,
+  codehostConnectionStatus,
+  isPrivateRepository,
+  repositoryPaging,
+} from './store/codehost-slice.js';
 export type {
-  CodehostConnectionState,
   CodehostConnectionStatus,
   CodehostSlice,
   CodehostStartState,
@@ -187,22 +192,19 @@ export type {
   RepositoryPushState,
   StartCodehostInput,
 } from './store/codehost-slice.js';
-export { deploymentConnectionKey, deploymentKey } from './store/deployments-slice.js';
+export { deploymentConnectionKey, deploymentConnectionStatus, deploymentKey } from './store/deployments-slice.js';
 export type {
-  DeploymentConnectionListState,
-  DeploymentConnectionState,
+  DeploymentConnectState,
   DeploymentConnectionStatus,
   DeploymentConnectStatus,
   DeploymentsSlice,
   DeploymentState,
   DeploymentStatus,
-  ListStatus,
 } from './store/deployments-slice.js';
 export type { IntegrationResult } from './store/slice-context.js';
-export { plansInDisplayOrder } from './store/plans-slice.js';
-export type { PlansSlice, PlansState } from './store/plans-slice.js';
-export type { UsageSlice, UsageState } from './store/usage-slice.js';
-export type { ProjectListSlice, ProjectListState, ProjectListStatus } from './store/project-list-slice.js';
+export { idleResource, plansInDisplayOrder, resourceSpecs, selectResource } from './store/resources.js';
+export type { Resource, ResourceSpec, ResourceStatus, ResourcesSlice } from './store/resources.js';
+export type { ProjectListSlice } from './store/project-list-slice.js';
 export { selectProjectView } from './store/project-view.js';
 export type {
   ProgressStage,

@@ -56,6 +56,8 @@ export { usePlans } from './integrations/use-plans.js';
 export { useUsage } from './usage/use-usage.js';
 export type { UseUsageResult } from './usage/use-usage.js';
 export type { UsePlansResult } from './integrations/use-plans.js';
+export { useResource } from './shared/use-resource.js';
+export type { UseResourceResult } from './shared/use-resource.js';
 export { DeployButton } from './integrations/deploy-button.js';
 export type { DeployButtonProps, DeployButtonState } from './integrations/deploy-button.js';
 export { CodehostConnect, codehostPopupName, codehostReturnMessage } from './integrations/codehost-connect.js';
@@ -70,6 +72,7 @@ export { Conversation } from './conversation/conversation.js';
 export type { ConversationProps } from './conversation/conversation.js';
 export type { ConversationLabels, TurnCounts } from './conversation/conversation.labels.js';
 export { useConversation } from './conversation/use-conversation.js';
+export type { UseConversationResult } from './conversation/use-conversation.js';
 export { useProjectView } from './generation/use-project-view.js';
 export { ProjectList } from './projects/project-list.js';
 export type { ProjectListProps } from './projects/project-list.js';
@@ -92,11 +95,13 @@ export type {
   ConversationEntry,
 } from '../core/index.js';
 export type {
-  CodehostConnectionState,
-  DeploymentConnectionState,
+  CodehostConnectionStatus,
+  DeploymentConnectState,
+  DeploymentConnectionStatus,
   DeploymentState,
   IntegrationResult,
-  PlansState,
+  Resource,
+  ResourceStatus,
   RepositoryLinkState,
   RepositoryListState,
   RepositoryPushState,

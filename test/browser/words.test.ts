@@ -74,7 +74,7 @@ describe('a first load of the playground', () => {
       await page.locator('section.ae-deploy[data-state="missing"]').waitFor();
       await page.getByRole('button', { name: 'Close' }).click();
       await page.getByRole('button', { name: 'Plans' }).click();
-      await page.locator('section.ae-plans[data-state="loaded"]').waitFor();
+      await page.locator('section.ae-plans[data-state="success"]').waitFor();
       await page.waitForLoadState('networkidle');
       expect(noise).toEqual([]);
     } finally {
@@ -141,7 +141,7 @@ describe('failure scenarios in end-user words', () => {
     expect(await page.getByRole('region', { name: 'Build progress' }).count()).toBe(0);
     expect(await page.locator('.ae-builder').getAttribute('data-phase')).toBe('idle');
     await alert.getByRole('button', { name: 'Buy credits' }).click();
-    await page.getByRole('dialog', { name: 'Plans' }).locator('section.ae-plans[data-state="loaded"]').waitFor();
+    await page.getByRole('dialog', { name: 'Plans' }).locator('section.ae-plans[data-state="success"]').waitFor();
   });
 
   it('credits running out mid-build: told once, in the build log, with "Buy credits"', async () => {

@@ -122,7 +122,7 @@ describe('AgentBuilder, the one-line embed', () => {
       await user.click(within(sheet).getByRole('button', { name: 'Close' }));
       await user.click(within(builder).getByRole('button', { name: 'Plans' }));
       const plans = within(screen.getByRole('dialog', { name: 'Plans' })).getByRole('region', { name: 'Plans' });
-      await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
+      await waitFor(() => expect(plans).toHaveAttribute('data-state', 'success'));
 
       // "New project" clears the stage; the old conversation stays with its project.
       await user.click(screen.getByRole('button', { name: 'Close' }));
@@ -163,7 +163,7 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     expect(creditsTold(builder)).toHaveLength(1);
     await user.click(within(alert).getByRole('button', { name: 'Buy credits' }));
     const plans = within(screen.getByRole('dialog', { name: 'Plans' })).getByRole('region', { name: 'Plans' });
-    await waitFor(() => expect(plans).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(plans).toHaveAttribute('data-state', 'success'));
     // Choosing a plan is the agency's checkout; the sheet gets out of the way.
     await user.click(within(plans).getByRole('button', { name: 'Choose Pro' }));
     expect(onSelectPlan).toHaveBeenCalledWith(expect.objectContaining({ name: 'Pro' }));

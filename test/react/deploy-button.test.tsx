@@ -3,7 +3,13 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import { AgentProvider, DeployButton, useDeploymentConnections } from 'agent-embed';
-import { agentApiMessages, createAgentClient, errorFromResponse, type AgentTransport } from 'agent-embed/core';
+import {
+  agentApiMessages,
+  createAgentClient,
+  errorFromResponse,
+  resourceSpecs,
+  type AgentTransport,
+} from 'agent-embed/core';
 import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
 
@@ -176,7 +182,7 @@ describe('DeployButton journeys', () => {
     });
     const region = screen.getByRole('region', { name: 'Deploy to Netlify' });
     await act(async () => {
-      await rendered.store!.getState().loadDeploymentConnection('netlify', 'ada');
+      await rendered.store!.getState().fetchResource(resourceSpecs.deploymentConnection('netlify', 'ada'));
     });
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'connected'));
     expect(region).toHaveTextContent('Connected as netlify-ada');
@@ -335,7 +341,7 @@ describe('DeployButton accessibility (axe, color-contrast off in jsdom)', () => 
 
 describe('useDeploymentConnections', () => {
   function Connections() {
-    const { status, connections, error } = useDeploymentConnections('vercel');
+    const { status, data: connections = [], error } = useDeploymentConnections('vercel');
     return (
       <p data-testid="connections" data-state={status}>
         {error?.message ??
@@ -353,7 +359,7 @@ describe('useDeploymentConnections', () => {
       token: 'ada-account:token',
     });
     renderWithMock(<Connections />, { mock: { api }, provider: { externalUser: ada } });
-    await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(screen.getByTestId('connections')).toHaveAttribute('data-state', 'success'));
     expect(screen.getByTestId('connections')).toHaveTextContent('ada:ada-account (Vercel)');
   });
 });

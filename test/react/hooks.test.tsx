@@ -74,9 +74,9 @@ function DataHooks(options: UseLoadOptions) {
     <p
       data-testid="hooks"
       data-plans={plans.status}
-      data-deployment={deployment.connection?.status ?? 'none'}
+      data-deployment={deployment.connectionStatus}
       data-connections={connections.status}
-      data-codehost={codehost.connection?.status ?? 'none'}
+      data-codehost={codehost.connectionStatus}
       data-repositories={repositories.list?.status ?? 'none'}
       data-projects={projects.status}
     />
@@ -105,14 +105,14 @@ describe('hook actions return a Promise of their result, never undefined and nev
     );
     const seen = result.current;
     const results = await Promise.all([
-      seen.deployment.reload(),
+      seen.deployment.refresh(),
       seen.deployment.connect('token'),
       seen.deployment.deploy(),
       seen.codehost.refresh(),
       seen.codehost.startConnect('https://agency.example/back'),
       seen.repositories.goToPage(2),
       seen.repositories.loadMore(),
-      seen.repositories.reload(),
+      seen.repositories.refresh(),
       seen.actions.linkRepository({ owner: 'ada', name: 'site' }),
       seen.actions.pushRepository(),
     ]);
@@ -138,9 +138,9 @@ describe('hook actions return a Promise of their result, never undefined and nev
     const { result: plans } = renderHook(() => usePlans({ enabled: false }), {
       wrapper: ({ children }) => inProvider(store, children),
     });
-    let result: Awaited<ReturnType<typeof plans.current.reload>> | undefined;
+    let result: Awaited<ReturnType<typeof plans.current.refresh>> | undefined;
     await act(async () => {
-      result = await plans.current.reload();
+      result = await plans.current.refresh();
     });
     expect(result?.ok).toBe(false);
     expect(plans.current.status).toBe('error');
@@ -162,11 +162,11 @@ describe('one load policy', () => {
     );
     await waitFor(() => {
       const hooks = view.getAllByTestId('hooks')[0]!;
-      expect(hooks).toHaveAttribute('data-plans', 'loaded');
+      expect(hooks).toHaveAttribute('data-plans', 'success');
       expect(hooks).toHaveAttribute('data-deployment', 'missing');
-      expect(hooks).toHaveAttribute('data-connections', 'loaded');
+      expect(hooks).toHaveAttribute('data-connections', 'success');
       expect(hooks).toHaveAttribute('data-codehost', 'missing');
-      expect(hooks).toHaveAttribute('data-projects', 'ready');
+      expect(hooks).toHaveAttribute('data-projects', 'success');
     });
     const once = loadedPaths.map(count);
     // Two hooks each: one request per resource. The provider's listing serves two resources (the end user's
@@ -194,7 +194,7 @@ describe('one load policy', () => {
     });
     expect(requests).toEqual([]);
     await act(async () => {
-      expect((await plans.current.reload()).ok).toBe(true);
+      expect((await plans.current.refresh()).ok).toBe(true);
     });
     expect(requests).toEqual(['GET /subscription-plans']);
   });
@@ -212,7 +212,7 @@ describe('one load policy', () => {
     failing.clear();
     view.rerender(inProvider(store, null));
     view.rerender(inProvider(store, <DataHooks />));
-    await waitFor(() => expect(view.getByTestId('hooks')).toHaveAttribute('data-plans', 'loaded'));
+    await waitFor(() => expect(view.getByTestId('hooks')).toHaveAttribute('data-plans', 'success'));
     expect(count('/subscription-plans')).toBe(2);
   });
 });

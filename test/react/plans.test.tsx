@@ -13,7 +13,7 @@ function plans() {
 describe('PlanList', () => {
   it('shows the plans in display order with prices in the provider locale, and no payment ids', async () => {
     const { container } = renderWithMock(<PlanList />, { provider: { locale: 'de-DE' } });
-    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'success'));
     const items = within(plans())
       .getAllByRole('listitem')
       .filter((item) => item.classList.contains('ae-plan'));
@@ -41,7 +41,7 @@ describe('PlanList', () => {
   it('English prices by default and a choose button per plan when onSelect is given', async () => {
     const onSelect = vi.fn();
     const { user } = renderWithMock(<PlanList onSelect={onSelect} />, { provider: { locale: 'en-US' } });
-    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'success'));
     expect(plans()).toHaveTextContent('$49 per month');
     await user.click(within(plans()).getByRole('button', { name: 'Choose Pro' }));
     expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ name: 'Pro', slug: 'pro' }));
@@ -57,7 +57,7 @@ describe('PlanList', () => {
     expect(alert.querySelector('details')).toHaveTextContent('This team is currently suspended.');
     api.admin.suspendTeam(undefined, false);
     await failing.user.click(within(plans()).getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'loaded'));
+    await waitFor(() => expect(plans()).toHaveAttribute('data-state', 'success'));
   });
 });
 

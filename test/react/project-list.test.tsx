@@ -20,7 +20,7 @@ describe("ProjectList and the builder's project switcher", () => {
 
     await user.click(within(builder).getByRole('button', { name: 'Projects' }));
     const list = screen.getByRole('region', { name: 'Your projects' });
-    await waitFor(() => expect(list).toHaveAttribute('data-state', 'ready'));
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
     const item = within(list).getByRole('button', { name: new RegExp(project.name) });
     await user.click(item);
     // The sheet closes; the stage shows the project again: its preview, its conversation, a follow-up box.

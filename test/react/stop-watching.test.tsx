@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentBuilder, AgentProvider, Conversation, ProjectList } from 'agent-embed';
-import { createAgentClient, createAgentStore } from 'agent-embed/core';
+import { createAgentClient, createAgentStore, resourceSpecs, selectResource } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -99,7 +99,7 @@ describe('a second tab following a live build', () => {
     );
     // The second tab opens the project while it builds, and follows it through the events route.
     const list = screen.getByRole('region', { name: 'Your projects' });
-    await waitFor(() => expect(second.getState().projectList.items).toHaveLength(1));
+    await waitFor(() => expect(selectResource(second.getState(), resourceSpecs.projects).data).toHaveLength(1));
     await user.click(within(list).getAllByRole('button')[0]!);
     const conversation = screen.getByRole('region', { name: 'Conversation' });
     await waitFor(() => expect(conversation).toHaveTextContent(prompt));

@@ -1,6 +1,15 @@
 /** How the store finds an end user's connections and keeps a repository listing through a failing page. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentClient, createAgentStore, type AgentStore, type TransportRequest } from 'agent-embed/core';
+import {
+  codehostConnectionStatus,
+  createAgentClient,
+  createAgentStore,
+  deploymentConnectionStatus,
+  resourceSpecs,
+  selectResource,
+  type AgentStore,
+  type TransportRequest,
+} from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 
 const opened: { store: AgentStore; transport: ReturnType<typeof createMockTransport> }[] = [];
@@ -30,24 +39,36 @@ function setup() {
   });
   const store = createAgentStore({ client, storage: null });
   opened.push({ store, transport });
-  return { store, transport, client, sent, paths: () => sent.map((request) => `${request.method} ${request.path}`) };
+  const vercel = resourceSpecs.deploymentConnection('vercel', 'ada');
+  const codehost = resourceSpecs.codehostConnection('ada');
+  return {
+    store,
+    transport,
+    client,
+    sent,
+    paths: () => sent.map((request) => `${request.method} ${request.path}`),
+    loadVercel: () => store.getState().fetchResource(vercel),
+    vercelStatus: () => deploymentConnectionStatus(selectResource(store.getState(), vercel)),
+    loadCodehost: () => store.getState().fetchResource(codehost),
+    codehostStatus: () => codehostConnectionStatus(selectResource(store.getState(), codehost)),
+  };
 }
 
 describe('connection lookups answer 200 for "not connected yet"', () => {
   it('a new end user: one listing per lookup, no direct GET that would answer 404', async () => {
-    const { store, paths } = setup();
-    await store.getState().loadDeploymentConnection('vercel', 'ada');
-    await store.getState().loadCodehostConnection('ada');
-    expect(store.getState().deploymentConnections['vercel:ada']?.status).toBe('missing');
-    expect(store.getState().codehostConnections.ada?.status).toBe('missing');
+    const { paths, loadVercel, loadCodehost, vercelStatus, codehostStatus } = setup();
+    await loadVercel();
+    await loadCodehost();
+    expect(vercelStatus()).toBe('missing');
+    expect(codehostStatus()).toBe('missing');
     expect(paths()).toEqual(['GET /deployments/vercel/connections', 'GET /codehost/connections']);
   });
 
   it('a connected end user: the listing, then the detailed view', async () => {
-    const { store, client, paths } = setup();
+    const { client, paths, loadVercel, vercelStatus } = setup();
     await client.deployments.connect('vercel', { external_user_id: 'ada', token: 'ada-account:token' });
-    await store.getState().loadDeploymentConnection('vercel', 'ada');
-    expect(store.getState().deploymentConnections['vercel:ada']?.status).toBe('connected');
+    await loadVercel();
+    expect(vercelStatus()).toBe('connected');
     expect(paths().slice(1)).toEqual([
       'GET /deployments/vercel/connections',
       'GET /deployments/vercel/connections/ada',
@@ -55,14 +76,14 @@ describe('connection lookups answer 200 for "not connected yet"', () => {
   });
 
   it('another user in the listing is not this user', async () => {
-    const { store, transport } = setup();
+    const { transport, loadVercel, vercelStatus } = setup();
     // Grace, another end user of the same agency, signed in on another browser.
     const grace = createAgentClient({
       transport: createMockTransport({ api: transport.api, externalUser: { id: 'grace' } }),
     });
     await grace.deployments.connect('vercel', { external_user_id: 'grace', token: 'grace-account:token' });
-    await store.getState().loadDeploymentConnection('vercel', 'ada');
-    expect(store.getState().deploymentConnections['vercel:ada']?.status).toBe('missing');
+    await loadVercel();
+    expect(vercelStatus()).toBe('missing');
   });
 });
 
@@ -88,6 +109,6 @@ describe('a repository listing keeps what it has', () => {
     expect(list.pages[1]).toHaveLength(20);
     await store.getState().loadRepositories('ada', { page: 2 });
     expect(Object.keys(store.getState().repositoryLists.ada!.pages)).toEqual(['1', '2']);
-    expect(store.getState().repositoryLists.ada!.status).toBe('loaded');
+    expect(store.getState().repositoryLists.ada!.status).toBe('success');
   });
 });

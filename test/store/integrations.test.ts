@@ -1,10 +1,14 @@
-/** The store's deployment, code-host and plan slices against the in-memory mock (jsdom: generations stream). */
+/** The store's deployment and code-host slices and the plans resource against the in-memory mock (jsdom: generations stream). */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AgentApiError,
   agentApiMessages,
   createAgentClient,
+  codehostConnectionStatus,
   createAgentStore,
+  deploymentConnectionStatus,
+  resourceSpecs,
+  selectResource,
   type AgentLogEntry,
   type AgentStore,
   type AgentStoreOptions,
@@ -67,6 +71,17 @@ function setup(options: Setup = {}) {
     admin,
     sent,
     state: () => store.getState(),
+    loadDeploymentConnection: (provider: string, user: string) =>
+      store.getState().fetchResource(resourceSpecs.deploymentConnection(provider, user)),
+    deploymentConnection: (provider: string, user: string) => {
+      const resource = selectResource(store.getState(), resourceSpecs.deploymentConnection(provider, user));
+      return { ...resource, connectionStatus: deploymentConnectionStatus(resource) };
+    },
+    loadCodehostConnection: (user: string) => store.getState().fetchResource(resourceSpecs.codehostConnection(user)),
+    codehostConnection: (user: string) => {
+      const resource = selectResource(store.getState(), resourceSpecs.codehostConnection(user));
+      return { ...resource, connectionStatus: codehostConnectionStatus(resource) };
+    },
     posts: (fragment: string) =>
       admin.requests.filter((request) => request.method === 'POST' && request.path.includes(fragment)),
     async project(): Promise<string> {
@@ -94,29 +109,29 @@ function setup(options: Setup = {}) {
 
 describe('deployments slice', () => {
   it('a missing connection, a rejected token, a connected account; the token is in no state and no log', async () => {
-    const { state, store, log } = setup();
+    const { state, store, log, loadDeploymentConnection, deploymentConnection } = setup();
     const token = 'bad_secret_token_9f3a';
     const goodToken = 'acme-team:secret-value-771';
-    expect((await state().loadDeploymentConnection('vercel', 'ada')).ok).toBe(false);
-    expect(state().deploymentConnections['vercel:ada']).toMatchObject({
-      status: 'missing',
-      error: { message: agentApiMessages.deploymentConnectionNotFound },
-    });
+    expect(await loadDeploymentConnection('vercel', 'ada')).toEqual({ ok: true, data: null });
+    expect(deploymentConnection('vercel', 'ada')).toMatchObject({ connectionStatus: 'missing', error: undefined });
 
     const rejected = await state().connectDeployment('vercel', 'ada', token);
     expect(rejected.ok).toBe(false);
-    const afterRejection = state().deploymentConnections['vercel:ada']!;
-    expect(afterRejection.status).toBe('missing');
-    expect(afterRejection.connectStatus).toBe('failed');
-    expect(afterRejection.connectError?.fieldErrors?.token?.[0]).toContain('rejected by Vercel');
+    expect(deploymentConnection('vercel', 'ada').connectionStatus).toBe('missing');
+    const afterRejection = state().deploymentConnects['vercel:ada']!;
+    expect(afterRejection.status).toBe('failed');
+    expect(afterRejection.error?.fieldErrors?.token?.[0]).toContain('rejected by Vercel');
 
     const connected = await state().connectDeployment('vercel', 'ada', goodToken);
     expect(connected.ok).toBe(true);
-    expect(state().deploymentConnections['vercel:ada']).toMatchObject({
+    expect(state().deploymentConnects['vercel:ada']).toEqual({
+      provider: 'vercel',
       status: 'connected',
-      connectStatus: 'connected',
-      connectError: undefined,
-      connection: { provider_account_name: 'acme-team (Vercel)' },
+      error: undefined,
+    });
+    expect(deploymentConnection('vercel', 'ada')).toMatchObject({
+      connectionStatus: 'connected',
+      data: { provider_account_name: 'acme-team (Vercel)' },
     });
 
     const serialized = JSON.stringify(store.getState()) + JSON.stringify(log);
@@ -129,28 +144,28 @@ describe('deployments slice', () => {
   });
 
   it('409 for an account of another end user, unknown provider, and an expired connection', async () => {
-    const { state, transport } = setup({ store: { now: () => Date.now() } });
+    const { state, transport, loadDeploymentConnection, deploymentConnection } = setup({
+      store: { now: () => Date.now() },
+    });
     // Grace, another end user of the same agency, signed in on another browser.
     const grace = createAgentClient({
       transport: createMockTransport({ api: transport.api, externalUser: { id: 'grace' } }),
     });
     await grace.deployments.connect('netlify', { external_user_id: 'grace', token: 'shared:one' });
     await state().connectDeployment('netlify', 'ada', 'shared:two');
-    expect(state().deploymentConnections['netlify:ada']).toMatchObject({
-      connectStatus: 'failed',
-      connectError: { kind: 'conflict', message: agentApiMessages.providerAccountTaken },
+    expect(state().deploymentConnects['netlify:ada']).toMatchObject({
+      status: 'failed',
+      error: { kind: 'conflict', message: agentApiMessages.providerAccountTaken },
     });
 
-    await state().loadDeploymentConnection('heroku', 'ada');
-    expect(state().deploymentConnections['heroku:ada']).toMatchObject({
-      status: 'unknown_provider',
+    await loadDeploymentConnection('heroku', 'ada');
+    expect(deploymentConnection('heroku', 'ada')).toMatchObject({
+      connectionStatus: 'unknown_provider',
       error: { message: agentApiMessages.providerNotFound },
     });
     await state().connectDeployment('heroku', 'ada', 'long_enough_token');
-    expect(state().deploymentConnections['heroku:ada']).toMatchObject({
-      status: 'unknown_provider',
-      connectStatus: 'failed',
-    });
+    expect(deploymentConnection('heroku', 'ada').connectionStatus).toBe('unknown_provider');
+    expect(state().deploymentConnects['heroku:ada']?.status).toBe('failed');
 
     const expiring = setup({
       store: { now: () => Date.parse('2030-01-01T00:00:00Z') },
@@ -165,8 +180,8 @@ describe('deployments slice', () => {
       }),
     });
     await expiring.state().connectDeployment('vercel', 'ada', 'long_enough_token');
-    await expiring.state().loadDeploymentConnection('vercel', 'ada');
-    expect(expiring.state().deploymentConnections['vercel:ada']?.status).toBe('expired');
+    await expiring.loadDeploymentConnection('vercel', 'ada');
+    expect(expiring.deploymentConnection('vercel', 'ada').connectionStatus).toBe('expired');
   });
 
   it('masks the token in an error that echoes it', async () => {
@@ -186,7 +201,7 @@ describe('deployments slice', () => {
       }),
     });
     await state().connectDeployment('vercel', 'ada', token);
-    const error = state().deploymentConnections['vercel:ada']!.connectError!;
+    const error = state().deploymentConnects['vercel:ada']!.error!;
     expect(error.message).toBe('Token ••• is not valid.');
     expect(error.fieldErrors).toEqual({ token: ['••• was revoked'] });
     expect(error.kind).toBe('validation');
@@ -194,12 +209,12 @@ describe('deployments slice', () => {
   });
 
   it('deploys once per double click; a missing connection fails the deploy and marks the connection missing', async () => {
-    const { state, posts, project } = setup();
+    const { state, posts, project, deploymentConnection } = setup();
     const projectId = await project();
     const missing = await state().deploy('vercel', projectId, 'ada');
     expect(missing).toMatchObject({ ok: false, error: { message: agentApiMessages.deploymentConnectionNotFound } });
     expect(state().deployments[`vercel:${projectId}`]).toMatchObject({ status: 'failed' });
-    expect(state().deploymentConnections['vercel:ada']?.status).toBe('missing');
+    expect(deploymentConnection('vercel', 'ada').connectionStatus).toBe('missing');
 
     await state().connectDeployment('vercel', 'ada', 'long_enough_token');
     const first = state().deploy('vercel', projectId, 'ada');
@@ -217,28 +232,24 @@ describe('deployments slice', () => {
   });
 
   it('lists connections; after destroy nothing is published', async () => {
-    const { state, store } = setup();
+    const { state, store, loadCodehostConnection, codehostConnection } = setup();
     await state().connectDeployment('vercel', 'ada', 'long_enough_token');
-    await state().loadDeploymentConnections('vercel');
-    expect(
-      state().deploymentConnectionLists.vercel?.connections.map((connection) => connection.external_user_id),
-    ).toEqual(['ada']);
-    const pending = state().loadDeploymentConnection('vercel', 'ada');
+    const vercel = resourceSpecs.deploymentConnections('vercel');
+    await state().fetchResource(vercel);
+    expect(selectResource(state(), vercel).data?.map((connection) => connection.external_user_id)).toEqual(['ada']);
+    const pending = loadCodehostConnection('ada');
     store.destroy();
     expect((await pending).ok).toBe(false);
-    expect(state().deploymentConnections['vercel:ada']?.status).toBe('loading');
-    expect(await state().loadPlans()).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(codehostConnection('ada').status).toBe('loading');
+    expect(await state().fetchResource(resourceSpecs.plans)).toMatchObject({ ok: false, error: { kind: 'aborted' } });
   });
 });
 
 describe('code-host slice', () => {
   it('missing, then the install flow, then connected with the installation status; inactive and expired', async () => {
-    const { state } = setup();
-    await state().loadCodehostConnection('ada');
-    expect(state().codehostConnections.ada).toMatchObject({
-      status: 'missing',
-      error: { message: agentApiMessages.codehostConnectionNotFound },
-    });
+    const { loadCodehostConnection, codehostConnection } = setup();
+    await loadCodehostConnection('ada');
+    expect(codehostConnection('ada')).toMatchObject({ connectionStatus: 'missing', data: null, error: undefined });
 
     const flow = setup();
     await flow.connectCodehost('ada');
@@ -246,19 +257,19 @@ describe('code-host slice', () => {
       status: 'started',
       redirectUrl: expect.stringContaining('/__mock/codehost/install?state='),
     });
-    await flow.state().loadCodehostConnection('ada');
-    expect(flow.state().codehostConnections.ada).toMatchObject({
-      status: 'connected',
-      connection: { codehost_login: 'ada-lovelace', installation_status: 'active' },
+    await flow.loadCodehostConnection('ada');
+    expect(flow.codehostConnection('ada')).toMatchObject({
+      connectionStatus: 'connected',
+      data: { codehost_login: 'ada-lovelace', installation_status: 'active' },
     });
     flow.admin.setCodehostInstallationStatus('ada', 'suspended');
-    await flow.state().loadCodehostConnection('ada');
-    expect(flow.state().codehostConnections.ada?.status).toBe('inactive');
+    await flow.loadCodehostConnection('ada');
+    expect(flow.codehostConnection('ada').connectionStatus).toBe('inactive');
 
     const later = setup({ store: { now: () => Date.now() + 400 * day } });
     await later.connectCodehost('ada');
-    await later.state().loadCodehostConnection('ada');
-    expect(later.state().codehostConnections.ada?.status).toBe('expired');
+    await later.loadCodehostConnection('ada');
+    expect(later.codehostConnection('ada').connectionStatus).toBe('expired');
   });
 
   it('a start whose redirect_url is not http(s) fails and keeps no address; validation errors are kept', async () => {
@@ -311,7 +322,7 @@ describe('code-host slice', () => {
       { page: 2, per_page: 20 },
     ]);
     const list = state().repositoryLists.ada!;
-    expect(list).toMatchObject({ status: 'loaded', page: 2, perPage: 20, totalCount: 47 });
+    expect(list).toMatchObject({ status: 'success', page: 2, perPage: 20, totalCount: 47 });
     expect(Object.keys(list.pages)).toEqual(['2']);
     expect(list.pages[2]).toHaveLength(20);
     await state().loadRepositories('ada', { page: 3 });
@@ -321,21 +332,21 @@ describe('code-host slice', () => {
     const unknown = setup({ mock: { scenario: { repositoryTotalCountUnknown: true, repositoryCount: 5 } } });
     await unknown.connectCodehost('ada');
     await unknown.state().loadRepositories('ada', { perPage: 2 });
-    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'loaded', totalCount: null, perPage: 2 });
+    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'success', totalCount: null, perPage: 2 });
   });
 
   it('listing without a connection fails with the spec message and marks the connection missing', async () => {
-    const { state } = setup();
+    const { state, codehostConnection } = setup();
     await state().loadRepositories('ada');
     expect(state().repositoryLists.ada).toMatchObject({
       status: 'error',
       error: { message: agentApiMessages.codehostConnectionNotFound },
     });
-    expect(state().codehostConnections.ada?.status).toBe('missing');
+    expect(codehostConnection('ada').connectionStatus).toBe('missing');
   });
 
   it('link ok and not found, push to the linked repository, to an existing one and to a new one', async () => {
-    const { state, connectCodehost, project } = setup();
+    const { state, connectCodehost, project, codehostConnection } = setup();
     await connectCodehost('ada');
     const projectId = await project();
     await state().loadRepositories('ada', { perPage: 5 });
@@ -383,22 +394,26 @@ describe('code-host slice', () => {
   });
 });
 
-describe('plans slice', () => {
+describe('plans resource', () => {
   it('in display order, without payment ids, one request for concurrent callers', async () => {
     const { state, admin } = setup();
-    const [a, b] = [state().loadPlans(), state().loadPlans()];
+    const [a, b] = [state().fetchResource(resourceSpecs.plans), state().fetchResource(resourceSpecs.plans)];
     expect(b).toBe(a);
     await a;
-    expect(state().plans.status).toBe('loaded');
-    expect(state().plans.plans.map((plan) => plan.name)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
-    expect(JSON.stringify(state().plans)).not.toMatch(/stripe|price_mock|prod_mock/);
+    const plans = selectResource(state(), resourceSpecs.plans);
+    expect(plans.status).toBe('success');
+    expect(plans.data?.map((plan) => plan.name)).toEqual(['Starter', 'Pro', 'Agency', 'Enterprise']);
+    expect(JSON.stringify(plans)).not.toMatch(/stripe|price_mock|prod_mock/);
     expect(admin.requests.filter((request) => request.path.endsWith('/subscription-plans'))).toHaveLength(1);
   });
 
   it('a failure is kept with its message', async () => {
     const { state, admin } = setup();
     admin.injectFault({ kind: 'http_500', route: 'listPlans' });
-    await state().loadPlans();
-    expect(state().plans).toMatchObject({ status: 'error', error: { kind: 'upstream' } });
+    await state().fetchResource(resourceSpecs.plans);
+    expect(selectResource(state(), resourceSpecs.plans)).toMatchObject({
+      status: 'error',
+      error: { kind: 'upstream' },
+    });
   });
 });

@@ -4,6 +4,8 @@ import {
   AgentApiError,
   createAgentClient,
   createAgentStore,
+  resourceSpecs,
+  selectResource,
   type AgentTransport,
   type ProjectSummary,
   type TransportRequest,
@@ -51,37 +53,39 @@ function setup(list: ProjectSummary[] | AgentApiError) {
       return () => clearTimeout(handle);
     },
   });
-  return { store, requests, storage, state: () => store.getState() };
+  const state = () => store.getState();
+  const loadProjects = () => state().fetchResource(resourceSpecs.projects);
+  const projects = () => selectResource(state(), resourceSpecs.projects);
+  return { store, requests, storage, state, loadProjects, projects };
 }
 
 describe('project list', () => {
   it('loads the projects, newest first as the proxy sends them', async () => {
-    const { state } = setup([summary('p2', 'ready'), summary('p1', 'failed')]);
-    expect(state().projectList).toEqual({ status: 'idle', items: [], error: undefined });
-    const loading = state().loadProjects();
-    expect(state().projectList.status).toBe('loading');
+    const { loadProjects, projects } = setup([summary('p2', 'ready'), summary('p1', 'failed')]);
+    expect(projects()).toEqual({ status: 'idle', data: undefined, error: undefined, updatedAt: undefined });
+    const loading = loadProjects();
+    expect(projects().status).toBe('loading');
     const result = await loading;
     expect(result.ok).toBe(true);
-    expect(state().projectList.status).toBe('ready');
-    expect(state().projectList.items.map((item) => item.project_id)).toEqual(['p2', 'p1']);
+    expect(projects().status).toBe('success');
+    expect(projects().data?.map((item) => item.project_id)).toEqual(['p2', 'p1']);
   });
 
   it('is unavailable, not an error, when the transport has no proxy route (404)', async () => {
-    const { state } = setup(new AgentApiError('not_found', 'Not found.', { status: 404 }));
-    const result = await state().loadProjects();
-    expect(result.ok).toBe(false);
-    expect(state().projectList).toEqual({ status: 'unavailable', items: [], error: undefined });
+    const { loadProjects, projects } = setup(new AgentApiError('not_found', 'Not found.', { status: 404 }));
+    await expect(loadProjects()).resolves.toEqual({ ok: true, data: null });
+    expect(projects()).toEqual({ status: 'success', data: null, error: undefined, updatedAt: expect.any(Number) });
   });
 
   it('keeps other failures as an error and never rejects', async () => {
-    const { state } = setup(new AgentApiError('upstream', 'Bad gateway.', { status: 502 }));
-    await expect(state().loadProjects()).resolves.toMatchObject({ ok: false, error: { kind: 'upstream' } });
-    expect(state().projectList).toMatchObject({ status: 'error', error: { message: 'Bad gateway.' } });
+    const { loadProjects, projects } = setup(new AgentApiError('upstream', 'Bad gateway.', { status: 502 }));
+    await expect(loadProjects()).resolves.toMatchObject({ ok: false, error: { kind: 'upstream' } });
+    expect(projects()).toMatchObject({ status: 'error', error: { message: 'Bad gateway.' } });
   });
 
   it('opens a project: current, settled, ready for a follow-up, persisted as the last project', async () => {
-    const { state, storage, requests, store } = setup([summary('p1', 'ready')]);
-    await state().loadProjects();
+    const { state, storage, requests, store, loadProjects } = setup([summary('p1', 'ready')]);
+    await loadProjects();
     await expect(state().openProject('p1')).resolves.toEqual({ ok: true, data: { projectId: 'p1' } });
     expect(state().currentKey).toBe('p1');
     expect(state().generations.p1).toMatchObject({
@@ -102,8 +106,8 @@ describe('project list', () => {
   });
 
   it('opens a project the proxy saw building by following its events from the start, never a POST', async () => {
-    const { state, requests, store } = setup([summary('p3', 'generating')]);
-    await state().loadProjects();
+    const { state, requests, store, loadProjects } = setup([summary('p3', 'generating')]);
+    await loadProjects();
     await state().openProject('p3');
     await settle();
     expect(state().generations.p3?.status).toBe('recovering');

@@ -1,6 +1,6 @@
 /**
- * The agent store (zustand vanilla, one per provider): it composes the slices (generations, deployments,
- * code host, plans, the project list) and owns the frame batcher that publishes the generations slice
+ * The agent store (zustand vanilla, one per provider): it composes the slices (generations, resources,
+ * deployments, code host, the project list) and owns the frame batcher that publishes the generations slice
  * (first event at once, then at most once per frame, the final state at once).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
@@ -15,10 +15,11 @@ import {
   type GenerationsSlice,
 } from './generations-slice.js';
 import { resolvePlatform, type PlatformOptions } from './platform.js';
-import { createConversationRecorder, createConversationSlice, type ConversationSlice } from './conversation-slice.js';
-import { createPlansSlice, type PlansSlice } from './plans-slice.js';
-import { createUsageSlice, type UsageSlice } from './usage-slice.js';
+import { createConversationRecorder, readSaved, type ConversationSlice } from './conversation-slice.js';
+import { generationOutcome } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
+import { createResourcesSlice, type ResourcesSlice } from './resources.js';
+import { readPublishRecords, writePublishRecords } from './publish-records.js';
 import type { SliceContext } from './slice-context.js';
 
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generations-slice.js';
@@ -33,16 +34,9 @@ export interface AgentLogEntry {
   key: string | undefined;
 }
 
-/** State and actions of the store, one slice per family. */
+/** State and actions of the store, one slice per family; server data lives in `resources`. */
 export interface AgentState
-  extends
-    GenerationsSlice,
-    DeploymentsSlice,
-    CodehostSlice,
-    PlansSlice,
-    UsageSlice,
-    ProjectListSlice,
-    ConversationSlice {}
+  extends GenerationsSlice, ResourcesSlice, DeploymentsSlice, CodehostSlice, ProjectListSlice, ConversationSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -95,10 +89,10 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   });
 
   const conversationOptions = {
-    client,
     storage: platform.storage,
     storageKey: options.storageKey ?? defaultStorageKey,
   };
+  const publishKey = `${conversationOptions.storageKey}:publish`;
   const conversation = createConversationRecorder(conversationOptions);
 
   const batcher = createFrameBatcher({
@@ -114,6 +108,16 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
           ? undefined
           : conversation.apply(state.generations, patch.generations, state.conversations);
       store.setState(conversations === undefined ? patch : { ...patch, conversations });
+      // A build that ended changed the project list, the quota and the proxy's record of the conversation.
+      for (const generation of Object.values(patch.generations ?? {})) {
+        const before = state.generations[generation.key];
+        if (generation === before || generation.projectId === undefined || generationOutcome(generation) === undefined)
+          continue;
+        if (before !== undefined && generationOutcome(before) !== undefined) continue;
+        state.invalidate('projects');
+        state.invalidate('usage');
+        state.invalidate(`conversation:${generation.projectId}`);
+      }
     },
   });
 
@@ -128,15 +132,16 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       log: (kind, text) => log?.(kind, text, undefined),
     };
     return {
+      ...createResourcesSlice(context),
       ...createDeploymentsSlice(context),
       ...createCodehostSlice(context),
-      ...createPlansSlice(context),
-      ...createUsageSlice(context),
       ...createProjectListSlice(context, generations.open),
-      ...createConversationSlice(get, set, conversationOptions),
+      conversations: readSaved(conversationOptions),
       ...generations.slice,
+      ...(readPublishRecords(platform.storage, publishKey) as Partial<AgentState>),
     };
   });
+  store.subscribe((state, previous) => writePublishRecords(platform.storage, publishKey, state, previous));
 
   return Object.assign(store, {
     client,

@@ -1,8 +1,8 @@
 /**
- * The code-host slice of the store: an end user's connection (with the installation status), starting
- * the install flow, the paginated repositories, and linking and pushing a project.
+ * The code-host slice of the store: starting the install flow, the paginated repositories, and linking and
+ * pushing a project. The end user's connection is the `codehostConnection` resource; its status is derived here.
  */
-import { AgentApiError, agentApiMessages } from '../wire/errors.js';
+import { AgentApiError } from '../wire/errors.js';
 import { parseHttpUrl } from '../wire/safe-url.js';
 import type {
   CodehostConnection,
@@ -14,7 +14,7 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import type { ListStatus } from './slice-context.js';
+import { resourceSpecs, selectResource, type Resource, type ResourcesSlice, type ResourceStatus } from './resources.js';
 import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
@@ -23,16 +23,6 @@ import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } 
  * did not authorize it).
  */
 export type CodehostConnectionStatus = 'idle' | 'loading' | 'connected' | 'expired' | 'inactive' | 'missing' | 'error';
-
-/** An end user's code-host connection. */
-export interface CodehostConnectionState {
-  externalUserId: string;
-  status: CodehostConnectionStatus;
-  connection: CodehostConnection | undefined;
-  error: AgentApiError | undefined;
-  /** When it was last loaded (the store's clock). */
-  checkedAt: number | undefined;
-}
 
 /** Where starting the install flow stands; `started` carries a checked http(s) `redirectUrl`. */
 export type CodehostStartStatus = 'idle' | 'starting' | 'started' | 'failed';
@@ -47,7 +37,7 @@ export interface CodehostStartState {
 
 /** The repositories of an end user, cached page by page. */
 export interface RepositoryListState {
-  status: ListStatus;
+  status: ResourceStatus;
   /** The page shown (the last one asked for). */
   page: number;
   perPage: number;
@@ -88,9 +78,6 @@ export interface StartCodehostInput {
 /** State and actions of the code-host slice. */
 export interface CodehostSlice {
   /** By external user id. */
-  codehostConnections: Record<string, CodehostConnectionState>;
-  codehostConnectionList: { status: ListStatus; connections: CodehostConnection[]; error: AgentApiError | undefined };
-  /** By external user id. */
   codehostStarts: Record<string, CodehostStartState>;
   /** By external user id. */
   repositoryLists: Record<string, RepositoryListState>;
@@ -98,8 +85,6 @@ export interface CodehostSlice {
   repositoryLinks: Record<string, RepositoryLinkState>;
   /** By project id. */
   repositoryPushes: Record<string, RepositoryPushState>;
-  loadCodehostConnection(externalUserId: string): Promise<IntegrationResult<CodehostConnection>>;
-  loadCodehostConnections(): Promise<IntegrationResult<CodehostConnection[]>>;
   /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
   startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
   /** Loads one page (page >= 1, perPage 1 to 100, out-of-range values clamped); a new perPage drops the cached pages. */
@@ -142,8 +127,12 @@ export function isPrivateRepository(repository: Pick<Repository, 'private'>): bo
   return ['true', '1', 'private', 'yes'].includes(String(value).trim().toLowerCase());
 }
 
-function statusOf(connection: CodehostConnection, now: number): CodehostConnectionStatus {
-  if (isPast(connection.expires_at, now)) return 'expired';
+/** Where the `codehostConnection` resource says the end user's connection stood when it was last answered. */
+export function codehostConnectionStatus(resource: Resource<CodehostConnection | null>): CodehostConnectionStatus {
+  const connection = resource.data;
+  if (connection === null) return 'missing';
+  if (connection === undefined) return resource.status === 'success' ? 'missing' : resource.status;
+  if (isPast(connection.expires_at, resource.updatedAt ?? 0)) return 'expired';
   const installation = connection.installation_status;
   if (connection.user_authorized === false || (installation !== undefined && installation !== 'active'))
     return 'inactive';
@@ -155,20 +144,9 @@ function emptyList(perPage: number): RepositoryListState {
 }
 
 /** Creates the code-host slice. */
-export function createCodehostSlice(context: SliceContext<CodehostSlice>): CodehostSlice {
-  const { client, get, set, now } = context;
+export function createCodehostSlice(context: SliceContext<CodehostSlice & ResourcesSlice>): CodehostSlice {
+  const { client, get, set } = context;
   const run = createSliceRunner(context.signal);
-
-  function patchConnection(externalUserId: string, patch: Partial<CodehostConnectionState>): void {
-    const previous = get().codehostConnections[externalUserId] ?? {
-      externalUserId,
-      status: 'idle',
-      connection: undefined,
-      error: undefined,
-      checkedAt: undefined,
-    };
-    set({ codehostConnections: { ...get().codehostConnections, [externalUserId]: { ...previous, ...patch } } });
-  }
 
   function patchStart(externalUserId: string, patch: Partial<CodehostStartState>): void {
     const idle = { status: 'idle', redirectUrl: undefined, state: undefined, error: undefined } as const;
@@ -195,69 +173,16 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
 
   // A "connection not found" from any code-host call is news about the connection itself.
   function noteMissing(externalUserId: string, error: AgentApiError): void {
-    if (error.code !== 'connection_not_found') return;
-    const current = get().codehostConnections[externalUserId];
-    if (current?.status === 'missing') return;
-    patchConnection(externalUserId, { status: 'missing', connection: undefined, error, checkedAt: now() });
+    const spec = resourceSpecs.codehostConnection(externalUserId);
+    if (error.code === 'connection_not_found' && selectResource(get(), spec).data !== null)
+      get().putResource(spec, null);
   }
 
   return {
-    codehostConnections: {},
-    codehostConnectionList: { status: 'idle', connections: [], error: undefined },
     codehostStarts: {},
     repositoryLists: {},
     repositoryLinks: {},
     repositoryPushes: {},
-
-    loadCodehostConnection(externalUserId) {
-      const record = `connection:${externalUserId}`;
-      return run({
-        key: `load:${record}`,
-        record,
-        call: async (signal) => {
-          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
-          // browser. The detailed view (installation status) is asked for only once the connection is known to exist.
-          const listed = await client.codehost.listConnections({ signal });
-          if (!listed.some((connection) => connection.external_user_id === externalUserId))
-            throw new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
-          return client.codehost.getConnection(externalUserId, { signal });
-        },
-        // A known answer stays on screen while it is checked again (a focus, a return from the install page).
-        start: () => {
-          if (get().codehostConnections[externalUserId]?.checkedAt === undefined)
-            patchConnection(externalUserId, { status: 'loading' });
-        },
-        succeed: (connection) =>
-          patchConnection(externalUserId, {
-            status: statusOf(connection, now()),
-            connection,
-            error: undefined,
-            checkedAt: now(),
-          }),
-        fail: (error) => {
-          const missing = error.code === 'connection_not_found' || error.kind === 'not_found';
-          patchConnection(externalUserId, {
-            status: missing ? 'missing' : 'error',
-            connection: undefined,
-            error,
-            checkedAt: now(),
-          });
-        },
-      });
-    },
-
-    loadCodehostConnections() {
-      const patch = (next: Partial<CodehostSlice['codehostConnectionList']>) =>
-        set({ codehostConnectionList: { ...get().codehostConnectionList, ...next } });
-      return run({
-        key: 'load:connections',
-        record: 'connections',
-        call: (signal) => client.codehost.listConnections({ signal }),
-        start: () => patch({ status: 'loading' }),
-        succeed: (connections) => patch({ status: 'loaded', connections, error: undefined }),
-        fail: (error) => patch({ status: 'error', error }),
-      });
-    },
 
     startCodehostConnect(input) {
       const externalUserId = input.external_user_id;
@@ -320,7 +245,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice>): Codeh
           patchList(externalUserId, {
             pages: { ...list?.pages, [page]: items },
             totalCount: typeof totalCount === 'number' ? totalCount : null,
-            ...(list === undefined || list.page === page ? { status: 'loaded' as const, error: undefined } : {}),
+            ...(list === undefined || list.page === page ? { status: 'success' as const, error: undefined } : {}),
           });
         },
         fail: (error) => {

@@ -1,9 +1,8 @@
 /**
  * The conversation of each project: every prompt the end user sent and a one-line outcome. Recorded from the
- * store's own generations as they are published, kept in storage for a reload, and replaced by the proxy's
- * record (`GET {basePath}/projects/{id}/conversation`) when the proxy offers one.
+ * store's own generations as they are published, kept in storage for a reload, and merged with the proxy's
+ * record (`GET {basePath}/projects/{id}/conversation`, the `conversation` resource) when the proxy offers one.
  */
-import type { AgentClient } from '../wire/client.js';
 import type { ConversationTurn } from '../wire/proxy-resources.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
@@ -40,15 +39,10 @@ export interface ConversationEntry {
 /** Where the conversation of a project came from. */
 export type ConversationSource = 'browser' | 'proxy';
 
-/** The conversation state and its one action. */
+/** The conversations, as recorded here and merged with the proxy's (the `conversation` resource). */
 export interface ConversationSlice {
   /** Turns by project id (or by the pending key before the project exists), oldest first. */
   conversations: Record<string, readonly ConversationEntry[]>;
-  /**
-   * Loads a project's conversation from the proxy; without the proxy route (404, or a transport straight to
-   * the API) it keeps what this browser recorded. Resolves when done; never rejects.
-   */
-  loadConversation(projectId: string): Promise<void>;
 }
 
 const maxProjects = 30;
@@ -120,36 +114,20 @@ function isEntry(value: unknown): value is ConversationEntry {
   );
 }
 
-/** Options of `attachConversation`. */
+/** Options of the conversation recorder. */
 export interface ConversationOptions {
-  client: AgentClient;
   storage: AgentStorage | null;
   storageKey: string;
 }
 
-/** The slice's initial state and action, to spread into the store's state creator. */
-export function createConversationSlice(
-  get: () => ConversationSlice,
-  set: (patch: Partial<ConversationSlice>) => void,
-  options: ConversationOptions,
-): ConversationSlice {
-  const loaded = new Set<string>();
-  return {
-    conversations: readSaved(options),
-    async loadConversation(projectId) {
-      if (loaded.has(projectId)) return;
-      loaded.add(projectId);
-      let turns: ConversationTurn[];
-      try {
-        turns = await options.client.projects.conversation(projectId);
-      } catch {
-        // No proxy route, or a failure: what this browser saw stays.
-        return;
-      }
-      const merged = mergeTurns(turns.map(fromProxyTurn), get().conversations[projectId] ?? []);
-      set({ conversations: { ...get().conversations, [projectId]: merged.slice(-maxTurns) } });
-    },
-  };
+/** The conversations with the proxy's record of one project laid under this browser's turns. */
+export function withProxyTurns(
+  state: ConversationSlice,
+  projectId: string,
+  turns: readonly ConversationTurn[],
+): Pick<ConversationSlice, 'conversations'> {
+  const merged = mergeTurns(turns.map(fromProxyTurn), state.conversations[projectId] ?? []);
+  return { conversations: { ...state.conversations, [projectId]: merged.slice(-maxTurns) } };
 }
 
 /**
@@ -174,7 +152,8 @@ function savedKey(options: ConversationOptions): string {
   return `${options.storageKey}:conversations`;
 }
 
-function readSaved(options: ConversationOptions): Record<string, readonly ConversationEntry[]> {
+/** The conversations kept in storage by an earlier page. */
+export function readSaved(options: ConversationOptions): Record<string, readonly ConversationEntry[]> {
   if (options.storage === null) return {};
   try {
     const text = options.storage.getItem(savedKey(options));

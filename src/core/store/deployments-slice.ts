@@ -1,17 +1,12 @@
 /**
- * The deployments slice of the store: an end user's connection to a provider, the agency's list of
- * connections, connecting with a provider token, and deploying a project. The token is passed to the
+ * The deployments slice of the store: connecting with a provider token and deploying a project (the end
+ * user's connection and the listing are resources; the connection's status is derived here). The token is passed to the
  * client and nowhere else: it never enters the state, the log or an error kept in the state.
  */
-import { AgentApiError, agentApiMessages } from '../wire/errors.js';
+import { AgentApiError } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
-import {
-  createSliceRunner,
-  isPast,
-  type IntegrationResult,
-  type ListStatus,
-  type SliceContext,
-} from './slice-context.js';
+import { resourceSpecs, type Resource, type ResourcesSlice } from './resources.js';
+import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
  * Where an end user's connection to a provider stands: `missing` (the spec's "connection not found"),
@@ -23,17 +18,12 @@ export type DeploymentConnectionStatus =
 /** Where the last token submission stands. */
 export type DeploymentConnectStatus = 'idle' | 'submitting' | 'connected' | 'failed';
 
-/** An end user's connection to one provider. */
-export interface DeploymentConnectionState {
+/** The last token submission of an end user to one provider. */
+export interface DeploymentConnectState {
   provider: string;
-  externalUserId: string;
-  status: DeploymentConnectionStatus;
-  connection: DeploymentConnection | undefined;
-  /** Why loading failed (or the spec's not-found message while `missing`). */
+  status: DeploymentConnectStatus;
+  /** Why the token was refused: field errors (422), the provider's rejection, the 409 conflict. */
   error: AgentApiError | undefined;
-  connectStatus: DeploymentConnectStatus;
-  /** Why the last token was refused: field errors (422), the provider's rejection, the 409 conflict. */
-  connectError: AgentApiError | undefined;
 }
 
 /** Where a deployment stands. */
@@ -50,38 +40,23 @@ export interface DeploymentState {
   endedAt: number | undefined;
 }
 
-export type { ListStatus } from './slice-context.js';
-
-/** The agency's connections to one provider (as far as the caller may see them). */
-export interface DeploymentConnectionListState {
-  status: ListStatus;
-  connections: DeploymentConnection[];
-  error: AgentApiError | undefined;
-}
-
 /** State and actions of the deployments slice. */
 export interface DeploymentsSlice {
-  /** By `deploymentConnectionKey(provider, externalUserId)`. */
-  deploymentConnections: Record<string, DeploymentConnectionState>;
-  /** By provider. */
-  deploymentConnectionLists: Record<string, DeploymentConnectionListState>;
+  /** By `deploymentConnectionKey(provider, externalUserId)`; the connection itself is the `deploymentConnection` resource. */
+  deploymentConnects: Record<string, DeploymentConnectState>;
   /** By `deploymentKey(provider, projectId)`. */
   deployments: Record<string, DeploymentState>;
-  /** Loads an end user's connection (one request however many callers). */
-  loadDeploymentConnection(provider: string, externalUserId: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Stores a provider token for an end user; the token is sent and forgotten. */
   connectDeployment(
     provider: string,
     externalUserId: string,
     token: string,
   ): Promise<IntegrationResult<DeploymentConnection>>;
-  /** Loads the connections to a provider. */
-  loadDeploymentConnections(provider: string): Promise<IntegrationResult<DeploymentConnection[]>>;
   /** Deploys a project; while one runs for that project and provider, returns its promise and sends nothing. */
   deploy(provider: string, projectId: string, externalUserId?: string): Promise<IntegrationResult<Deployment>>;
 }
 
-/** The key of an end user's connection to a provider in `deploymentConnections`. */
+/** The key of an end user's token submission to a provider in `deploymentConnects`. */
 export function deploymentConnectionKey(provider: string, externalUserId: string): string {
   return `${provider}:${externalUserId}`;
 }
@@ -89,18 +64,6 @@ export function deploymentConnectionKey(provider: string, externalUserId: string
 /** The key of a project's deployment to a provider in `deployments`. */
 export function deploymentKey(provider: string, projectId: string): string {
   return `${provider}:${projectId}`;
-}
-
-function emptyConnection(provider: string, externalUserId: string): DeploymentConnectionState {
-  return {
-    provider,
-    externalUserId,
-    status: 'idle',
-    connection: undefined,
-    error: undefined,
-    connectStatus: 'idle',
-    connectError: undefined,
-  };
 }
 
 /** A copy of the error with every occurrence of the secret masked, in case a server echoes the token. */
@@ -121,33 +84,25 @@ function withoutSecret(error: AgentApiError, secret: string): AgentApiError {
   return new AgentApiError(error.kind, mask(error.message), options);
 }
 
-/** The connection status a failed request leaves behind, if it says something about the connection. */
-function statusOfFailure(error: AgentApiError): DeploymentConnectionStatus | undefined {
-  if (error.code === 'provider_not_found') return 'unknown_provider';
-  if (error.code === 'connection_not_found') return 'missing';
-  return undefined;
+/** Where the `deploymentConnection` resource says the end user's connection stood when it was last answered. */
+export function deploymentConnectionStatus(
+  resource: Resource<DeploymentConnection | null>,
+): DeploymentConnectionStatus {
+  const connection = resource.data;
+  if (connection === null) return 'missing';
+  if (connection !== undefined) return isPast(connection.expires_at, resource.updatedAt ?? 0) ? 'expired' : 'connected';
+  if (resource.error?.code === 'provider_not_found') return 'unknown_provider';
+  return resource.status === 'success' ? 'missing' : resource.status;
 }
 
 /** Creates the deployments slice. */
-export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>): DeploymentsSlice {
+export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice & ResourcesSlice>): DeploymentsSlice {
   const { client, get, set, now } = context;
   const run = createSliceRunner(context.signal);
 
-  function connectionState(provider: string, externalUserId: string): DeploymentConnectionState {
-    return (
-      get().deploymentConnections[deploymentConnectionKey(provider, externalUserId)] ??
-      emptyConnection(provider, externalUserId)
-    );
-  }
-
-  function patchConnection(provider: string, externalUserId: string, patch: Partial<DeploymentConnectionState>): void {
+  function patchConnect(provider: string, externalUserId: string, patch: Omit<DeploymentConnectState, 'provider'>) {
     const key = deploymentConnectionKey(provider, externalUserId);
-    set({
-      deploymentConnections: {
-        ...get().deploymentConnections,
-        [key]: { ...connectionState(provider, externalUserId), ...patch },
-      },
-    });
+    set({ deploymentConnects: { ...get().deploymentConnects, [key]: { provider, ...patch } } });
   }
 
   function patchDeployment(provider: string, projectId: string, patch: Partial<DeploymentState>): void {
@@ -164,38 +119,9 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
     set({ deployments: { ...get().deployments, [key]: { ...previous, ...patch } } });
   }
 
-  function connected(connection: DeploymentConnection): Partial<DeploymentConnectionState> {
-    return { status: isPast(connection.expires_at, now()) ? 'expired' : 'connected', connection, error: undefined };
-  }
-
   return {
-    deploymentConnections: {},
-    deploymentConnectionLists: {},
+    deploymentConnects: {},
     deployments: {},
-
-    loadDeploymentConnection(provider, externalUserId) {
-      const record = `connection:${deploymentConnectionKey(provider, externalUserId)}`;
-      return run({
-        key: `load:${record}`,
-        record,
-        call: async (signal) => {
-          // The listing answers 200 for "not connected"; the direct lookup's 404 is a red console error in every
-          // browser. The detailed view (its expiry) is asked for only once the connection is known to exist.
-          const listed = await client.deployments.listConnections(provider, { signal });
-          if (!listed.some((connection) => connection.external_user_id === externalUserId))
-            throw new AgentApiError('not_found', agentApiMessages.deploymentConnectionNotFound, { status: 404 });
-          return client.deployments.getConnection(provider, externalUserId, { signal });
-        },
-        start: () => patchConnection(provider, externalUserId, { status: 'loading' }),
-        succeed: (connection) => patchConnection(provider, externalUserId, connected(connection)),
-        fail: (error) => {
-          const status = statusOfFailure(error);
-          // A 404 without the spec's words (a proxy's, say) still means there is nothing to show.
-          const missing = status ?? (error.kind === 'not_found' ? 'missing' : 'error');
-          patchConnection(provider, externalUserId, { status: missing, connection: undefined, error });
-        },
-      });
-    },
 
     connectDeployment(provider, externalUserId, token) {
       const record = `connection:${deploymentConnectionKey(provider, externalUserId)}`;
@@ -210,47 +136,17 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
             throw thrown instanceof AgentApiError ? withoutSecret(thrown, token) : thrown;
           }
         },
-        start: () =>
-          patchConnection(provider, externalUserId, { connectStatus: 'submitting', connectError: undefined }),
+        start: () => patchConnect(provider, externalUserId, { status: 'submitting', error: undefined }),
         succeed: (connection) => {
           context.log('action', `Connected ${provider} for ${externalUserId}`);
-          patchConnection(provider, externalUserId, {
-            ...connected(connection),
-            connectStatus: 'connected',
-            connectError: undefined,
-          });
+          get().putResource(resourceSpecs.deploymentConnection(provider, externalUserId), connection);
+          get().invalidate(`deployment-connections:${provider}`);
+          patchConnect(provider, externalUserId, { status: 'connected', error: undefined });
         },
         fail: (error) => {
           context.log('error', `Connecting ${provider} failed (${error.message})`);
-          const status = statusOfFailure(error);
-          patchConnection(provider, externalUserId, {
-            connectStatus: 'failed',
-            connectError: error,
-            ...(status === 'unknown_provider' ? { status, error } : {}),
-          });
+          patchConnect(provider, externalUserId, { status: 'failed', error });
         },
-      });
-    },
-
-    loadDeploymentConnections(provider) {
-      const record = `list:${provider}`;
-      const patch = (next: Partial<DeploymentConnectionListState>) => {
-        const previous = get().deploymentConnectionLists[provider] ?? {
-          status: 'idle',
-          connections: [],
-          error: undefined,
-        };
-        set({
-          deploymentConnectionLists: { ...get().deploymentConnectionLists, [provider]: { ...previous, ...next } },
-        });
-      };
-      return run({
-        key: `load:${record}`,
-        record,
-        call: (signal) => client.deployments.listConnections(provider, { signal }),
-        start: () => patch({ status: 'loading' }),
-        succeed: (connections) => patch({ status: 'loaded', connections, error: undefined }),
-        fail: (error) => patch({ status: 'error', error }),
       });
     },
 
@@ -277,14 +173,15 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice>):
         succeed: (deployment) => {
           context.log('action', `Deployed ${projectId} to ${provider} (${String(deployment.status)})`);
           patchDeployment(provider, projectId, { status: 'deployed', deployment, endedAt: now() });
+          // Deploying may have linked the project to the connection: the listing says so now.
+          get().invalidate(`deployment-connections:${provider}`);
         },
         fail: (error) => {
           context.log('error', `Deploying ${projectId} to ${provider} failed (${error.message})`);
           patchDeployment(provider, projectId, { status: 'failed', error, endedAt: now() });
           // The deploy answer is fresher news about the connection than what was loaded before.
-          const status = statusOfFailure(error);
-          if (status !== undefined && externalUserId !== undefined)
-            patchConnection(provider, externalUserId, { status, connection: undefined, error });
+          if (error.code === 'connection_not_found' && externalUserId !== undefined)
+            get().putResource(resourceSpecs.deploymentConnection(provider, externalUserId), null);
         },
       });
     },

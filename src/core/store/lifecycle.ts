@@ -5,8 +5,10 @@
  */
 import { generationOutcome } from '../wire/generation-machine.js';
 import type { GenerationOutcome } from '../wire/generation-transitions.js';
-import type { GenerationMode } from '../wire/resources.js';
+import type { CodehostConnection, GenerationMode } from '../wire/resources.js';
 import type { AgentState } from './agent-store.js';
+import { codehostConnectionStatus } from './codehost-slice.js';
+import type { Resource } from './resources.js';
 import type { GenerationState } from './generation.js';
 
 /** A generation's identity across its key change (`pending:N` becomes the project id). */
@@ -112,25 +114,23 @@ export function observeLifecycle(
       for (const [projectId, push] of Object.entries(state.repositoryPushes))
         if (push.status === 'succeeded' && previous.repositoryPushes[projectId]?.status === 'running')
           emit({ type: 'pushed', at: now(), projectId, repoCreated: push.result?.repo_created === true });
-    if (state.codehostConnections !== previous.codehostConnections)
-      for (const [user, connection] of Object.entries(state.codehostConnections)) {
-        const before = previous.codehostConnections[user]?.status;
+    if (state.resources !== previous.resources)
+      for (const [key, resource] of Object.entries(state.resources)) {
+        const held = previous.resources[key];
+        if (!key.startsWith('codehost-connection:') || held === undefined || held === resource) continue;
+        const before = codehostConnectionStatus(held as Resource<CodehostConnection | null>);
         // Connected while the page is open (the popup flow, or a check after the install): not a page load.
         if (
-          connection.status === 'connected' &&
-          before !== undefined &&
+          codehostConnectionStatus(resource as Resource<CodehostConnection | null>) === 'connected' &&
           before !== 'connected' &&
           before !== 'idle' &&
           before !== 'loading'
         )
           emit({ type: 'codehost_connected', at: now() });
       }
-    if (state.deploymentConnections !== previous.deploymentConnections)
-      for (const [key, connection] of Object.entries(state.deploymentConnections))
-        if (
-          connection.connectStatus === 'connected' &&
-          previous.deploymentConnections[key]?.connectStatus === 'submitting'
-        )
-          emit({ type: 'deployment_connected', at: now(), provider: connection.provider });
+    if (state.deploymentConnects !== previous.deploymentConnects)
+      for (const [key, connect] of Object.entries(state.deploymentConnects))
+        if (connect.status === 'connected' && previous.deploymentConnects[key]?.status === 'submitting')
+          emit({ type: 'deployment_connected', at: now(), provider: connect.provider });
   });
 }

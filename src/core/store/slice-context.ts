@@ -6,9 +6,6 @@
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, errorFromThrown } from '../wire/errors.js';
 
-/** Where a listing of a slice is (connections, plans). */
-export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
-
 /** What an integration action resolves to. Actions never reject. */
 export type IntegrationResult<T> = { ok: true; data: T } | { ok: false; error: AgentApiError };
 
@@ -28,6 +25,8 @@ export interface SliceContext<State> {
 export interface SliceTask<T> {
   /** Requests with the same key share one in-flight promise (a double click sends one request). */
   key: string;
+  /** Sends a new request even while one of the key runs (an invalidation: the running one may answer stale data). */
+  fresh?: boolean;
   /** The record the answer is written to: an answer is dropped if a newer request for it started since. */
   record: string;
   call(signal: AbortSignal): Promise<T>;
@@ -45,7 +44,7 @@ export function createSliceRunner(signal: AbortSignal): SliceRunner {
   const inflight = new Map<string, Promise<IntegrationResult<unknown>>>();
   return <T>(task: SliceTask<T>): Promise<IntegrationResult<T>> => {
     const running = inflight.get(task.key);
-    if (running !== undefined) return running as Promise<IntegrationResult<T>>;
+    if (running !== undefined && task.fresh !== true) return running as Promise<IntegrationResult<T>>;
     if (signal.aborted)
       return Promise.resolve({ ok: false, error: new AgentApiError('aborted', 'The store was destroyed.') });
     const sequence = (sequences.get(task.record) ?? 0) + 1;
@@ -63,7 +62,7 @@ export function createSliceRunner(signal: AbortSignal): SliceRunner {
         (thrown: unknown): IntegrationResult<T> => ({ ok: false, error: errorFromThrown(thrown, signal) }),
       )
       .then((result) => {
-        inflight.delete(task.key);
+        if (inflight.get(task.key) === promise) inflight.delete(task.key);
         if (!signal.aborted && sequences.get(task.record) === sequence) {
           if (result.ok) task.succeed(result.data);
           else task.fail(result.error);

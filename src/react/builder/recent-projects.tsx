@@ -17,14 +17,15 @@ export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
   const format = useAgentFormat();
   // Asked again each time the builder is empty again: a build since changed them.
   const projects = useFreshProjects();
-  if (projects.items.length === 0) return null;
+  const items = projects.data ?? [];
+  if (items.length === 0) return null;
   return (
     <section className="ae-builder-recent" aria-label={text.recentLabel}>
       <h2 className="ae-label">{text.recentLabel}</h2>
-      <ProjectItems projects={projects} items={projects.items.slice(0, shown)} />
-      {projects.items.length > shown && (
+      <ProjectItems projects={projects} items={items.slice(0, shown)} />
+      {items.length > shown && (
         <button type="button" className="ae-button ae-button-quiet" onClick={onShowAll}>
-          {text.allProjects(projects.items.length, format.number(projects.items.length))}
+          {text.allProjects(items.length, format.number(items.length))}
         </button>
       )}
     </section>

@@ -76,7 +76,7 @@ export const Conversation = forwardRef<HTMLElement, ConversationProps>(function 
 ) {
   const text = useAgentLabels().conversation;
   const format = useAgentFormat();
-  const turns = useConversation(projectId);
+  const turns = useConversation(projectId).data;
   // How the latest build ended badly, if it did: the build log tells it with its next step when it is on
   // screen, and then the latest turn does not say it a second time.
   const view = useProjectView(projectId);

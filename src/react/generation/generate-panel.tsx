@@ -7,6 +7,8 @@ import {
   isGenerationBusy,
   isOutOfCredits,
   isRecovering,
+  resourceSpecs,
+  selectResource,
   type GenerationActionResult,
   minimumPromptLength,
   type GenerationMode,
@@ -97,7 +99,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const outOfCredits = isOutOfCredits(shown);
   // The end user's quota is used up, as far as the store knows (a UsageMeter or useUsage loaded it): sending
   // would only be refused, so the button waits and says until when (a refusal already says it in its alert).
-  const quota = quotaOfUsage(useStore(store, (state) => state.usage.usage));
+  const quota = quotaOfUsage(useStore(store, (state) => selectResource(state, resourceSpecs.usage).data));
   const quotaUsedUp = quota !== undefined && quota.used >= quota.limit && !running;
   const quotaHint =
     quotaUsedUp && generalError?.code !== 'quota_exceeded'

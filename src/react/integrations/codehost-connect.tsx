@@ -4,7 +4,6 @@
  * (http/https addresses only), and shows the connected account when they come back.
  */
 import { forwardRef, useEffect, useId, useRef, useState } from 'react';
-import type { CodehostConnectionState, CodehostStartState } from '../../core/index.js';
 import { safeHttpUrl } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
@@ -59,20 +58,17 @@ export type CodehostConnectState =
 type Phase = 'idle' | 'redirecting' | 'popup';
 
 function viewState(
-  connection: CodehostConnectionState | undefined,
-  start: CodehostStartState | undefined,
+  { connectionStatus: status, start }: ReturnType<typeof useCodehost>,
   phase: Phase,
   signedIn: boolean,
 ): CodehostConnectState {
   if (!signedIn) return 'signed_out';
   if (start?.status === 'starting') return 'starting';
-  const status = connection?.status ?? 'idle';
   if (phase !== 'idle' && status !== 'connected') return phase;
   switch (status) {
     case 'idle':
     case 'loading':
-      // A refresh of a known connection keeps showing it.
-      return connection?.connection === undefined ? 'loading' : 'connected';
+      return 'loading';
     case 'missing':
     case 'connected':
     case 'expired':
@@ -114,13 +110,14 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
   const text = useAgentLabels().codehostConnect;
   const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
-  const { connection, start, refresh, startConnect } = useCodehost();
+  const codehost = useCodehost();
+  const { start, refresh, startConnect } = codehost;
   const [phase, setPhase] = useState<Phase>('idle');
   const phaseCheckedAt = useRef<number | undefined>(undefined);
   const headingId = useId();
   const alertRef = useRef<HTMLDivElement>(null);
-  const state = viewState(connection, start, phase, signedIn);
-  const details = connection?.connection;
+  const state = viewState(codehost, phase, signedIn);
+  const details = codehost.data ?? undefined;
 
   useEffect(() => {
     if (typeof window === 'undefined') return undefined;
@@ -155,7 +152,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
   }, [refresh]);
 
   // Any answer about the connection after leaving for the installation is the news to show.
-  const checkedAt = connection?.checkedAt;
+  const checkedAt = codehost.updatedAt;
   useEffect(() => {
     if (phase !== 'idle' && checkedAt !== phaseCheckedAt.current) setPhase('idle');
   }, [phase, checkedAt]);
@@ -214,7 +211,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
       {state === 'inactive' && <p className="ae-warning">{text.inactive}</p>}
       {state === 'error' && (
         <ErrorAlert
-          error={connection?.error}
+          error={codehost.error}
           title={text.loadErrorTitle}
           context="codehostConnection"
           onRetry={() => void refresh()}

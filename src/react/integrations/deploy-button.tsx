@@ -4,7 +4,7 @@
  * provider token: a password field read once on submit and emptied at once, never held in React state.
  */
 import { forwardRef, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
+import type { AgentApiError, DeploymentConnectState, DeploymentState } from '../../core/index.js';
 import { isDeployable, safeHttpUrl } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
@@ -56,13 +56,11 @@ export type DeployButtonState =
   | 'failed';
 
 function viewState(
-  connection: DeploymentConnectionState | undefined,
-  deployment: DeploymentState | undefined,
+  { connectionStatus: status, deployment }: ReturnType<typeof useDeployment>,
   signedIn: boolean,
 ): DeployButtonState {
   if (!signedIn) return 'signed_out';
   if (deployment !== undefined && deployment.status !== 'idle') return deployment.status;
-  const status = connection?.status ?? 'idle';
   switch (status) {
     case 'idle':
     case 'loading':
@@ -110,15 +108,15 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   const providerName = text.providerNames[provider] ?? provider;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
-  const { connection, deployment, connect, deploy, reload } = useDeployment(provider, targetProject);
+  const connection = useDeployment(provider, targetProject);
+  const { connectionStatus, deployment, connect, deploy, refresh } = connection;
   const signedIn = useExternalUser() !== undefined;
-  const state = viewState(connection, deployment, signedIn);
+  const state = viewState(connection, signedIn);
   const [dialogOpen, setDialogOpen] = useControllable(dialogOpenProp, defaultDialogOpen, onDialogOpenChange);
   const callOnDeployed = useLatestCallback(onDeployed);
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
 
-  const connectionStatus = connection?.status;
   const deploying = deployment?.status === 'deploying';
   // A 429 holds the deploy button until its countdown (shown in the alert) reaches zero.
   const waitSeconds = useRetryCountdown(deployment?.status === 'failed' ? deployment.error : undefined);
@@ -129,7 +127,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
     !(waitSeconds !== undefined && waitSeconds > 0) &&
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
-    connectionStatus !== undefined;
+    connectionStatus !== 'idle';
   const deployed = deployment?.status === 'deployed';
   const deploymentUrl = safeHttpUrl(deployment?.deployment?.url);
   const deployError = deployment?.status === 'failed' ? deployment.error : undefined;
@@ -150,7 +148,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
       ref={ref}
       className={cx('ae-deploy', className)}
       data-state={state}
-      data-connection={connectionStatus ?? 'idle'}
+      data-connection={connectionStatus}
       aria-labelledby={headingId}
       {...rest}
     >
@@ -162,7 +160,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
         <p className="ae-muted">{text.signedOut}</p>
       ) : (
         <>
-          <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void reload()} />
+          <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void refresh()} />
           {connectionStatus === 'connected' && targetProject === undefined && (
             <p className="ae-hint">{text.noProject}</p>
           )}
@@ -231,7 +229,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
           open={dialogOpen}
           onOpenChange={setDialogOpen}
           providerName={providerName}
-          connection={connection}
+          connecting={connection.connecting}
           onToken={async (token) => {
             const result = await connect(token);
             if (!result.ok) return false;
@@ -251,18 +249,18 @@ function ConnectionSummary({
   providerName,
   onRetry,
 }: {
-  connection: DeploymentConnectionState | undefined;
+  connection: ReturnType<typeof useDeployment>;
   providerName: string;
   onRetry: () => void;
 }) {
   const text = useAgentLabels().deployButton;
-  const status = connection?.status ?? 'idle';
+  const status = connection.connectionStatus;
   switch (status) {
     case 'idle':
     case 'loading':
       return <p className="ae-muted">{text.loading(providerName)}</p>;
     case 'connected': {
-      const account = connection?.connection;
+      const account = connection.data;
       // The heading names the provider already; an account name that repeats it in brackets says it twice.
       const name = (account?.provider_account_name ?? '').replace(` (${providerName})`, '');
       const email = account?.provider_account_email;
@@ -289,7 +287,7 @@ function ConnectionSummary({
     case 'error':
       return (
         <ErrorAlert
-          error={connection?.error}
+          error={connection.error}
           title={text.loadErrorTitle}
           context="deploymentConnection"
           onRetry={onRetry}
@@ -304,19 +302,19 @@ interface TokenDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   providerName: string;
-  connection: DeploymentConnectionState | undefined;
+  connecting: DeploymentConnectState | undefined;
   /** Sends the token; resolves true when it was accepted. */
   onToken(token: string): Promise<boolean>;
 }
 
-function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: TokenDialogProps) {
+function TokenDialog({ open, onOpenChange, providerName, connecting, onToken }: TokenDialogProps) {
   const text = useAgentLabels().deployButton;
   const tokenRef = useRef<HTMLInputElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const [emptyError, setEmptyError] = useState(false);
   const id = useId();
-  const submitting = connection?.connectStatus === 'submitting';
-  const failed = connection?.connectStatus === 'failed' ? connection.connectError : undefined;
+  const submitting = connecting?.status === 'submitting';
+  const failed = connecting?.status === 'failed' ? connecting.error : undefined;
   // Each opening starts clean: a refusal from before it (or before a mount with the dialog closed) is not its business.
   const [dismissed, setDismissed] = useState(() => (open ? undefined : failed));
   const error = failed !== dismissed ? failed : undefined;
@@ -361,7 +359,7 @@ function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: 
       open={open}
       onClose={() => changeOpen(false)}
       className="ae-dialog"
-      data-connect={connection?.connectStatus ?? 'idle'}
+      data-connect={connecting?.status ?? 'idle'}
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-description`}
     >

@@ -92,16 +92,16 @@ function features(plan: SubscriptionPlan): string[] {
     : [];
 }
 
-/** Lists the subscription plans. `data-state` is `loading`, `loaded`, `empty` or `error`. */
+/** Lists the subscription plans. `data-state` is `loading`, `success`, `empty` or `error`. */
 export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList(
   { onSelect, className, ...rest },
   ref,
 ) {
   const text = useAgentLabels().planList;
   const { locale } = useAgentFormat();
-  const { status, plans, error, reload } = usePlans();
+  const { status, data: plans = [], error, refresh } = usePlans();
   const headingId = useId();
-  const state = status === 'idle' ? 'loading' : status === 'loaded' && plans.length === 0 ? 'empty' : status;
+  const state = status === 'idle' ? 'loading' : status === 'success' && plans.length === 0 ? 'empty' : status;
 
   return (
     <section
@@ -118,7 +118,7 @@ export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList
       {state === 'loading' && plans.length === 0 && <Skeleton rows={2} label={text.loading} />}
       {state === 'empty' && <p className="ae-muted">{text.empty}</p>}
       {state === 'error' && (
-        <ErrorAlert error={error} title={text.errorTitle} context="plans" onRetry={() => void reload()} />
+        <ErrorAlert error={error} title={text.errorTitle} context="plans" onRetry={() => void refresh()} />
       )}
       {plans.length > 0 && (
         <ol className="ae-plan-list">

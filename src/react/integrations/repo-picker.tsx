@@ -63,13 +63,13 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
   const signedIn = useExternalUser() !== undefined;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
-  const { connection, refresh: refreshConnection } = useCodehost();
-  const connectionStatus = connection?.status;
+  const connection = useCodehost();
+  const { connectionStatus, refresh: refreshConnection } = connection;
   // Repositories exist only behind a connection: asking without one would spend a request on a known answer.
   const hasConnection =
     connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
   const repositories = useRepositories({ ...(perPage === undefined ? {} : { perPage }), enabled: hasConnection });
-  const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, reload } = repositories;
+  const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, refresh } = repositories;
   const { link, push } = useRepositoryActions(targetProject);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Repository | undefined>(undefined);
@@ -100,11 +100,11 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
     const before = previousConnectionStatus.current;
     previousConnectionStatus.current = connectionStatus;
     if (before !== undefined && before !== 'connected' && connectionStatus === 'connected' && list?.status === 'error')
-      void reload();
-  }, [connectionStatus, list?.status, reload]);
+      void refresh();
+  }, [connectionStatus, list?.status, refresh]);
 
   const notConnected = connectionStatus === 'missing';
-  const connectionError = connectionStatus === 'error' ? connection?.error : undefined;
+  const connectionError = connectionStatus === 'error' ? connection.error : undefined;
   const listError = listStatus === 'error' ? list?.error : undefined;
   // A failing later page keeps what is loaded: its error sits under the list, with a retry.
   const pageError = listError !== undefined && loadedCount > 0 ? listError : undefined;
@@ -115,7 +115,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
       ? 'not_connected'
       : blockingError !== undefined
         ? 'error'
-        : listStatus === 'loaded' && loadedCount === 0 && (list?.totalCount === 0 || list?.totalCount === null)
+        : listStatus === 'success' && loadedCount === 0 && (list?.totalCount === 0 || list?.totalCount === null)
           ? 'empty'
           : loadedCount > 0
             ? 'ready'
@@ -147,7 +147,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           error={blockingError}
           title={text.loadErrorTitle}
           context="repositories"
-          onRetry={() => void (connectionError === undefined ? reload() : refreshConnection())}
+          onRetry={() => void (connectionError === undefined ? refresh() : refreshConnection())}
         />
       )}
       {state === 'loading' && items.length === 0 && <Skeleton rows={4} label={text.loading} />}
@@ -323,7 +323,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           text={text}
           projectId={targetProject}
           selected={selected}
-          login={connection?.connection?.codehost_login}
+          login={connection.data?.codehost_login}
           onLinked={onLinked}
           onPushed={onPushed}
         />

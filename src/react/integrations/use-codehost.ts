@@ -2,16 +2,20 @@
 /** The signed-in end user's code-host connection and install flow, refreshed when the user comes back. */
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
-import type {
-  CodehostConnection,
-  CodehostConnectionState,
-  CodehostStartState,
-  IntegrationResult,
-  StartCodehostConnectResult,
+import {
+  codehostConnectionStatus,
+  resourceSpecs,
+  selectResource,
+  type CodehostConnection,
+  type CodehostConnectionStatus,
+  type CodehostStartState,
+  type IntegrationResult,
+  type StartCodehostConnectResult,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
-import { useAutoLoad, type UseLoadOptions } from '../shared/use-auto-load.js';
+import type { UseLoadOptions } from '../shared/use-auto-load.js';
+import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
 /** Options of `useCodehost`. */
 export interface UseCodehostOptions extends UseLoadOptions {
@@ -23,13 +27,11 @@ export interface UseCodehostOptions extends UseLoadOptions {
   refreshOnReturn?: boolean;
 }
 
-/** What `useCodehost` returns. */
-export interface UseCodehostResult {
-  /** Undefined without an `externalUser` on the provider. */
-  connection: CodehostConnectionState | undefined;
+/** What `useCodehost` returns: `data` is the connection, or null when the end user has none. */
+export interface UseCodehostResult extends UseResourceResult<CodehostConnection | null> {
+  /** Where the connection stands (`missing`, `connected`, `expired`, `inactive`, or the load's `idle`, `loading`, `error`). */
+  connectionStatus: CodehostConnectionStatus;
   start: CodehostStartState | undefined;
-  /** Loads the connection again. */
-  refresh(): Promise<IntegrationResult<CodehostConnection>>;
   /** Starts the install flow; name and email come from the provider's `externalUser`. */
   startConnect(returnUrl: string): Promise<IntegrationResult<StartCodehostConnectResult>>;
 }
@@ -42,21 +44,22 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
   const userId = externalUser?.id;
   const userName = externalUser?.name;
   const userEmail = externalUser?.email;
-  const connection = useStore(store, (state) => (userId === undefined ? undefined : state.codehostConnections[userId]));
+  const spec = resourceSpecs.codehostConnection(userId ?? '');
+  const connection = useResource(spec, { enabled: enabled && userId !== undefined });
   const start = useStore(store, (state) => (userId === undefined ? undefined : state.codehostStarts[userId]));
+  const load = connection.refresh;
 
   useEffect(() => {
     if (userId === undefined || !enabled || !refreshOnReturn || typeof window === 'undefined') return undefined;
-    const refresh = () => void store.getState().loadCodehostConnection(userId);
     const refreshUnlessConnected = () => {
-      if (store.getState().codehostConnections[userId]?.status !== 'connected') refresh();
+      if (codehostConnectionStatus(selectResource(store.getState(), spec)) !== 'connected') void load();
     };
     const onVisibility = () => {
       if (document.visibilityState === 'visible') refreshUnlessConnected();
     };
     // A page restored from the back/forward cache never remounts: it may come straight from the install page.
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) refresh();
+      if (event.persisted) void load();
     };
     window.addEventListener('pageshow', onPageShow);
     window.addEventListener('focus', refreshUnlessConnected);
@@ -66,14 +69,11 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
       window.removeEventListener('focus', refreshUnlessConnected);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [store, userId, enabled, refreshOnReturn]);
+  }, [store, userId, enabled, refreshOnReturn, load]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const actions = useMemo(
     () => ({
-      refresh: () =>
-        userId === undefined
-          ? unavailableResult<CodehostConnection>('signedOut')
-          : store.getState().loadCodehostConnection(userId),
+      refresh: () => (userId === undefined ? unavailableResult<CodehostConnection | null>('signedOut') : load()),
       startConnect: (returnUrl: string) =>
         userId === undefined
           ? unavailableResult<StartCodehostConnectResult>('signedOut')
@@ -84,14 +84,7 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
               return_url: returnUrl,
             }),
     }),
-    [store, userId, userName, userEmail],
+    [store, userId, userName, userEmail, load],
   );
-  const status = connection?.status;
-  useAutoLoad(
-    userId,
-    status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held',
-    enabled,
-    actions.refresh,
-  );
-  return { connection, start, ...actions };
+  return { ...connection, connectionStatus: codehostConnectionStatus(connection), start, ...actions };
 }

@@ -4,34 +4,33 @@ import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import {
   deploymentConnectionKey,
+  deploymentConnectionStatus,
   deploymentKey,
+  resourceSpecs,
   type Deployment,
+  type DeploymentConnectState,
   type DeploymentConnection,
-  type DeploymentConnectionListState,
-  type DeploymentConnectionState,
+  type DeploymentConnectionStatus,
   type DeploymentState,
   type IntegrationResult,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
-import { useAutoLoad, type Holding, type UseLoadOptions } from '../shared/use-auto-load.js';
+import type { UseLoadOptions } from '../shared/use-auto-load.js';
+import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
-/** What `useDeployment` returns. */
-export interface UseDeploymentResult {
-  /** The signed-in end user's connection; undefined without an `externalUser` on the provider. */
-  connection: DeploymentConnectionState | undefined;
+/** What `useDeployment` returns: `data` is the end user's connection, or null when they have none. */
+export interface UseDeploymentResult extends UseResourceResult<DeploymentConnection | null> {
+  /** Where the connection stands (`missing`, `connected`, `expired`, `unknown_provider`, or the load's `idle`, `loading`, `error`). */
+  connectionStatus: DeploymentConnectionStatus;
+  /** The last token sent from here, if any: `submitting`, `connected` or `failed` with why. */
+  connecting: DeploymentConnectState | undefined;
   /** The project's latest deployment to the provider. */
   deployment: DeploymentState | undefined;
-  /** Loads the connection again. */
-  reload(): Promise<IntegrationResult<DeploymentConnection>>;
   /** Sends a provider token once; it is not kept anywhere. Call it from an event handler. */
   connect(token: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Deploys the project (de-duplicated while one runs). Call it from an event handler, never an effect. */
   deploy(): Promise<IntegrationResult<Deployment>>;
-}
-
-function holdingOf(status: DeploymentConnectionState['status'] | undefined): Holding {
-  return status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held';
 }
 
 /** The signed-in end user's connection to `provider` (loaded by the hooks' load policy) and `projectId`'s deployment. */
@@ -42,20 +41,19 @@ export function useDeployment(
 ): UseDeploymentResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
-  const connectionKey = userId === undefined ? undefined : deploymentConnectionKey(provider, userId);
-  const connection = useStore(store, (state) =>
-    connectionKey === undefined ? undefined : state.deploymentConnections[connectionKey],
+  const connection = useResource(resourceSpecs.deploymentConnection(provider, userId ?? ''), {
+    enabled: userId !== undefined && (options.enabled ?? true),
+  });
+  const connecting = useStore(store, (state) =>
+    userId === undefined ? undefined : state.deploymentConnects[deploymentConnectionKey(provider, userId)],
   );
   const deployment = useStore(store, (state) =>
     projectId === undefined ? undefined : state.deployments[deploymentKey(provider, projectId)],
   );
-
+  const load = connection.refresh;
   const actions = useMemo(
     () => ({
-      reload: () =>
-        userId === undefined
-          ? unavailableResult<DeploymentConnection>('signedOut')
-          : store.getState().loadDeploymentConnection(provider, userId),
+      refresh: () => (userId === undefined ? unavailableResult<DeploymentConnection | null>('signedOut') : load()),
       connect: (token: string) =>
         userId === undefined
           ? unavailableResult<DeploymentConnection>('signedOut')
@@ -65,16 +63,19 @@ export function useDeployment(
           ? unavailableResult<Deployment>('noProject')
           : store.getState().deploy(provider, projectId, userId),
     }),
-    [store, provider, userId, projectId],
+    [store, provider, userId, projectId, load],
   );
-  useAutoLoad(connectionKey, holdingOf(connection?.status), options.enabled ?? true, actions.reload);
-  return { connection, deployment, ...actions };
+  return {
+    ...connection,
+    connectionStatus: deploymentConnectionStatus(connection),
+    connecting,
+    deployment,
+    ...actions,
+  };
 }
 
-/** What `useDeploymentConnections` returns. */
-export interface UseDeploymentConnectionsResult extends DeploymentConnectionListState {
-  reload(): Promise<IntegrationResult<DeploymentConnection[]>>;
-}
+/** What `useDeploymentConnections` returns: `data` is the connections. */
+export type UseDeploymentConnectionsResult = UseResourceResult<DeploymentConnection[]>;
 
 /**
  * The agency's connections to a provider, loaded by the hooks' load policy (behind the agency's proxy, only
@@ -84,16 +85,5 @@ export function useDeploymentConnections(
   provider: string,
   options: UseLoadOptions = {},
 ): UseDeploymentConnectionsResult {
-  const { store } = useAgentContext();
-  const list = useStore(store, (state) => state.deploymentConnectionLists[provider]);
-  const enabled = options.enabled ?? true;
-  const reload = useMemo(() => () => store.getState().loadDeploymentConnections(provider), [store, provider]);
-  const status = list?.status;
-  useAutoLoad(
-    provider,
-    status === undefined || status === 'idle' ? 'absent' : status === 'error' ? 'failed' : 'held',
-    enabled,
-    reload,
-  );
-  return { ...(list ?? { status: enabled ? 'loading' : 'idle', connections: [], error: undefined }), reload };
+  return useResource(resourceSpecs.deploymentConnections(provider), options);
 }

@@ -33,7 +33,7 @@ export interface UseRepositoriesResult {
   /** Loads the page after the last loaded one (for a null `total_count`). */
   loadMore(): Promise<IntegrationResult<RepositoryList>>;
   /** Loads the current page again. */
-  reload(): Promise<IntegrationResult<RepositoryList>>;
+  refresh(): Promise<IntegrationResult<RepositoryList>>;
 }
 
 function loadedPages(list: RepositoryListState | undefined): number[] {
@@ -92,12 +92,12 @@ export function useRepositories(options: UseRepositoriesOptions = {}): UseReposi
         load(
           (loadedPages(userId === undefined ? undefined : store.getState().repositoryLists[userId]).at(-1) ?? 0) + 1,
         ),
-      reload: () => load(userId === undefined ? 1 : (store.getState().repositoryLists[userId]?.page ?? 1)),
+      refresh: () => load(userId === undefined ? 1 : (store.getState().repositoryLists[userId]?.page ?? 1)),
     };
   }, [store, userId, perPage]);
   const holding = holdingOf(list, perPage);
   useAutoLoad(userId === undefined ? undefined : `${userId}:${perPage}`, holding, options.enabled ?? true, () =>
-    holding === 'failed' ? actions.reload() : actions.goToPage(1),
+    holding === 'failed' ? actions.refresh() : actions.goToPage(1),
   );
 
   return { list, perPage, pageCount, loaded, canLoadMore, ...actions };

@@ -20,15 +20,22 @@ export interface RepositoryRef {
 
 /** What `useRepositoryActions` returns. */
 export interface UseRepositoryActionsResult {
+  /** The latest link made for the project (kept across the code-host round trip and a reload once it succeeded). */
   link: RepositoryLinkState | undefined;
+  /** The latest push (kept like the link). */
   push: RepositoryPushState | undefined;
+  /**
+   * The repository the project's code goes to, as far as this browser knows: the one it linked, or else the
+   * one its last successful push named. Undefined before either.
+   */
+  linked: RepositoryRef | undefined;
   /** Links the project to an existing repository. Call it from an event handler. */
   linkRepository(repository: RepositoryRef): Promise<IntegrationResult<LinkResult>>;
   /** Pushes to the repository (created if missing), or to the linked one without it. Call it from an event handler. */
   pushRepository(repository?: RepositoryRef): Promise<IntegrationResult<PushResult>>;
 }
 
-/** The project's latest link and push, and the actions that make them (nothing is loaded). */
+/** The project's latest link and push, the repository they point to, and the actions that make them (nothing is loaded). */
 export function useRepositoryActions(projectId: string | undefined): UseRepositoryActionsResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
@@ -51,5 +58,8 @@ export function useRepositoryActions(projectId: string | undefined): UseReposito
     }),
     [store, projectId, userId],
   );
-  return { link, push, ...actions };
+  const linked =
+    (link?.status === 'succeeded' ? link.repository : undefined) ??
+    (push?.status === 'succeeded' ? push.repository : undefined);
+  return { link, push, linked, ...actions };
 }

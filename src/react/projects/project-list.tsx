@@ -22,7 +22,7 @@ export type ProjectListProps = WithRootProps<
 /**
  * Lists the end user's projects from the agency proxy (`GET {basePath}/projects`), loaded when mounted.
  * Opening one shows its status, preview and conversation, ready for a follow-up. `data-state` is the list's
- * status (`loading`, `ready`, `unavailable`, `error`).
+ * status (`loading`, `success`, `unavailable`, `error`).
  */
 export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function ProjectList(
   { onOpen, className, ...rest },
@@ -30,26 +30,28 @@ export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function Pr
 ) {
   const text = useAgentLabels().projectList;
   const projects = useFreshProjects();
+  const { data } = projects;
+  const state = data === null ? 'unavailable' : projects.status;
 
   return (
     <section
       ref={ref}
       className={cx('ae-project-list', className)}
       aria-label={text.regionLabel}
-      data-state={projects.status}
+      data-state={state}
       {...rest}
     >
       <h2 className="ae-title">{text.heading}</h2>
-      {projects.status === 'loading' && projects.items.length === 0 ? (
-        <Skeleton rows={3} label={text.loading} />
-      ) : projects.status === 'unavailable' ? (
+      {state === 'error' ? (
+        <ErrorAlert error={projects.error} title={text.errorTitle} onRetry={() => void projects.refresh()} />
+      ) : data === null ? (
         <p className="ae-muted">{text.unavailable}</p>
-      ) : projects.status === 'error' ? (
-        <ErrorAlert error={projects.error} title={text.errorTitle} onRetry={() => void projects.load()} />
-      ) : projects.items.length === 0 ? (
+      ) : data === undefined ? (
+        <Skeleton rows={3} label={text.loading} />
+      ) : data.length === 0 ? (
         <p className="ae-muted">{text.empty}</p>
       ) : (
-        <ProjectItems projects={projects} items={projects.items} onOpen={onOpen} />
+        <ProjectItems projects={projects} items={data} onOpen={onOpen} />
       )}
     </section>
   );

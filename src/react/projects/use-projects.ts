@@ -2,49 +2,40 @@
 /** The signed-in end user's projects from the agency proxy, and opening one. */
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
-import type { IntegrationResult, ProjectListState, ProjectSummary } from '../../core/index.js';
+import { resourceSpecs, type IntegrationResult, type ProjectSummary } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
-import { useAutoLoad, type UseLoadOptions } from '../shared/use-auto-load.js';
+import type { UseLoadOptions } from '../shared/use-auto-load.js';
+import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
-/** What `useProjects` returns. */
-export interface UseProjectsResult extends ProjectListState {
+/** What `useProjects` returns: `data` is the projects, newest first, or null without the proxy's route. */
+export interface UseProjectsResult extends UseResourceResult<ProjectSummary[] | null> {
   /** The project the provider shows now, if any. */
   currentProjectId: string | undefined;
-  /** Loads (or reloads) the list; one request however many callers. */
-  load(): Promise<IntegrationResult<ProjectSummary[]>>;
   /** Makes a project the current one: its status, preview and conversation, ready for a follow-up. */
   open(projectId: string): Promise<IntegrationResult<{ projectId: string }>>;
 }
 
-/** The end user's projects (`status` is `unavailable` without the proxy's route), loaded by the hooks' load policy. */
+/** The end user's projects, loaded by the hooks' load policy; the store loads them again after each build. */
 export function useProjects(options: UseLoadOptions = {}): UseProjectsResult {
   const { store } = useAgentContext();
-  const list = useStore(store, (state) => state.projectList);
+  const projects = useResource(resourceSpecs.projects, options);
   const currentProjectId = useStore(store, (state) => {
     const key = state.currentKey;
     return key === undefined ? undefined : (state.generations[key]?.projectId ?? undefined);
   });
-  const actions = useMemo(
-    () => ({
-      load: () => store.getState().loadProjects(),
-      open: (projectId: string) => store.getState().openProject(projectId),
-    }),
-    [store],
-  );
-  const holding = list.status === 'idle' ? 'absent' : list.status === 'error' ? 'failed' : 'held';
-  useAutoLoad('projects', holding, options.enabled ?? true, actions.load);
-  return { ...list, currentProjectId, ...actions };
+  const open = useMemo(() => (projectId: string) => store.getState().openProject(projectId), [store]);
+  return { ...projects, currentProjectId, open };
 }
 
 /**
- * The projects asked again each time the caller mounts, not only when the store holds none: every build
- * since the last answer changes them (the Projects sheet, the empty builder's recent projects).
+ * The projects asked again each time the caller mounts, not only when the store holds none: a build in
+ * another tab or device since the last answer changes them (the Projects sheet, the empty builder's list).
  */
 export function useFreshProjects(): UseProjectsResult {
   const projects = useProjects({ enabled: false });
-  const { load } = projects;
+  const { refresh } = projects;
   useEffect(() => {
-    void load();
-  }, [load]);
+    void refresh();
+  }, [refresh]);
   return projects;
 }

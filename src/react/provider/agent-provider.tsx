@@ -77,9 +77,9 @@ type AgentStoreState = ReturnType<AgentStore['getState']>;
 const errorRecords = [
   'generations',
   'projects',
+  'resources',
   'deployments',
-  'deploymentConnections',
-  'codehostConnections',
+  'deploymentConnects',
   'codehostStarts',
   'repositoryLists',
   'repositoryLinks',
@@ -88,23 +88,16 @@ const errorRecords = [
 
 /**
  * The errors held in the records that changed since `previous`: a generation's, a status poll's, and each
- * integration call's (a cancel and the "not connected yet" answer every new user starts with are not news).
+ * integration call's and each resource's (a cancel is not news; "not connected yet" is a resource's null, not an error).
  */
 function storeErrors(next: AgentStoreState, previous: AgentStoreState | undefined): AgentApiError[] {
   const errors: AgentApiError[] = [];
   for (const name of errorRecords) {
-    if (previous !== undefined && next[name] === previous[name]) continue;
-    for (const entry of Object.values(next[name]) as {
-      status?: string;
-      error?: AgentApiError;
-      connectError?: AgentApiError;
-    }[]) {
-      if (entry.status !== 'aborted' && entry.status !== 'missing' && entry.error !== undefined)
-        errors.push(entry.error);
-      if (entry.connectError !== undefined) errors.push(entry.connectError);
-    }
+    const before: Record<string, unknown> | undefined = previous?.[name];
+    if (next[name] === before) continue;
+    for (const [key, entry] of Object.entries(next[name]) as [string, { status?: string; error?: AgentApiError }][])
+      if (before?.[key] !== entry && entry.status !== 'aborted' && entry.error !== undefined) errors.push(entry.error);
   }
-  if (next.plans !== previous?.plans && next.plans.error !== undefined) errors.push(next.plans.error);
   return errors;
 }
 

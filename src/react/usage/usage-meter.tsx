@@ -15,7 +15,7 @@ export type UsageMeterProps = HTMLAttributes<HTMLDivElement>;
  * `low` (a fifth or less left) or `exhausted`. Renders nothing until the usage is known or without a quota.
  */
 export const UsageMeter = forwardRef<HTMLDivElement, UsageMeterProps>(function UsageMeter({ className, ...rest }, ref) {
-  const { usage } = useUsage();
+  const usage = useUsage().data;
   const labels = useAgentLabels().usageMeter;
   const format = useAgentFormat();
   const quota = quotaOfUsage(usage);
