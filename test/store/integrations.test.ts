@@ -346,7 +346,7 @@ describe('code-host slice', () => {
   });
 
   it('link ok and not found, push to the linked repository, to an existing one and to a new one', async () => {
-    const { state, connectCodehost, project, codehostConnection } = setup();
+    const { state, connectCodehost, project } = setup();
     await connectCodehost('ada');
     const projectId = await project();
     await state().loadRepositories('ada', { perPage: 5 });
