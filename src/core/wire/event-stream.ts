@@ -128,12 +128,16 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   const { slicing } = request;
   const queue: EventSourceMessage[] = [];
   let next = 0;
+  let untilCheck = eventsPerCheck;
   let sliceStart = slicing?.now() ?? 0;
   /** Applies the queued events; true when the slice ran out of time with events left (then yield, drain again). */
   const drain = (): boolean => {
     while (next < queue.length && !closed) {
       deliver(queue[next++] as EventSourceMessage);
-      if (slicing !== undefined && next % eventsPerCheck === 0 && slicing.now() - sliceStart >= sliceMs) return true;
+      if (slicing !== undefined && --untilCheck === 0) {
+        untilCheck = eventsPerCheck;
+        if (slicing.now() - sliceStart >= sliceMs) return true;
+      }
     }
     queue.length = 0;
     next = 0;
