@@ -126,20 +126,22 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   };
   // The parser only queues messages; `drain` applies them, so the slice's deadline can fall between any two.
   const { slicing } = request;
+  // Reused from piece to piece: `queued` messages wait in it, `next` is the first not yet applied.
   const queue: EventSourceMessage[] = [];
+  let queued = 0;
   let next = 0;
   let untilCheck = eventsPerCheck;
   let sliceStart = slicing?.now() ?? 0;
   /** Applies the queued events; true when the slice ran out of time with events left (then yield, drain again). */
   const drain = (): boolean => {
-    while (next < queue.length && !closed) {
+    while (next < queued && !closed) {
       deliver(queue[next++] as EventSourceMessage);
       if (slicing !== undefined && --untilCheck === 0) {
         untilCheck = eventsPerCheck;
         if (slicing.now() - sliceStart >= sliceMs) return true;
       }
     }
-    queue.length = 0;
+    queued = 0;
     next = 0;
     return false;
   };
@@ -149,7 +151,9 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
   };
   const parser = createParser({
     maxBufferSize: maxEventChars,
-    onEvent: (message) => queue.push(message),
+    onEvent: (message) => {
+      queue[queued++] = message;
+    },
     // Unknown fields and bad `retry:` values are ignored, as the SSE spec says; only an endless event fails.
     onError(error) {
       if (error.type !== 'max-buffer-size-exceeded') return;
