@@ -17,23 +17,18 @@ export interface StreamSlicing {
 export const sliceMs = 8;
 export const eventsPerCheck = 32;
 
-let channel: { port: MessagePort; waiting: (() => void)[] } | undefined;
-
 /** Resolves in a new task: `scheduler.yield()` where it exists (it keeps the task's priority), else a message. */
 export function yieldToBrowser(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  // A message is a new task that is not clamped to 4 ms as nested timeouts are; one channel serves all streams.
-  if (channel === undefined) {
-    const { port1, port2 } = new MessageChannel();
-    const state = { port: port2, waiting: [] as (() => void)[] };
-    port1.onmessage = () => state.waiting.shift()?.();
-    channel = state;
-  }
-  const { port, waiting } = channel;
+  // A message is a new task that is not clamped to 4 ms as nested timeouts are.
   return new Promise((resolve) => {
-    waiting.push(resolve);
-    port.postMessage(undefined);
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(0);
   });
 }
 
