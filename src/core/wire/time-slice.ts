@@ -16,6 +16,7 @@ export interface StreamSlicing {
 /** Work done before the thread is handed back, in milliseconds, and how many events pass between clock reads. */
 export const sliceMs = 8;
 export const eventsPerCheck = 32;
+const frameEveryMs = 50;
 
 /** Resolves in a new task: `scheduler.yield()` where it exists (it keeps the task's priority), else a message. */
 export function yieldToBrowser(): Promise<void> {
@@ -32,8 +33,24 @@ export function yieldToBrowser(): Promise<void> {
   });
 }
 
-/** In a page's main thread: the platform's clock and `yieldToBrowser`; elsewhere (Node, workers) no slicing. */
+/**
+ * In a page's main thread: the platform's clock and `yieldToBrowser`, and at least every 50 ms of continuous
+ * work the next frame is awaited first (a page that is loading may give rendering no turn among busy tasks);
+ * elsewhere (Node, workers) no slicing.
+ */
 export function defaultStreamSlicing(): StreamSlicing | undefined {
-  const inPage = typeof document === 'object' && typeof window === 'object' && typeof MessageChannel === 'function';
-  return inPage ? { now: () => performance.now(), yieldTask: yieldToBrowser } : undefined;
+  if (typeof document !== 'object' || typeof requestAnimationFrame !== 'function') return undefined;
+  let framedAt = 0;
+  const now = () => performance.now();
+  return {
+    now,
+    async yieldTask() {
+      // A hidden page runs no frames: waiting for one would stop the stream.
+      if (now() - framedAt >= frameEveryMs && document.visibilityState !== 'hidden') {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        framedAt = now();
+      }
+      return yieldToBrowser();
+    },
+  };
 }
