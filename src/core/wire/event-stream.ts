@@ -42,9 +42,16 @@ const maxPieceBytes = 16 * 1024;
 const maxEventChars = 16 * 1024 * 1024;
 
 function eventIdOf(id: string | undefined): number | undefined {
-  // Most streams (straight from the API) number nothing: skip the pattern test for every event.
-  if (id === undefined || id === '') return undefined;
-  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+  // Most streams (straight from the API) number nothing; a replay numbers every event: digits read without a
+  // pattern test (which cost a fifth of a replay's bare JSON.parse).
+  if (id === undefined || id === '' || id.length > 15) return undefined;
+  let value = 0;
+  for (let index = 0; index < id.length; index++) {
+    const digit = id.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /** Refuses an answer that is not an event stream, with the error its status and body say. */
