@@ -1,14 +1,20 @@
 /**
  * `npm run bench:browser`: in real Chromium, GeneratePanel and LiveBuildLog render one generation of
- * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible at 'instant' speed, twice
- * over: from the in-browser mock through createMockTransport (no network: the whole stream arrives in one
- * task), and over HTTP from the Node mock through createHttpTransport (chunks arrive as the network delivers
- * them). The page is a production build with React's profiling build, so the Profiler counts real commits.
- * Prints, per run: React commits against animation frames (target at most 1 per frame), long main-thread
- * tasks (target none over 50 ms), DOM rows left in the file list (bounded by the window), and the total
- * time. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per transport.
+ * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible: from the in-browser mock
+ * through createMockTransport (no network: a burst), over HTTP from the Node mock through createHttpTransport
+ * (chunks arrive as the network delivers them), and as a resume after a reload (the whole log replayed through
+ * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst and the
+ * replay again with Chromium's CPU throttled 4x (a mid-range phone). The page is a production build with
+ * React's profiling build, so the Profiler counts real commits. Prints, per run: React commits against
+ * animation frames (target at most 1 per frame), the longest main-thread task (target under 50 ms), the time
+ * to the final render, for a replay the first file rows after the answer's first byte (target 100 ms), and DOM
+ * rows left in the file list. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per case;
+ * BENCH_PORT, BENCH_MOCK_PORT and BENCH_REPLAY_PORT fix the ports (default: free ones); BENCH_PROFILE=dir
+ * writes a CPU profile of each run there (open it in the Performance panel). BENCH_CASES=replay,burst runs
+ * only the cases whose name contains one of the words.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -25,6 +31,17 @@ if (!Number.isInteger(steps) || steps < 1)
   throw new Error(`BENCH_EVENTS must be a positive integer, not ${process.env.BENCH_EVENTS}.`);
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`BENCH_RUNS must be a positive integer, not ${process.env.BENCH_RUNS}.`);
+
+/** A port from the environment: a fixed one, or 0 for a free one. */
+function portOf(name: string): number {
+  const port = Number(process.env[name] ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name} must be a port, not ${process.env[name]}.`);
+  return port;
+}
+
+const profileDir = process.env.BENCH_PROFILE;
+if (profileDir !== undefined) await mkdir(profileDir, { recursive: true });
 
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
@@ -45,62 +62,126 @@ function report(run: number, result: BenchResult): void {
   console.log(
     `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms); longest commit ${format(result.maxCommitMs, 1)} ms`,
   );
+  if (result.firstRowsMs !== undefined)
+    console.log(`  first file rows ${format(result.firstRowsMs)} ms after the replay's first byte (target <= 100 ms)`);
   console.log(`  DOM rows in the file list at the end: ${result.fileRows} for "${result.fileCountText}"`);
 }
 
-const transports = ['memory', 'http'] as const;
-const transportNames = {
-  memory: 'in-browser mock (createMockTransport)',
-  http: 'Node mock over HTTP (createHttpTransport)',
-} as const;
+interface BenchCase {
+  transport: 'memory' | 'http' | 'replay';
+  /** Chromium's CPU throttling rate (1: none). */
+  throttle: number;
+  name: string;
+}
+const benchCases: BenchCase[] = [
+  { transport: 'memory', throttle: 1, name: 'burst: in-browser mock (createMockTransport)' },
+  { transport: 'http', throttle: 1, name: 'HTTP: Node mock (createHttpTransport)' },
+  { transport: 'replay', throttle: 1, name: 'replay: resume after a reload through the events route' },
+  { transport: 'memory', throttle: 4, name: 'burst, CPU throttled 4x' },
+  { transport: 'replay', throttle: 4, name: 'replay, CPU throttled 4x' },
+];
+
+const caseWords = process.env.BENCH_CASES?.split(',');
+const selectedCases = benchCases.filter(
+  (benchCase) => caseWords === undefined || caseWords.some((word) => benchCase.name.includes(word)),
+);
 
 const mock = await startMockAgentServer({
+  port: portOf('BENCH_MOCK_PORT'),
   speed: 'instant',
-  credits: steps * 2 * runs,
+  credits: steps * 2 * runs * benchCases.length,
   rateLimit: false,
   scenario: { script: () => benchScript(steps) },
 });
 
-/** Runs BENCH_RUNS generations through one transport, printing each and the worst figures. */
-async function measure(browser: Browser, url: string, transport: (typeof transports)[number]): Promise<void> {
-  console.log(`${transportNames[transport]}:`);
+/** The recorded log of the same build as the proxy's events route answers it: every event numbered. */
+function replayChunks(): Buffer[] {
+  const appUrl = 'https://bench-replay.apps.test/';
+  const events: object[] = [{ type: 'project_created', project_id: 'bench-replay', app_url: appUrl }];
+  for (const step of benchScript(steps)) {
+    if (step.type === 'file') events.push({ type: 'file_created', path: step.path, action: step.action });
+    else if (step.type === 'tool')
+      events.push({ type: 'tool_progress', tool: step.tool, message: step.message, status: step.status });
+  }
+  events.push({ type: 'stream_end', project_id: 'bench-replay', app_url: appUrl });
+  const body = Buffer.from(
+    events.map((event, index) => `id: ${index + 1}\ndata: ${JSON.stringify(event)}\n\n`).join(''),
+  );
+  const chunks: Buffer[] = [];
+  for (let offset = 0; offset < body.length; offset += 16 * 1024)
+    chunks.push(body.subarray(offset, offset + 16 * 1024));
+  return chunks;
+}
+
+/** The events route alone (the rest of the proxy is the mock): the whole log as fast as the socket takes it. */
+async function startReplayServer(): Promise<{ server: Server; origin: string }> {
+  const chunks = replayChunks();
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || !/\/projects\/bench-replay\/events(\?|$)/.test(request.url ?? '')) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const chunk of chunks) response.write(chunk);
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(portOf('BENCH_REPLAY_PORT'), '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The replay server has no port.');
+  return { server, origin: `http://127.0.0.1:${address.port}` };
+}
+
+/** Runs BENCH_RUNS generations of one case, printing each and the worst figures. */
+async function measure(browser: Browser, url: string, benchCase: BenchCase): Promise<BenchResult[]> {
+  console.log(`${benchCase.name}:`);
   const results: BenchResult[] = [];
   for (let run = 1; run <= runs; run++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    const query = new URLSearchParams({
-      steps: String(steps),
-      transport,
-      ...(transport === 'http' ? { token: mock.token } : {}),
-    });
+    const session = await page.context().newCDPSession(page);
+    if (benchCase.throttle !== 1) await session.send('Emulation.setCPUThrottlingRate', { rate: benchCase.throttle });
+    if (profileDir !== undefined) {
+      await session.send('Profiler.enable');
+      await session.send('Profiler.setSamplingInterval', { interval: 200 });
+      await session.send('Profiler.start');
+    }
+    const query = new URLSearchParams({ steps: String(steps), transport: benchCase.transport, token: mock.token });
     await page.goto(`${url}?${query}`);
-    await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
-    // Armed and clicked in one task, so the measurement starts exactly at the click.
-    await page.evaluate(() => {
-      (window as unknown as { agentBench: AgentBench }).agentBench.arm();
-      document.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-    });
+    if (benchCase.transport !== 'replay') {
+      await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
+      // Armed and clicked in one task, so the measurement starts exactly at the click.
+      await page.evaluate(() => {
+        (window as unknown as { agentBench: AgentBench }).agentBench.arm();
+        document.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+      });
+    }
     const result = await page.evaluate(() => (window as unknown as { agentBench: AgentBench }).agentBench.result());
     results.push(result);
     report(run, result);
+    if (profileDir !== undefined) {
+      const { profile } = await session.send('Profiler.stop');
+      const file = join(profileDir, `${benchCase.transport}-${benchCase.throttle}x-${run}.cpuprofile`);
+      await writeFile(file, JSON.stringify(profile));
+      console.log(`  CPU profile: ${file}`);
+    }
     await page.close();
   }
   const worst = (pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
+  const firstRows = worst((result) => result.firstRowsMs ?? Number.NaN);
   console.log(
     `worst of ${runs}: ${format(
       worst((result) => result.commits / Math.max(1, result.frames)),
       2,
     )} commits per animation frame run, ` +
-      `${format(
-        worst((result) => result.commits / result.refreshes),
-        2,
-      )} per refresh elapsed, ` +
-      `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, ${worst((result) => result.fileRows)} DOM rows, ${format(worst((result) => result.durationMs))} ms\n`,
+      `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, final render ${format(worst((result) => result.durationMs))} ms` +
+      `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
   );
+  return results;
 }
 
 let server: Awaited<ReturnType<typeof preview>> | undefined;
 let browser: Browser | undefined;
+const replay = await startReplayServer();
 try {
   await build({
     configFile: false,
@@ -115,6 +196,8 @@ try {
       emptyOutDir: true,
       target: 'es2022',
       reportCompressedSize: false,
+      // A profile wants the functions' names.
+      minify: profileDir === undefined,
       rollupOptions: {
         onwarn(warning, warn) {
           if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
@@ -127,7 +210,13 @@ try {
     root,
     logLevel: 'warn',
     build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', strictPort: true, proxy: { '/api/v1': new URL(mock.url).origin } },
+    preview: {
+      port: portOf('BENCH_PORT'),
+      host: '127.0.0.1',
+      strictPort: true,
+      // The events route first (the replay server), everything else to the mock.
+      proxy: { '/api/v1/projects': replay.origin, '/api/v1': new URL(mock.url).origin },
+    },
   });
   const url = server.resolvedUrls?.local[0];
   if (url === undefined) throw new Error('The preview server has no URL.');
@@ -136,10 +225,28 @@ try {
     `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`,
   );
 
-  for (const transport of transports) await measure(browser, url, transport);
+  const summary: [string, BenchResult[]][] = [];
+  for (const benchCase of selectedCases) summary.push([benchCase.name, await measure(browser, url, benchCase)]);
+  const worstOf = (results: BenchResult[], pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
+  console.log('summary, worst of each case:');
+  console.log(
+    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'commits/frame'.padStart(15)}${'final render'.padStart(14)}${'first rows'.padStart(12)}`,
+  );
+  for (const [name, results] of summary) {
+    const firstRows = worstOf(results, (result) => result.firstRowsMs ?? Number.NaN);
+    console.log(
+      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${format(
+        worstOf(results, (result) => result.commits / Math.max(1, result.frames)),
+        2,
+      ).padStart(
+        15,
+      )}${`${format(worstOf(results, (result) => result.durationMs))} ms`.padStart(14)}${(Number.isNaN(firstRows) ? '' : `${format(firstRows)} ms`).padStart(12)}`,
+    );
+  }
 } finally {
   await browser?.close();
   await server?.close();
   await mock.close();
+  await new Promise((resolve) => replay.server.close(resolve));
   await rm(outDir, { recursive: true, force: true });
 }

@@ -1,8 +1,10 @@
 /**
  * The page of `npm run bench:browser`: GeneratePanel and LiveBuildLog inside a React Profiler, fed either by
  * the in-browser mock through `createMockTransport` (`?transport=memory`, default) or over HTTP by the Node
- * mock behind the preview server (`?transport=http&token=…`), with thousands of steps at 'instant' speed.
- * It measures one generation between `window.agentBench.arm()` and the build log reaching a terminal state.
+ * mock behind the preview server (`?transport=http&token=…`), with thousands of steps at 'instant' speed; or
+ * (`?transport=replay`) resuming a saved build after a reload, the whole log replayed through the proxy's
+ * events route. It measures one generation between `window.agentBench.arm()` (a replay arms itself when it
+ * requests the events) and the build log reaching a terminal state.
  */
 import { Profiler, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -26,6 +28,8 @@ export interface BenchResult {
   longTaskMaxMs: number;
   longTaskTotalMs: number;
   maxCommitMs: number;
+  /** A replay: milliseconds from the events route's first byte to the first file row on screen. */
+  firstRowsMs: number | undefined;
   fileRows: number;
   fileCountText: string;
 }
@@ -41,9 +45,24 @@ export interface AgentBench {
 const query = new URLSearchParams(window.location.search);
 const steps = Number(query.get('steps') ?? 20_000);
 // The token is the Node mock's development token, generated for this run.
+const mode = query.get('transport') ?? 'memory';
+// The time the events route's answer arrived (its first byte): first rows are measured from it.
+let firstByteAt: number | undefined;
+const timedFetch: typeof fetch = async (input, init) => {
+  const replay = String(input).includes('/events');
+  // A replay is measured from its request, after the page's first render.
+  if (replay && !armed) bench.arm();
+  const response = await fetch(input, init);
+  if (replay) firstByteAt ??= performance.now();
+  return response;
+};
 const transport =
-  query.get('transport') === 'http'
-    ? createHttpTransport({ baseUrl: '/api/v1', headers: { authorization: `Bearer ${query.get('token') ?? ''}` } })
+  mode === 'http' || mode === 'replay'
+    ? createHttpTransport({
+        baseUrl: '/api/v1',
+        headers: { authorization: `Bearer ${query.get('token') ?? ''}` },
+        fetch: timedFetch,
+      })
     : createMockTransport({
         speed: 'instant',
         credits: steps * 2,
@@ -100,19 +119,24 @@ async function stop(state: string) {
     longTaskMaxMs: longTasks.length === 0 ? 0 : Math.max(...longTasks),
     longTaskTotalMs: longTasks.reduce((sum, value) => sum + value, 0),
     maxCommitMs,
+    firstRowsMs: firstByteAt === undefined || firstRowsAt === undefined ? undefined : firstRowsAt - firstByteAt,
     fileRows,
     fileCountText,
   });
 }
 
+let firstRowsAt: number | undefined;
 // The build log's data-state says when the generation has ended; attributes change only with the status.
 new MutationObserver(() => {
+  if (armed && firstRowsAt === undefined && document.querySelector('.ae-file') !== null)
+    firstRowsAt = performance.now();
   const state = document.querySelector('.ae-build-log')?.getAttribute('data-state') ?? 'idle';
   if (armed && terminal.has(state)) void stop(state);
-}).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+}).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
 
 const bench: AgentBench = {
   arm() {
+    firstRowsAt = undefined;
     commits = 0;
     frames = 0;
     maxCommitMs = 0;
@@ -131,10 +155,19 @@ function onRender(_id: string, _phase: string, actualDuration: number) {
   maxCommitMs = Math.max(maxCommitMs, actualDuration);
 }
 
+// A reload in the middle of a build: the provider resumes the saved project by replaying its events.
+const externalUser = { id: 'bench-user' };
+if (mode === 'replay') {
+  sessionStorage.setItem(
+    `agent-embed:last-project:${externalUser.id}`,
+    JSON.stringify({ projectId: 'bench-replay', status: 'generating', kind: 'generate', mode: 'build' }),
+  );
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Profiler id="agent-embed" onRender={onRender}>
-      <AgentProvider transport={transport} externalUser={{ id: 'bench-user' }} colorScheme="light">
+      <AgentProvider transport={transport} externalUser={externalUser} colorScheme="light">
         <GeneratePanel />
         <LiveBuildLog />
       </AgentProvider>

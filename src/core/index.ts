@@ -18,6 +18,7 @@ export type {
   StreamHandlers,
   TransportRequest,
 } from './wire/transport.js';
+export type { StreamSlicing } from './wire/time-slice.js';
 export {
   AgentApiError,
   agentApiMessages,

@@ -192,14 +192,14 @@ describe('batched notifications and work per event', () => {
     return events;
   }
 
-  it('applies 10 000 events with one notification per frame, the first at once and the last at once', async () => {
+  it('applies 10 000 events with one notification per frame; a new status and the end at once', async () => {
     const { store, scripted, frames, notifications } = setup();
     const promise = store.getState().generate({ prompt: 'A big generated application' });
     expect(notifications()).toBe(1); // submitting
     const stream = scripted.streams[0]!;
     stream.open();
     stream.emit(created('big'));
-    expect(notifications()).toBe(2); // the first event, at once
+    expect(notifications()).toBe(2); // the project named, at once
     const events = burst(10_000);
     let framesRun = 0;
     for (let index = 0; index < events.length; index++) {
@@ -210,15 +210,15 @@ describe('batched notifications and work per event', () => {
       }
     }
     expect(framesRun).toBe(10);
-    // Exactly one notification per frame that had changes; never one per event.
-    expect(notifications()).toBe(2 + framesRun);
+    // The first file moved provisioning to generating (at once); then one notification per frame, never per event.
+    expect(notifications()).toBe(3 + framesRun);
     stream.emit(end('big'));
-    expect(notifications()).toBe(3 + framesRun); // the terminal event flushes at once
+    expect(notifications()).toBe(4 + framesRun); // the terminal event flushes at once
     expect(store.getState().generations.big?.status).toBe('completed');
     stream.close();
     await promise;
     frames.runFrame();
-    expect(notifications()).toBe(3 + framesRun); // settling changed nothing visible: no extra notification
+    expect(notifications()).toBe(4 + framesRun); // settling changed nothing visible: no extra notification
 
     const stats = store.getStats();
     expect(stats.events).toBe(10_002);
@@ -281,17 +281,23 @@ describe('batched notifications and work per event', () => {
     expect(endedAt).toBe(2_000);
   });
 
-  it('closes the frame window when a frame had nothing to publish, so the next event is immediate again', () => {
+  it('a stream event never publishes in the middle of a slice: one frame publishes every event before it', () => {
     const { store, scripted, frames, notifications } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
     stream.emit(created('p1'));
-    const afterFirst = notifications();
-    frames.runFrame(); // nothing new: the window closes
-    expect(frames.pending).toBe(0);
     stream.emit({ type: 'file_created', path: 'a.ts' });
-    expect(notifications()).toBe(afterFirst + 1);
+    const published = notifications();
+    expect(frames.pending).toBe(0);
+    stream.emit({ type: 'file_created', path: 'b.ts' });
+    stream.emit({ type: 'file_created', path: 'c.ts' });
+    expect(notifications()).toBe(published);
     expect(frames.pending).toBe(1);
+    frames.runFrame();
+    expect(notifications()).toBe(published + 1);
+    expect(store.getState().generations.p1?.files).toHaveLength(3);
+    // A frame is asked for only when something waits for it.
+    expect(frames.pending).toBe(0);
   });
 
   it('outside a DOM, frames fall back to 16 ms timers and visibility is assumed', async () => {
@@ -310,12 +316,14 @@ describe('batched notifications and work per event', () => {
     store.subscribe(() => void notifications++);
     void store.getState().generate({ prompt: 'A todo app with tags' });
     scripted.streams[0]!.emit(created('p1'));
+    // The first file starts generating (a new status, at once); the second waits for the frame.
     scripted.streams[0]!.emit({ type: 'file_created', path: 'a.ts' });
+    scripted.streams[0]!.emit({ type: 'file_created', path: 'b.ts' });
     const before = notifications;
     expect(timers.pending()).toEqual([16]);
     await timers.advance(16);
     expect(notifications).toBe(before + 1);
-    expect(store.getState().generations.p1?.files).toHaveLength(1);
+    expect(store.getState().generations.p1?.files).toHaveLength(2);
     store.getState().watchProject('p1');
     await settle();
     expect(store.getState().projects.p1?.status).toBe('polling');

@@ -1,6 +1,8 @@
 /**
- * Frame batching of store notifications: the first change publishes at once (leading edge), later ones
- * at most once per scheduled frame, and urgent ones (terminal events, actions) at once.
+ * Frame batching of store notifications: changes from a stream publish in the next frame, at most once per
+ * frame; urgent ones (terminal events, lifecycle actions) at once. A stream's change never publishes in the
+ * middle of a slice of events: the hooks' subscribers render synchronously at the end of the task that
+ * published, so a publish there would add a whole React render to the slice's task.
  */
 
 /** Schedules a callback for the next frame and returns its cancel. */
@@ -8,7 +10,7 @@ export type ScheduleFlush = (flush: () => void) => () => void;
 
 /** The batcher of one store. */
 export interface FrameBatcher {
-  /** Asks for a publish: now if `immediate` or no frame window is open, else at the window's end. */
+  /** Asks for a publish: now if `immediate`, else in the next frame (one frame serves every request before it). */
   request(immediate: boolean): void;
   /** Cancels the pending frame; nothing is published afterwards. */
   stop(): void;
@@ -25,22 +27,15 @@ export function createFrameBatcher(options: {
 
   function onFrame(): void {
     cancelFrame = undefined;
-    // A frame with nothing new closes the window, so the next change is published at once again.
-    if (stopped || !options.hasPending()) return;
-    options.publish();
-    cancelFrame = options.scheduleFlush(onFrame);
+    // An urgent publish since the request may have taken everything already.
+    if (!stopped && options.hasPending()) options.publish();
   }
 
   return {
     request(immediate) {
       if (stopped) return;
-      if (immediate) {
-        options.publish();
-        return;
-      }
-      if (cancelFrame !== undefined) return;
-      options.publish();
-      cancelFrame = options.scheduleFlush(onFrame);
+      if (immediate) options.publish();
+      else cancelFrame ??= options.scheduleFlush(onFrame);
     },
     stop() {
       stopped = true;

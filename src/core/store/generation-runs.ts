@@ -266,6 +266,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (run.phase.name === 'settled' || destroyed()) return;
     const { generation } = run;
     const first = generation.eventCount === 0;
+    const before = generation.status;
     const applied = reduceGenerationEvent(generation, event, arrivedAt());
     if (applied === 'ignored') return;
     if (eventId !== undefined) generation.lastEventId = eventId;
@@ -275,7 +276,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
     log?.('event', () => describeGenerationEvent(event), generation.key);
     registry.touch(generation);
-    requestPublish(applied === 'ended');
+    // A new status, a project named or the end shows at once (a few times per stream); the rest in the next frame.
+    requestPublish(applied !== 'applied' || generation.status !== before);
     if (applied === 'ended') {
       resolveRun(run);
       if (generation.projectId !== undefined) pollers.refresh(generation.projectId);

@@ -1,6 +1,7 @@
 /** The pluggable transport: how the client reaches the Agent API (or the agency's proxy in front of it). */
 import { AgentApiError, errorFromResponse, errorFromThrown, isFailureBody } from './errors.js';
 import { openEventStream, type StreamHandlers } from './event-stream.js';
+import { defaultStreamSlicing, type StreamSlicing } from './time-slice.js';
 
 export type { StreamHandlers } from './event-stream.js';
 
@@ -42,6 +43,12 @@ export interface HttpTransportOptions {
    * 15 s heartbeats. 0 turns it off. Nothing is ever sent again.
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * How an event stream shares the thread: by default, in a page, events are applied in slices of about 8 ms
+   * with the browser's turn in between (`scheduler.yield()`, else a message task); elsewhere without pausing.
+   * Inject a clock and a yield to test the slicing; `null` applies every event at once.
+   */
+  slicing?: StreamSlicing | null;
 }
 
 /** Default of `streamIdleTimeoutMs`. */
@@ -51,6 +58,7 @@ export const defaultStreamIdleTimeoutMs = 45_000;
 export function createHttpTransport(options: HttpTransportOptions): AgentTransport {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
+  const slicing = options.slicing === undefined ? defaultStreamSlicing() : (options.slicing ?? undefined);
 
   function url(request: TransportRequest): string {
     const query = new URLSearchParams();
@@ -114,6 +122,7 @@ export function createHttpTransport(options: HttpTransportOptions): AgentTranspo
         handlers,
         fetch: doFetch,
         idleTimeoutMs: options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs,
+        slicing,
       };
       if (request.body !== undefined) streamOptions.body = JSON.stringify(request.body);
       if (request.signal) streamOptions.signal = request.signal;

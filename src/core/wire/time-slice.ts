@@ -1,0 +1,56 @@
+/**
+ * Time slicing of stream ingestion: events are applied in slices of a few milliseconds, and in a browser the
+ * main thread is handed back between slices, so a burst of thousands of buffered events (the in-browser
+ * mock, a replay of a whole build, a fast proxy) never becomes one long task. Outside a browser nothing
+ * waits for a page to paint, so the same loop runs without yielding (and without reading a clock).
+ */
+
+/** How an event stream shares the thread it runs on; inject both to test the slicing deterministically. */
+export interface StreamSlicing {
+  /** The clock of the slice's deadline, in milliseconds. */
+  now(): number;
+  /** Resolves in a new task, after the browser has had its turn (rendering, input). */
+  yieldTask(): Promise<void>;
+}
+
+/** Work done before the thread is handed back, in milliseconds, and how many events pass between clock reads. */
+export const sliceMs = 8;
+export const eventsPerCheck = 32;
+const frameEveryMs = 50;
+
+/** Resolves in a new task: `scheduler.yield()` where it exists (it keeps the task's priority), else a message. */
+export function yieldToBrowser(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  // A message is a new task that is not clamped to 4 ms as nested timeouts are.
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(0);
+  });
+}
+
+/**
+ * In a page's main thread: the platform's clock and `yieldToBrowser`, and at least every 50 ms of continuous
+ * work the next frame is awaited first (a page that is loading may give rendering no turn among busy tasks);
+ * elsewhere (Node, workers) no slicing.
+ */
+export function defaultStreamSlicing(): StreamSlicing | undefined {
+  if (typeof document !== 'object' || typeof requestAnimationFrame !== 'function') return undefined;
+  let framedAt = 0;
+  const now = () => performance.now();
+  return {
+    now,
+    async yieldTask() {
+      // A hidden page runs no frames: waiting for one would stop the stream.
+      if (now() - framedAt >= frameEveryMs && document.visibilityState !== 'hidden') {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        framedAt = now();
+      }
+      return yieldToBrowser();
+    },
+  };
+}
