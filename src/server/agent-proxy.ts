@@ -3,18 +3,11 @@
  * of one agency apart (identity in paths and bodies, project ownership, filtered listings), keeps the
  * team under the upstream rate limit, and relays event streams live.
  */
-import {
-  agentRoutes,
-  matchRoute,
-  routeContract,
-  type AgentRouteName,
-  type ProxyRouteName,
-  type RouteMatch,
-  type RouteName,
-} from '../core/index.js';
+import { agentRoutes, type AgentRouteName } from '../core/index.js';
 import { createBudgetScope } from './budget-scope.js';
 import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js';
 import { createProjectRoutes } from './project-routes.js';
+import { routeOf } from './proxy-router.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
@@ -54,11 +47,6 @@ import {
 export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
 
 type Outcome = { response: Response; reason?: string; cache?: ProxyLogEntry['cache'] };
-
-/** Whether a route of the contract is one the proxy answers itself (its family says so). */
-function isOwnRoute(match: RouteMatch<RouteName>): match is RouteMatch<ProxyRouteName> {
-  return match.route.family === 'proxy';
-}
 
 /** Creates the proxy handler. Mount it for GET and POST under `basePath`. Options are checked at the first request. */
 export function createAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
@@ -221,19 +209,18 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       return { response: errorResponse('agent', 404, proxyMessages.notFound), reason: 'outside basePath' };
     }
     const path = pathname.slice(basePath.length);
-    // One router for every route of the contract: the mirrored API's and the proxy's own.
-    const matched = matchRoute<RouteName>(request.method, path, { routes: routeContract });
-    if (matched === undefined)
+    const routed = routeOf(request.method, path);
+    if (routed === undefined)
       return { response: errorResponse(shapeOfUnknownPath(path), 404, proxyMessages.notFound), reason: 'no route' };
-    entry.route = matched.name;
-    if (isOwnRoute(matched)) {
+    entry.route = routed.match.name;
+    if (routed.own) {
       const user = await options.authorize(request);
       if (user === null || typeof user?.externalUserId !== 'string' || user.externalUserId === '')
         return { response: errorResponse('agent', 401, proxyMessages.unauthorized), reason: 'no session' };
       entry.externalUserId = user.externalUserId;
-      return { response: await projectRoutes(matched, request, user) };
+      return { response: await projectRoutes(routed.match, request, user) };
     }
-    const match = matched as RouteMatch<AgentRouteName>;
+    const { match } = routed;
     const policy = policyFor(match.name);
     try {
       checkCsrf(request, allowedOrigins);

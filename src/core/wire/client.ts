@@ -173,7 +173,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     return fillPath(options.paths?.[name] ?? routeContract[name].path, params);
   }
 
-  /** Sends one JSON request of the contract: its method and path, the body and query its row types. */
+  /** Sends one JSON request of the route contract: the row's method and path, a body of the row's type. */
   function send<Name extends RouteName>(
     name: Name,
     params: RouteParams<Name>,
