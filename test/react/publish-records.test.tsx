@@ -20,7 +20,7 @@ afterEach(() => {
 
 /** One mock API (the server) and one storage (the tab), and a store per page. */
 function tab() {
-  const transport = createMockTransport({ speed: 'instant', rateLimit: false });
+  const transport = createMockTransport({ speed: 'instant', rateLimit: false, externalUser: ada });
   const storage = createMemoryStorage();
   disposers.push(() => transport.api.dispose());
   const page = () => {
@@ -41,7 +41,7 @@ async function connectCodehost(store: AgentStore, transport: ReturnType<typeof c
     external_user_id: 'ada',
     external_user_name: ada.name,
     external_user_email: ada.email,
-    return_url: 'https://agency.example/app',
+    return_url: new URL('/app', window.location.href).href,
   });
   if (!started.ok) throw started.error;
   const state = new URL(started.data.redirect_url).searchParams.get('state')!;
