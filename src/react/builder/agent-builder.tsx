@@ -12,10 +12,8 @@ import { GeneratePanel } from '../generation/generate-panel.js';
 import { UsageMeter } from '../usage/usage-meter.js';
 import { LiveBuildLog } from '../generation/live-build-log.js';
 import { useProjectView } from '../generation/use-project-view.js';
-import { CodehostConnect, type CodehostConnectProps } from '../integrations/codehost-connect.js';
-import { DeployButton } from '../integrations/deploy-button.js';
+import type { CodehostConnectProps } from '../integrations/codehost-connect.js';
 import { PlanList } from '../integrations/plan-list.js';
-import { RepoPicker } from '../integrations/repo-picker.js';
 import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -24,6 +22,7 @@ import { outcomeSlotKey } from '../shared/error-slots.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { useControllable } from '../shared/use-controllable.js';
+import { PublishSheet } from './publish-sheet.js';
 import { RecentProjects } from './recent-projects.js';
 
 /** The builder's sheets: publishing (deploy, code host, repository), plans, projects. */
@@ -155,14 +154,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
     buyCreditsUrl,
   };
 
-  const ship = (
-    <div className="ae-builder-ship">
-      <DeployButton provider={provider} />
-      {/* Deploying is the sheet's one primary action; connecting the code host is the second path. */}
-      <CodehostConnect emphasis="secondary" {...codehost} />
-      <RepoPicker {...(repositoriesPerPage === undefined ? {} : { perPage: repositoriesPerPage })} />
-    </div>
-  );
+  const ship = <PublishSheet provider={provider} codehost={codehost} repositoriesPerPage={repositoriesPerPage} />;
   const logId = `${id}-log`;
   const chat = (
     <div className="ae-builder-chat">

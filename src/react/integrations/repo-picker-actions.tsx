@@ -1,8 +1,7 @@
 'use client';
 /**
- * The link-and-push part of `RepoPicker`: one primary action per state (link the chosen repository, or
- * push to the linked one), pushing to a new repository by name, and results that name the repository,
- * its branch and whether it was created.
+ * The link-and-push part of `RepoPicker`: the linked repository with its last save on top, one action per
+ * state (link the chosen repository, or push to the linked one), then pushing to a new repository by name.
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { LinkResult, PushResult, Repository } from '../../core/index.js';
@@ -23,6 +22,8 @@ export interface RepoPickerActionsProps {
   login: string | undefined;
   onLinked: ((result: LinkResult) => void) | undefined;
   onPushed: ((result: PushResult) => void) | undefined;
+  /** Whether its action is the screen's primary one (filled) or a secondary one. */
+  emphasis?: 'primary' | 'secondary' | undefined;
 }
 
 /** `owner/name` of a listed repository. */
@@ -36,7 +37,13 @@ export function ownerAndName(repository: Repository): RepositoryRef {
 const fullName = (repository: RepositoryRef) =>
   repository.owner === '' ? repository.name : `${repository.owner}/${repository.name}`;
 
-function Outcome(props: { title: string; url: string; branch: string; created?: boolean; text: RepoPickerLabels }) {
+function Outcome(props: {
+  title: string;
+  url: string;
+  branch: string;
+  created?: boolean | undefined;
+  text: RepoPickerLabels;
+}) {
   const { title, url, branch, created, text } = props;
   const safe = safeHttpUrl(url);
   return (
@@ -69,30 +76,36 @@ function Outcome(props: { title: string; url: string; branch: string; created?: 
   );
 }
 
-function settled(status: string | undefined): boolean {
-  return status === 'succeeded' || status === 'failed';
-}
+const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === fullName(b);
 
 /** Link and push for the picker's chosen repository. */
-export function RepoPickerActions({ text, projectId, selected, login, onLinked, onPushed }: RepoPickerActionsProps) {
-  const { link, push, linkRepository, pushRepository } = useRepositoryActions(projectId);
+export function RepoPickerActions(props: RepoPickerActionsProps) {
+  const { text, projectId, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
+  const { link, push, linked, linkRepository, pushRepository } = useRepositoryActions(projectId);
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
-  // The latest of link and push is what the project points at now; the older result is history. On mount
-  // (the sheet opened again) it is what the store holds: a push's outcome if there is one, else a link's.
-  const [latest, setLatest] = useState<'link' | 'push' | undefined>(() =>
-    settled(push?.status) ? 'push' : settled(link?.status) ? 'link' : undefined,
-  );
+  // One error in one place: the latest action's (a push's failure replaces a link's, and back).
+  const [latest, setLatest] = useState<'link' | 'push'>();
   const callOnLinked = useLatestCallback(onLinked);
   const callOnPushed = useLatestCallback(onPushed);
   const id = useId();
 
-  const linked = link?.status === 'succeeded' && latest === 'link' ? link.repository : undefined;
   const linking = link?.status === 'running';
   const pushing = push?.status === 'running';
   const chosen = selected === undefined ? undefined : ownerAndName(selected);
-  const chosenIsLinked = chosen !== undefined && linked !== undefined && fullName(chosen) === fullName(linked);
+  const chosenIsLinked = chosen !== undefined && linked !== undefined && sameRepository(chosen, linked);
   const noProject = projectId === undefined;
+  const primaryClass = emphasis === 'primary' ? 'ae-button ae-button-primary ae-truncate' : 'ae-button ae-truncate';
+  // The linked repository is where the project's code goes: its box tells the last save there, if any. A save
+  // to another repository by name (something else is linked) is told on its own, under the form it came from.
+  const pushed = push?.status === 'succeeded' ? push.result : undefined;
+  const pushedToLinked =
+    pushed !== undefined &&
+    linked !== undefined &&
+    (push?.repository === undefined || sameRepository(push.repository, linked));
+  const pushedElsewhere = pushed !== undefined && !pushedToLinked ? push?.repository : undefined;
+  const savedTitle = (repository: RepositoryRef, result: PushResult) =>
+    result.repo_created ? text.pushedCreated(fullName(repository)) : text.pushedExisting(fullName(repository));
 
   function onLink() {
     if (chosen === undefined) return;
@@ -121,51 +134,44 @@ export function RepoPickerActions({ text, projectId, selected, login, onLinked, 
     startPush({ owner, name });
   }
 
-  const pushedTo =
-    push?.repository ?? (push?.status === 'succeeded' && link?.repository !== undefined ? link.repository : undefined);
   const newNameId = `${id}-new-name`;
   const hintId = `${id}-new-name-hint`;
   const errorId = `${id}-new-name-error`;
 
   return (
     <div className="ae-repo-actions">
+      {linked !== undefined && (
+        <Outcome
+          title={pushedToLinked ? savedTitle(linked, pushed) : text.linkedTitle(fullName(linked))}
+          url={(pushedToLinked ? pushed.repo_url : link?.result?.repo_url) ?? ''}
+          branch={(pushedToLinked ? pushed.branch : link?.result?.branch) ?? ''}
+          created={pushedToLinked ? pushed.repo_created : undefined}
+          text={text}
+        />
+      )}
       {noProject ? (
         <p className="ae-hint">{text.noProject}</p>
       ) : (
         chosen === undefined && linked === undefined && <p className="ae-hint">{text.noneSelected}</p>
       )}
       <div className="ae-actions">
-        {chosen !== undefined && !chosenIsLinked && (
-          <button
-            type="button"
-            className="ae-button ae-button-primary ae-truncate"
-            disabled={noProject || linking}
-            onClick={onLink}
-          >
+        {chosen !== undefined && !chosenIsLinked ? (
+          <button type="button" className={primaryClass} disabled={noProject || linking} onClick={onLink}>
             {linking ? text.linking : text.link(fullName(chosen))}
           </button>
-        )}
-        {linked !== undefined && (chosen === undefined || chosenIsLinked) && (
-          <button
-            type="button"
-            className="ae-button ae-button-primary ae-truncate"
-            disabled={noProject || pushing}
-            onClick={() => startPush()}
-          >
-            {pushing && push?.repository === undefined ? text.pushing : text.pushTo(fullName(linked))}
-          </button>
+        ) : (
+          linked !== undefined && (
+            <button type="button" className={primaryClass} disabled={noProject || pushing} onClick={() => startPush()}>
+              {pushing && push?.repository === undefined ? text.pushing : text.pushTo(fullName(linked))}
+            </button>
+          )
         )}
       </div>
-      {latest === 'link' && link?.status === 'succeeded' && link.result !== undefined && link.repository && (
-        <Outcome
-          title={text.linkedTitle(fullName(link.repository))}
-          url={link.result.repo_url}
-          branch={link.result.branch}
-          text={text}
-        />
-      )}
       {latest === 'link' && link?.status === 'failed' && (
         <ErrorAlert error={link.error} title={text.linkErrorTitle} context="repository" />
+      )}
+      {latest === 'push' && push?.status === 'failed' && push.repository === undefined && (
+        <ErrorAlert error={push.error} title={text.pushErrorTitle} context="repository" />
       )}
       <form className="ae-push-new" noValidate onSubmit={onPushNew} aria-labelledby={`${id}-push-heading`}>
         <h3 id={`${id}-push-heading`} className="ae-subtitle">
@@ -204,24 +210,16 @@ export function RepoPickerActions({ text, projectId, selected, login, onLinked, 
           )}
         </div>
       </form>
-      {latest === 'push' && push?.status === 'succeeded' && push.result !== undefined && (
+      {pushedElsewhere !== undefined && pushed !== undefined && (
         <Outcome
-          title={
-            pushedTo === undefined
-              ? text.pushedExisting(
-                  push.result.repo_url || (link?.repository === undefined ? '' : fullName(link.repository)),
-                )
-              : push.result.repo_created
-                ? text.pushedCreated(fullName(pushedTo))
-                : text.pushedExisting(fullName(pushedTo))
-          }
-          url={push.result.repo_url}
-          branch={push.result.branch}
-          created={push.result.repo_created}
+          title={savedTitle(pushedElsewhere, pushed)}
+          url={pushed.repo_url}
+          branch={pushed.branch}
+          created={pushed.repo_created}
           text={text}
         />
       )}
-      {latest === 'push' && push?.status === 'failed' && (
+      {latest === 'push' && push?.status === 'failed' && push.repository !== undefined && (
         <ErrorAlert error={push.error} title={text.pushErrorTitle} context="repository" />
       )}
     </div>

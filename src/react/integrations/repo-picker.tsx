@@ -36,6 +36,8 @@ export type RepoPickerProps = WithRootProps<
     perPage?: number;
     onLinked?: (result: LinkResult) => void;
     onPushed?: (result: PushResult) => void;
+    /** Whether linking or pushing is the screen's primary action (default) or a secondary one. */
+    emphasis?: 'primary' | 'secondary';
   },
   'section'
 >;
@@ -55,7 +57,7 @@ function RepositoryName({ repository }: { repository: Repository }) {
 
 /** The repository picker with link and push. */
 export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function RepoPicker(
-  { projectId, perPage, onLinked, onPushed, className, ...rest },
+  { projectId, perPage, onLinked, onPushed, emphasis, className, ...rest },
   ref,
 ) {
   const text = useAgentLabels().repoPicker;
@@ -324,6 +326,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           projectId={targetProject}
           selected={selected}
           login={connection.data?.codehost_login}
+          emphasis={emphasis}
           onLinked={onLinked}
           onPushed={onPushed}
         />
