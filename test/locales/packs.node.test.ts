@@ -74,6 +74,7 @@ const samples: Record<string, Sample[]> = {
   'agentBuilder.allProjects': counted((count) => [count, slot('count')]),
   'errors.rateLimitedFor': counts.map((seconds) => ({ args: [seconds] })),
   'errors.retryIn': counts.map((seconds) => ({ args: [seconds] })),
+  'liveBuildLog.checkingIn': counts.map((seconds) => ({ args: [seconds] })),
   'errors.quotaExceeded': quotaPeriods.flatMap((period) =>
     counts.map((count) => ({
       args: [slot('limit'), period, slot('when'), count],

@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The Arabic pack: pass it as `labels={ar}` or in `locales={{ ar }}` (with `locale="ar"`, the root gets `dir="rtl"`). */
 export const ar: AgentLabels = {
-  status: {
-    idle: 'جاهز',
-    submitting: 'جارٍ الإرسال',
-    provisioning: 'جارٍ التجهيز',
-    generating: 'جارٍ الإنشاء',
-    recovering: 'جارٍ إعادة الاتصال',
-    completed: 'اكتمل',
-    credits_exhausted: 'نفد الرصيد',
-    failed: 'فشل',
-    interrupted: 'انقطع',
-    aborted: 'أُلغي',
-  },
   phase: {
     idle: 'لم يبدأ',
     submitting: 'جارٍ الإرسال',
@@ -35,8 +23,8 @@ export const ar: AgentLabels = {
     you: 'أنت',
     generate: 'تطبيق جديد',
     followUp: 'تعديل',
-    modeBuild: 'تطبيق كامل',
-    modeDesign: 'التصميم فقط',
+    modeBuild: 'بناء',
+    modeDesign: 'تصميم',
     running: 'جارٍ العمل على ذلك…',
     outcome: (outcome, counts, values) => {
       const created = counted(values.created, counts.created, newFiles);
@@ -88,8 +76,7 @@ export const ar: AgentLabels = {
     followUpSubmit: 'إرسال التعديل',
     submitting: 'جارٍ العمل…',
     cancel: 'إيقاف المتابعة',
-    stopWaiting: 'إيقاف الانتظار',
-    newProject: 'بدء مشروع جديد',
+    newProject: 'مشروع جديد',
     errorTitle: 'تعذّر بدء إنشاء تطبيقك',
     buyCredits: 'شراء رصيد',
     followUpTarget: (projectName) => `تُطبَّق التعديلات على ${projectName}.`,
@@ -137,6 +124,7 @@ export const ar: AgentLabels = {
     interrupted: 'انقطع الاتصال ولم نتمكن من معرفة نتيجة البناء.',
     stopped: 'أوقفت متابعة عملية البناء هذه.',
     stoppedHint: 'قد يكتمل البناء على الخادم رغم ذلك، وستظهر النتيجة هنا عندئذٍ.',
+    checkingIn: (seconds) => `سنتحقّق مرة أخرى بعد ${seconds} ث.`,
     announcements: {
       idle: '',
       submitting: 'جارٍ إرسال طلبك.',
@@ -166,7 +154,7 @@ export const ar: AgentLabels = {
     errorPrefix: 'تعذّر تحميل الحالة:',
     projectStatuses: {
       provisioning: 'جارٍ التجهيز',
-      generating: 'جارٍ الإنشاء',
+      generating: 'جارٍ البناء',
       ready: 'جاهز',
       failed: 'فشل',
       credits_exhausted: 'نفد الرصيد',
@@ -191,7 +179,7 @@ export const ar: AgentLabels = {
     unsafeUrl: 'عنوان التطبيق ليس عنوان ويب، لذا لا يمكن معاينته.',
     updating: 'جارٍ تحديث تطبيقك…',
     reload: 'إعادة التحميل',
-    openInNewTab: 'فتح في علامة تبويب جديدة',
+    openInNewTab: 'فتح التطبيق',
     devicesLabel: 'عرض المعاينة',
     mobile: 'الجوال',
     tablet: 'الجهاز اللوحي',

@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The German pack: pass it as `labels={de}` or in `locales={{ de }}`. */
 export const de: AgentLabels = {
-  status: {
-    idle: 'Bereit',
-    submitting: 'Wird gesendet',
-    provisioning: 'Wird eingerichtet',
-    generating: 'Wird erstellt',
-    recovering: 'Verbindung wird wiederhergestellt',
-    completed: 'Fertig',
-    credits_exhausted: 'Kein Guthaben mehr',
-    failed: 'Fehlgeschlagen',
-    interrupted: 'Unterbrochen',
-    aborted: 'Abgebrochen',
-  },
   phase: {
     idle: 'Nicht gestartet',
     submitting: 'Wird gesendet',
@@ -35,8 +23,8 @@ export const de: AgentLabels = {
     you: 'Sie',
     generate: 'Neue App',
     followUp: 'Änderung',
-    modeBuild: 'Komplette App',
-    modeDesign: 'Nur Design',
+    modeBuild: 'Bauen',
+    modeDesign: 'Entwerfen',
     running: 'Wird bearbeitet …',
     outcome: (outcome, counts, values) => {
       const created = plural('de', values.created, {
@@ -95,8 +83,7 @@ export const de: AgentLabels = {
     followUpSubmit: 'Änderung senden',
     submitting: 'Wird bearbeitet …',
     cancel: 'Nicht mehr verfolgen',
-    stopWaiting: 'Nicht mehr warten',
-    newProject: 'Neues Projekt beginnen',
+    newProject: 'Neues Projekt',
     errorTitle: 'Ihre App konnte nicht gestartet werden',
     buyCredits: 'Guthaben kaufen',
     followUpTarget: (projectName) => `Änderungen gehen an ${projectName}.`,
@@ -151,6 +138,7 @@ export const de: AgentLabels = {
     interrupted: 'Die Verbindung ist abgerissen, und wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
     stopped: 'Sie verfolgen diesen Build nicht mehr.',
     stoppedHint: 'Er kann auf dem Server trotzdem fertig werden; das Ergebnis erscheint dann hier.',
+    checkingIn: (seconds) => `Neue Prüfung in ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Ihre Anfrage wird gesendet.',
@@ -180,7 +168,7 @@ export const de: AgentLabels = {
     errorPrefix: 'Status konnte nicht geladen werden:',
     projectStatuses: {
       provisioning: 'Wird eingerichtet',
-      generating: 'Wird erstellt',
+      generating: 'Wird gebaut',
       ready: 'Bereit',
       failed: 'Fehlgeschlagen',
       credits_exhausted: 'Kein Guthaben mehr',
@@ -205,7 +193,7 @@ export const de: AgentLabels = {
     unsafeUrl: 'Die Adresse der App ist keine Webadresse und kann daher nicht angezeigt werden.',
     updating: 'Ihre App wird aktualisiert …',
     reload: 'Neu laden',
-    openInNewTab: 'In neuem Tab öffnen',
+    openInNewTab: 'App öffnen',
     devicesLabel: 'Vorschaubreite',
     mobile: 'Smartphone',
     tablet: 'Tablet',

@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The French pack: pass it as `labels={fr}` or in `locales={{ fr }}`. */
 export const fr: AgentLabels = {
-  status: {
-    idle: 'Prêt',
-    submitting: 'Envoi en cours',
-    provisioning: 'Préparation',
-    generating: 'Génération en cours',
-    recovering: 'Reconnexion',
-    completed: 'Terminé',
-    credits_exhausted: 'Crédits épuisés',
-    failed: 'Échec',
-    interrupted: 'Interrompu',
-    aborted: 'Annulé',
-  },
   phase: {
     idle: 'Pas commencé',
     submitting: 'Envoi en cours',
@@ -35,8 +23,8 @@ export const fr: AgentLabels = {
     you: 'Vous',
     generate: 'Nouvelle application',
     followUp: 'Modification',
-    modeBuild: 'Application complète',
-    modeDesign: 'Design seul',
+    modeBuild: 'Construire',
+    modeDesign: 'Maquetter',
     running: 'C’est en cours…',
     outcome: (outcome, counts, values) => {
       const created = plural('fr', values.created, {
@@ -99,8 +87,7 @@ export const fr: AgentLabels = {
     followUpSubmit: 'Envoyer la modification',
     submitting: 'En cours…',
     cancel: 'Arrêter le suivi',
-    stopWaiting: 'Ne plus attendre',
-    newProject: 'Commencer un nouveau projet',
+    newProject: 'Nouveau projet',
     errorTitle: 'Impossible de lancer votre application',
     buyCredits: 'Acheter des crédits',
     followUpTarget: (projectName) => `Les modifications s’appliquent à ${projectName}.`,
@@ -155,6 +142,7 @@ export const fr: AgentLabels = {
     interrupted: 'La connexion a été perdue et nous n’avons pas pu savoir comment la construction s’est terminée.',
     stopped: 'Vous avez arrêté de suivre cette construction.',
     stoppedHint: 'Elle peut encore aboutir sur le serveur ; le résultat s’affichera ici le cas échéant.',
+    checkingIn: (seconds) => `Nouvelle vérification dans ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Envoi de votre demande.',
@@ -184,7 +172,7 @@ export const fr: AgentLabels = {
     errorPrefix: 'Impossible de charger l’état :',
     projectStatuses: {
       provisioning: 'Préparation',
-      generating: 'Génération en cours',
+      generating: 'Construction en cours',
       ready: 'Prêt',
       failed: 'Échec',
       credits_exhausted: 'Crédits épuisés',
@@ -209,7 +197,7 @@ export const fr: AgentLabels = {
     unsafeUrl: 'L’adresse de l’application n’est pas une adresse web : impossible d’en afficher l’aperçu.',
     updating: 'Mise à jour de votre application…',
     reload: 'Recharger',
-    openInNewTab: 'Ouvrir dans un nouvel onglet',
+    openInNewTab: 'Ouvrir l’application',
     devicesLabel: 'Largeur de l’aperçu',
     mobile: 'Mobile',
     tablet: 'Tablette',

@@ -5,18 +5,6 @@ import { integrations } from './integrations.js';
 
 /** The Brazilian Portuguese pack: pass it as `labels={ptBR}` or in `locales={{ 'pt-BR': ptBR }}`. */
 export const ptBR: AgentLabels = {
-  status: {
-    idle: 'Pronto',
-    submitting: 'Enviando',
-    provisioning: 'Preparando',
-    generating: 'Gerando',
-    recovering: 'Reconectando',
-    completed: 'Concluído',
-    credits_exhausted: 'Sem créditos',
-    failed: 'Falhou',
-    interrupted: 'Interrompido',
-    aborted: 'Cancelado',
-  },
   phase: {
     idle: 'Não iniciado',
     submitting: 'Enviando',
@@ -35,8 +23,8 @@ export const ptBR: AgentLabels = {
     you: 'Você',
     generate: 'Novo app',
     followUp: 'Alteração',
-    modeBuild: 'App completo',
-    modeDesign: 'Só o design',
+    modeBuild: 'Construir',
+    modeDesign: 'Desenhar',
     running: 'Trabalhando nisso…',
     outcome: (outcome, counts, values) => {
       const created = plural('pt-BR', values.created, {
@@ -99,8 +87,7 @@ export const ptBR: AgentLabels = {
     followUpSubmit: 'Enviar alteração',
     submitting: 'Trabalhando…',
     cancel: 'Parar de acompanhar',
-    stopWaiting: 'Parar de esperar',
-    newProject: 'Começar um novo projeto',
+    newProject: 'Novo projeto',
     errorTitle: 'Não foi possível iniciar seu app',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `As alterações vão para ${projectName}.`,
@@ -155,6 +142,7 @@ export const ptBR: AgentLabels = {
     interrupted: 'A conexão caiu e não conseguimos saber como a construção terminou.',
     stopped: 'Você parou de acompanhar esta construção.',
     stoppedHint: 'Ela ainda pode terminar no servidor; nesse caso, o resultado aparece aqui.',
+    checkingIn: (seconds) => `Verificando de novo em ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Enviando seu pedido.',
@@ -184,7 +172,7 @@ export const ptBR: AgentLabels = {
     errorPrefix: 'Não foi possível carregar o status:',
     projectStatuses: {
       provisioning: 'Preparando',
-      generating: 'Gerando',
+      generating: 'Construindo',
       ready: 'Pronto',
       failed: 'Falhou',
       credits_exhausted: 'Sem créditos',
@@ -209,7 +197,7 @@ export const ptBR: AgentLabels = {
     unsafeUrl: 'O endereço do app não é um endereço web, por isso não é possível exibir a prévia.',
     updating: 'Atualizando seu app…',
     reload: 'Recarregar',
-    openInNewTab: 'Abrir em uma nova aba',
+    openInNewTab: 'Abrir o app',
     devicesLabel: 'Largura da prévia',
     mobile: 'Celular',
     tablet: 'Tablet',

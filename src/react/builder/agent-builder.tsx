@@ -105,6 +105,21 @@ export function AgentBuilder({
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
+  const threadRef = useRef<HTMLDivElement>(null);
+  const lastTurn = useRef<Element | null>(null);
+  // A new turn (a prompt just sent, a project opened) scrolls to the top of the thread, its build under it.
+  useEffect(() => {
+    const thread = threadRef.current;
+    const turn = thread?.querySelector('.ae-turn:last-child') ?? null;
+    if (thread === null || turn === lastTurn.current) return;
+    lastTurn.current = turn;
+    if (turn !== null) thread.scrollTop += turn.getBoundingClientRect().top - thread.getBoundingClientRect().top;
+  });
+
+  // Until there is an app to preview, the build's log takes the wide stage: room for it, and its next step
+  // (buy credits, try again) where the eye is.
+  const logOnStage =
+    layout === 'wide' && view.previewUrl === undefined && view.generation !== undefined && view.phase !== 'idle';
   const badEnding = outcomeSlotKey(view);
   const logOpen =
     logChoice === undefined
@@ -128,11 +143,11 @@ export function AgentBuilder({
   const logId = `${id}-log`;
   const chat = (
     <div className="ae-builder-chat">
-      <div className="ae-builder-thread">
+      <div ref={threadRef} className="ae-builder-thread">
         <Conversation />
         {showProjects && view.key === undefined && <RecentProjects onShowAll={() => setSheet('projects')} />}
         {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
-        {view.generation !== undefined && view.phase !== 'idle' && (
+        {view.generation !== undefined && view.phase !== 'idle' && !logOnStage && (
           <div className="ae-builder-log" data-open={logOpen}>
             <button
               type="button"
@@ -150,6 +165,7 @@ export function AgentBuilder({
           </div>
         )}
       </div>
+      <UsageMeter className="ae-builder-usage" />
       {/* On a phone the app is one tab away: say it is ready where the eye is, with the way there. */}
       {layout === 'narrow' && view.phase === 'ready' && (
         <p className="ae-builder-ready" role="status">
@@ -166,7 +182,6 @@ export function AgentBuilder({
           </button>
         </p>
       )}
-      <UsageMeter className="ae-builder-usage" />
       <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
   );
@@ -244,7 +259,7 @@ export function AgentBuilder({
             {chat}
           </div>
           <div className="ae-builder-stage" role="group" aria-label={text.resultLabel}>
-            {preview}
+            {logOnStage ? <LiveBuildLog className="ae-builder-stage-log" {...buyCredits} /> : preview}
           </div>
         </div>
       ) : (

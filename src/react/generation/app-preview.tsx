@@ -56,7 +56,8 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
   const [reloads, setReloads] = useState(0);
   // The app is previewed once there is one (or any given http(s) `url`); a follow-up changes it in place.
   const safeUrl = url !== undefined ? safeHttpUrl(url) : view.previewUrl;
-  const updating = url === undefined && safeUrl !== undefined && view.building;
+  // Only while the stream reports: once stopped, the badge and the build log say so (one state, told once).
+  const updating = url === undefined && safeUrl !== undefined && view.busy;
   const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
   const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
@@ -113,8 +114,9 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
           </div>
           <div className="ae-frame-stage">
             <iframe
-              // A new load when a build starts or ends, so a finished change shows without a manual reload.
-              key={`${safeUrl}#${reloads}#${view.generation?.endedAt ?? 'building'}`}
+              // A new load when a build ends (after Stop watching too, once a poll sees it end), so a finished change
+              // shows without a manual reload.
+              key={`${safeUrl}#${reloads}#${view.building ? '' : view.generation?.endedAt}`}
               className="ae-frame"
               src={safeUrl}
               title={text.frameTitle}

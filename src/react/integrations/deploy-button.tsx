@@ -1,7 +1,8 @@
 'use client';
 /**
  * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
- * provider token: a password field read once on submit and emptied at once, never held in React state.
+ * provider token: a password field read on submit and emptied once accepted (kept to be corrected after a
+ * refusal), never held in React state.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
@@ -324,15 +325,16 @@ function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: 
     const input = tokenRef.current;
     if (input === null || submitting) return;
     const token = input.value.trim();
-    // Read once, then gone from the page: the DOM keeps no copy while the request runs or after.
-    input.value = '';
     if (token === '') {
       setEmptyError(true);
       input.focus();
       return;
     }
     setEmptyError(false);
-    void onToken(token);
+    // Accepted, it leaves the page at once; refused, it stays in the field to be corrected, not typed again.
+    void onToken(token).then((accepted) => {
+      if (accepted) input.value = '';
+    });
   }
 
   const inputId = `${id}-token`;

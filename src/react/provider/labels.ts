@@ -1,5 +1,5 @@
 /** Every visible string and aria text of the components, overridable per component through `labels`. */
-import type { GenerationStatus, ProjectPhase } from '../../core/index.js';
+import type { ProjectPhase } from '../../core/index.js';
 import { defaultConversationLabels, type ConversationLabels } from '../conversation/conversation.labels.js';
 import { defaultProjectListLabels, type ProjectListLabels } from '../projects/project-list.labels.js';
 import { defaultAgentBuilderLabels, type AgentBuilderLabels } from '../builder/agent-builder.labels.js';
@@ -16,8 +16,6 @@ import { defaultUsageMeterLabels, type UsageMeterLabels } from '../usage/usage-m
 
 /** All component texts. */
 export interface AgentLabels {
-  /** Display names of generation statuses. */
-  status: Record<GenerationStatus, string>;
   /** Display names of project phases (the badges every component shows). */
   phase: Record<ProjectPhase, string>;
   conversation: ConversationLabels;
@@ -50,18 +48,6 @@ export type AgentLabelsOverride = { [Group in keyof AgentLabels]?: LabelGroupOve
 
 /** The default (English) texts. */
 export const defaultLabels: AgentLabels = {
-  status: {
-    idle: 'Ready',
-    submitting: 'Sending',
-    provisioning: 'Setting up',
-    generating: 'Generating',
-    recovering: 'Reconnecting',
-    completed: 'Completed',
-    credits_exhausted: 'Out of credits',
-    failed: 'Failed',
-    interrupted: 'Interrupted',
-    aborted: 'Cancelled',
-  },
   phase: {
     idle: 'Not started',
     submitting: 'Sending',
