@@ -34,7 +34,9 @@ export { useAgentLabels } from './provider/use-agent-labels.js';
 export { createAgentFormat } from './provider/agent-format.js';
 export { useAgentFormat } from './provider/use-agent-format.js';
 export type { AgentFormat } from './provider/agent-format.js';
-export { GeneratePanel, minimumPromptLength } from './generation/generate-panel.js';
+export { GeneratePanel } from './generation/generate-panel.js';
+/** The API's minimum prompt length (core's), checked by the prompt box before anything is sent. */
+export { minimumPromptLength } from '../core/index.js';
 export type { GeneratePanelProps } from './generation/generate-panel.js';
 export { LiveBuildLog } from './generation/live-build-log.js';
 export type { LiveBuildLogProps } from './generation/live-build-log.js';

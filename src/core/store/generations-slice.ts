@@ -43,8 +43,6 @@ export interface GenerationsSlice {
    * no cancel, so the build may go on) and its project is polled until it ends, which settles the generation.
    */
   stopWatching(key?: string): void;
-  /** @deprecated The same as `stopWatching`. */
-  cancel(key?: string): void;
   /**
    * Tries a generation that ended badly again (default: the current one): an interrupted one is looked for again
    * (no new request); a failed or out-of-credits one sends its prompt once more, a new request from this call.
@@ -224,27 +222,24 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       return runs.start('followUp', projectId, projectId, input.prompt, previous?.mode ?? 'build', previous?.appUrl);
     },
     stopWatching(key = registry.currentKey) {
-      runs.cancel(key);
-      const generation = key === undefined ? undefined : registry.get(key);
-      const projectId = generation?.projectId;
-      if (projectId === undefined || generationOutcome(generation) !== 'aborted') return;
+      const projectId = runs.cancel(key);
+      if (projectId === undefined) return;
       // Followed by polling until the build ends: each answer reaches the generation (see `onProject` above).
       const stop = pollers.watch(
         projectId,
-        { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop(), onFatal: () => stop() },
+        { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop() },
         { fresh: true },
       );
     },
-    cancel: (key) => slice.stopWatching(key),
     retry(key = registry.currentKey) {
-      const generation = key === undefined ? undefined : registry.get(key);
-      if (generation === undefined || runs.find(key) !== undefined) return undefined;
+      const generation = registry.get(key as string);
+      if (!generation) return;
       const { projectId, prompt } = generation;
-      // The machine says whether the outcome can be looked for again (an interrupted generation).
+      // The machine says whether the outcome can be looked for again (an interrupted generation, not a running one).
       if (projectId !== undefined && runs.dispatch(generation, { type: 'retry' }))
-        return runs.recover(generation, projectId, generation.lastEventId > 0 ? generation.lastEventId : undefined);
+        return runs.recover(generation, projectId, generation.lastEventId || undefined);
       const outcome = generationOutcome(generation);
-      if ((outcome !== 'failed' && outcome !== 'credits_exhausted') || prompt === '') return undefined;
+      if ((outcome !== 'failed' && outcome !== 'credits_exhausted') || !prompt) return;
       return generation.kind === 'followUp' && projectId !== undefined
         ? slice.followUp(projectId, { prompt })
         : slice.generate({ prompt, mode: generation.mode });

@@ -106,14 +106,14 @@ export function AgentBuilder({
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
   const threadRef = useRef<HTMLDivElement>(null);
-  const lastTurn = useRef<Element | null>(null);
-  // A new turn (a prompt just sent, a project opened) scrolls to the top of the thread, its build under it.
+  const lastTurn = useRef<HTMLElement | null | undefined>(undefined);
+  // A new turn (a prompt just sent, a project opened) scrolls to the top of the thread, its build under it (the
+  // thread is the turns' offset parent, see the stylesheet).
   useEffect(() => {
-    const thread = threadRef.current;
-    const turn = thread?.querySelector('.ae-turn:last-child') ?? null;
-    if (thread === null || turn === lastTurn.current) return;
+    const turn = threadRef.current?.querySelector<HTMLElement>('.ae-turn:last-child');
+    if (turn === lastTurn.current) return;
     lastTurn.current = turn;
-    if (turn !== null) thread.scrollTop += turn.getBoundingClientRect().top - thread.getBoundingClientRect().top;
+    if (turn) threadRef.current!.scrollTop = turn.offsetTop;
   });
 
   // Until there is an app to preview, the build's log takes the wide stage: room for it, and its next step
@@ -259,7 +259,7 @@ export function AgentBuilder({
             {chat}
           </div>
           <div className="ae-builder-stage" role="group" aria-label={text.resultLabel}>
-            {logOnStage ? <LiveBuildLog className="ae-builder-stage-log" {...buyCredits} /> : preview}
+            {logOnStage ? <LiveBuildLog {...buyCredits} /> : preview}
           </div>
         </div>
       ) : (

@@ -5,6 +5,7 @@ import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
+import { ExternalLink } from '../shared/external-link.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 
 /** Props of `AppPreview`. */
@@ -46,8 +47,8 @@ export function previewSandbox(url: string, hostOrigin: string | undefined): str
 
 /** Shows the live app once it is ready (or any http/https `url`). */
 export function AppPreview({ projectId, url, className }: AppPreviewProps) {
-  const text = useAgentLabels().appPreview;
   const labels = useAgentLabels();
+  const text = labels.appPreview;
   const view = useProjectView(projectId, { watch: 'alone' });
   // Server rendering and hydration assume a wide screen; the viewport decides right after.
   const phone = useSyncExternalStore(subscribeToViewport, isPhoneViewport, () => false);
@@ -102,9 +103,9 @@ export function AppPreview({ projectId, url, className }: AppPreviewProps) {
             <button type="button" className="ae-button" onClick={() => setReloads((count) => count + 1)}>
               {text.reload}
             </button>
-            <a className="ae-button" href={safeUrl} target="_blank" rel="noopener noreferrer">
+            <ExternalLink className="ae-button" href={safeUrl}>
               {text.openInNewTab}
-            </a>
+            </ExternalLink>
             {updating && (
               <p className="ae-preview-note" role="status">
                 <span className="ae-spinner" aria-hidden="true" />

@@ -6,6 +6,7 @@ import {
   isDeployable,
   isGenerationBusy,
   isOutOfCredits,
+  isPromptLongEnough,
   type GenerationActionResult,
   type GenerationMode,
 } from '../../core/index.js';
@@ -37,9 +38,6 @@ export interface GeneratePanelProps {
   buyCreditsUrl?: string | undefined;
   className?: string;
 }
-
-/** The API's minimum prompt length, checked before anything is sent. */
-export const minimumPromptLength = 10;
 
 const modes: readonly GenerationMode[] = ['build', 'design'];
 
@@ -137,7 +135,7 @@ export function GeneratePanel({
     event.preventDefault();
     if (running) return;
     const trimmed = prompt.trim();
-    if (Array.from(trimmed).length < minimumPromptLength) {
+    if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
       textareaRef.current?.focus();
       return;

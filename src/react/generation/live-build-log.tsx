@@ -124,9 +124,8 @@ function Outcome({
   // Stable across renders, so that its alert keeps one slot.
   const fallbackError = useMemo(() => new AgentApiError('upstream', labels.failed), [labels.failed]);
   // A status poll refused for too many requests waits its Retry-After: the wait is said, not hidden.
-  const refused = view.snapshot?.error;
-  const wait = useRetryCountdown(refused?.kind === 'rate_limited' ? refused : undefined);
-  const pollWait = wait !== undefined && wait > 0 && <p className="ae-hint">{labels.checkingIn(wait)}</p>;
+  const wait = useRetryCountdown(view.snapshot?.error);
+  const pollWait = !!wait && <p className="ae-hint">{labels.checkingIn(wait)}</p>;
   switch (phase) {
     case 'idle':
     case 'submitting':
@@ -137,13 +136,13 @@ function Outcome({
       return (
         <div className="ae-outcome" data-outcome={phase}>
           <p>{labels.completed}</p>
-          {view.appUrl !== undefined ? (
-            <ExternalLink className="ae-button ae-button-primary" href={view.appUrl}>
-              {labels.openApp}
-            </ExternalLink>
-          ) : view.unsafeAppUrl ? (
-            <p className="ae-hint">{labels.unsafeUrl}</p>
-          ) : null}
+          <ExternalLink
+            className="ae-button ae-button-primary"
+            href={view.appUrl}
+            fallback={view.unsafeAppUrl && <p className="ae-hint">{labels.unsafeUrl}</p>}
+          >
+            {labels.openApp}
+          </ExternalLink>
         </div>
       );
     case 'credits_exhausted':

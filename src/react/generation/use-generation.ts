@@ -25,10 +25,6 @@ export interface UseGenerationResult {
   followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
   /** Stops watching this generation's stream or recovery; its project is polled until the build ends. */
   stopWatching(): void;
-  /** @deprecated The same as `stopWatching`. */
-  cancel(): void;
-  /** Tries this generation again if it ended badly (see the store's `retry`); call it from an event handler. */
-  retry(): Promise<GenerationActionResult> | undefined;
   /** Forgets this generation. */
   reset(): void;
 }
@@ -45,8 +41,6 @@ export function useGeneration(projectId?: string): UseGenerationResult {
       generate: (input: GenerateInput) => store.getState().generate(input),
       followUp: (id: string, input: FollowUpInput) => store.getState().followUp(id, input),
       stopWatching: () => store.getState().stopWatching(projectId ?? store.getState().currentKey),
-      cancel: () => store.getState().stopWatching(projectId ?? store.getState().currentKey),
-      retry: () => store.getState().retry(projectId ?? store.getState().currentKey),
       reset: () => store.getState().reset(projectId ?? store.getState().currentKey),
     }),
     [store, projectId],

@@ -1,8 +1,8 @@
 'use client';
 /**
  * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
- * provider token: a password field read on submit and emptied once accepted (kept to be corrected after a
- * refusal), never held in React state.
+ * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
+ * after a refusal), never held in React state.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectionState, DeploymentState } from '../../core/index.js';
@@ -331,10 +331,8 @@ function TokenDialog({ open, onOpenChange, providerName, connection, onToken }: 
       return;
     }
     setEmptyError(false);
-    // Accepted, it leaves the page at once; refused, it stays in the field to be corrected, not typed again.
-    void onToken(token).then((accepted) => {
-      if (accepted) input.value = '';
-    });
+    // Refused, it stays in the field to be corrected, not typed again; accepted, the dialog and its field close.
+    void onToken(token);
   }
 
   const inputId = `${id}-token`;
