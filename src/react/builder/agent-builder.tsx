@@ -106,15 +106,13 @@ export function AgentBuilder({
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
   const threadRef = useRef<HTMLDivElement>(null);
-  const lastTurn = useRef<HTMLElement | null | undefined>(undefined);
-  // A new turn (a prompt just sent, a project opened) scrolls to the top of the thread, its build under it (the
-  // thread is the turns' offset parent, see the stylesheet).
+  // Each step of a build (a prompt just sent, its end) brings the newest turn to the top of the thread, its build
+  // under it; at the end, as far as the thread scrolls, so the turn and how it ended are in view (the thread is the
+  // turns' offset parent, see the stylesheet).
   useEffect(() => {
     const turn = threadRef.current?.querySelector<HTMLElement>('.ae-turn:last-child');
-    if (turn === lastTurn.current) return;
-    lastTurn.current = turn;
     if (turn) threadRef.current!.scrollTop = turn.offsetTop;
-  });
+  }, [view.phase]);
 
   // Until there is an app to preview, the build's log takes the wide stage: room for it, and its next step
   // (buy credits, try again) where the eye is.

@@ -71,10 +71,12 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   fileCount: (created, modified, total) =>
     modified === '0'
       ? plural('en', total, { one: `${created} new file`, other: `${created} new files` })
-      : plural('en', total, {
-          one: `${created} new, ${modified} changed file`,
-          other: `${created} new, ${modified} changed files`,
-        }),
+      : created === '0'
+        ? plural('en', total, { one: `${modified} changed file`, other: `${modified} changed files` })
+        : plural('en', total, {
+            one: `${created} new, ${modified} changed file`,
+            other: `${created} new, ${modified} changed files`,
+          }),
   fileCreated: 'new',
   fileModified: 'modified',
   toolsLabel: 'Agent steps',
