@@ -55,6 +55,7 @@ const samples: Record<string, Sample[]> = {
   'liveBuildLog.fileCount': counts.flatMap((total) => [
     { args: [slot('created'), '0', total], counts: { [slot('created')]: total } },
     { args: [slot('created'), slot('modified'), total] },
+    { args: ['0', slot('modified'), total], counts: { [slot('modified')]: total } },
   ]),
   'liveBuildLog.toolsOmitted': counted((count) => [slot('count'), count]),
   'liveBuildLog.unknownEvents': counted((count) => [slot('count'), count]),

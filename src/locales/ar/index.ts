@@ -106,7 +106,11 @@ export const ar: AgentLabels = {
     },
     filesLabel: 'الملفات المُنشأة',
     fileCount: (created, modified) =>
-      modified === '0' ? `الملفات الجديدة: ${created}` : `الملفات الجديدة: ${created} · المعدّلة: ${modified}`,
+      modified === '0'
+        ? `الملفات الجديدة: ${created}`
+        : created === '0'
+          ? `الملفات المعدّلة: ${modified}`
+          : `الملفات الجديدة: ${created} · المعدّلة: ${modified}`,
     fileCreated: 'جديد',
     fileModified: 'معدّل',
     toolsLabel: 'خطوات الوكيل',

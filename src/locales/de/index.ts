@@ -115,7 +115,9 @@ export const de: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('de', total, { one: `${created} neue Datei`, other: `${created} neue Dateien` })
-        : `${created} neue, ${modified} geänderte ${plural('de', total, { one: 'Datei', other: 'Dateien' })}`,
+        : created === '0'
+          ? plural('de', total, { one: `${modified} geänderte Datei`, other: `${modified} geänderte Dateien` })
+          : `${created} neue, ${modified} geänderte ${plural('de', total, { one: 'Datei', other: 'Dateien' })}`,
     fileCreated: 'neu',
     fileModified: 'geändert',
     toolsLabel: 'Schritte des Agenten',

@@ -119,7 +119,9 @@ export const es: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('es', total, { one: `${created} archivo nuevo`, other: `${created} archivos nuevos` })
-        : `Archivos nuevos: ${created} · modificados: ${modified}`,
+        : created === '0'
+          ? plural('es', total, { one: `${modified} archivo modificado`, other: `${modified} archivos modificados` })
+          : `Archivos nuevos: ${created} · modificados: ${modified}`,
     fileCreated: 'nuevo',
     fileModified: 'modificado',
     toolsLabel: 'Pasos del agente',

@@ -119,7 +119,9 @@ export const fr: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('fr', total, { one: `${created} nouveau fichier`, other: `${created} nouveaux fichiers` })
-        : `Nouveaux fichiers : ${created} · modifiés : ${modified}`,
+        : created === '0'
+          ? plural('fr', total, { one: `${modified} fichier modifié`, other: `${modified} fichiers modifiés` })
+          : `Nouveaux fichiers : ${created} · modifiés : ${modified}`,
     fileCreated: 'nouveau',
     fileModified: 'modifié',
     toolsLabel: 'Étapes de l’agent',

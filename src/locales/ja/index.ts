@@ -108,7 +108,11 @@ export const ja: AgentLabels = {
     },
     filesLabel: '生成されたファイル',
     fileCount: (created, modified) =>
-      modified === '0' ? `新規ファイル ${created} 件` : `新規 ${created} 件・変更 ${modified} 件のファイル`,
+      modified === '0'
+        ? `新規ファイル ${created} 件`
+        : created === '0'
+          ? `変更したファイル ${modified} 件`
+          : `新規 ${created} 件・変更 ${modified} 件のファイル`,
     fileCreated: '新規',
     fileModified: '変更',
     toolsLabel: 'エージェントのステップ',

@@ -119,7 +119,9 @@ export const ptBR: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('pt-BR', total, { one: `${created} arquivo novo`, other: `${created} arquivos novos` })
-        : `Arquivos novos: ${created} · alterados: ${modified}`,
+        : created === '0'
+          ? plural('pt-BR', total, { one: `${modified} arquivo alterado`, other: `${modified} arquivos alterados` })
+          : `Arquivos novos: ${created} · alterados: ${modified}`,
     fileCreated: 'novo',
     fileModified: 'alterado',
     toolsLabel: 'Etapas do agente',
