@@ -113,6 +113,15 @@ const states: Record<string, (page: Page) => Promise<void>> = {
     await send(page, change);
     await phase(page, 'generating');
   },
+  // The stage while a change builds; on a phone, its own tab (the toolbar must fit 390 px).
+  'follow-up-preview': async (page) => {
+    await generated(page);
+    admin.injectFault({ kind: 'pause_after', events: 4, route: 'followUp' });
+    await send(page, change);
+    await phase(page, 'generating');
+    if ((page.viewportSize()?.width ?? 0) < 768) await page.getByRole('tab').nth(1).click();
+    await page.frameLocator('iframe.ae-frame').locator('h1').waitFor();
+  },
   'follow-up-ready': async (page) => {
     await generated(page);
     await send(page, change);
