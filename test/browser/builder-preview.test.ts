@@ -148,9 +148,10 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
 describe('the preview on a phone (390 px)', () => {
   /** A page 390 px wide whose first build has completed. */
   async function builtOnAPhone() {
-    const { page } = await harness.openPage();
-    await page.setViewportSize({ width: 390, height: 844 });
+    // Opened at the phone's size: a resize after loading races the layout switch against the first click.
+    const { page } = await harness.openPage({ viewport: { width: 390, height: 844 } });
     const builder = page.getByRole('region', { name: 'App builder' });
+    await page.locator('.ae-builder[data-layout="narrow"]').waitFor();
     await page.getByLabel('Describe the app you want').fill(firstPrompt);
     await page.getByRole('button', { name: 'Generate' }).click();
     await waitForState(builder, 'completed');
