@@ -176,7 +176,7 @@ export const OutOfCreditsBefore: Story = {
 };
 
 export const OutOfCreditsDuring: Story = {
-  name: 'Credits ran out during a build: told once, by the build log',
+  name: 'Credits ran out during a build: told once, by the build log on the stage',
   args: { showPlans: true },
   parameters: agentParameters(reach.creditsExhaustedDuring),
   play: async ({ canvasElement }) => {
@@ -185,7 +185,9 @@ export const OutOfCreditsDuring: Story = {
     const log = view.getByRole('region', { name: 'Build progress' });
     await expect(log).toHaveTextContent('Your credits ran out.');
     await expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(storyPrompt);
-    await expect(view.getByRole('region', { name: 'App preview' })).toHaveTextContent('Your app will appear here.');
+    // No app to preview: the log, with its next step, has the stage.
+    await expect(view.getByRole('group', { name: 'Preview' })).toContainElement(log);
+    await expect(view.queryByRole('region', { name: 'App preview' })).not.toBeInTheDocument();
     await expect(creditsTold(element)).toHaveLength(1);
     await expect(within(log).getByRole('button', { name: 'Buy credits' })).toBeEnabled();
   },

@@ -85,7 +85,7 @@ export const Ready: Story = {
     await expect(iframe).toHaveAttribute('src', appUrl);
     await expect(iframe).toHaveAttribute('sandbox', previewSandbox(appUrl, window.location.origin));
     await expect(iframe).toHaveAttribute('referrerpolicy', 'no-referrer');
-    await expect(view.getByRole('link', { name: 'Open in a new tab' })).toHaveAttribute('href', appUrl);
+    await expect(view.getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', appUrl);
     await expect(view.getByRole('button', { name: 'Desktop' })).toHaveAttribute('aria-pressed', 'true');
   },
 };

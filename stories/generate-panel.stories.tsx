@@ -182,7 +182,7 @@ export const CompletedOffersFollowUp: Story = {
     await expect(prompt()).toHaveAccessibleName('What should change?');
     await expect(canvas.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
     await expect(canvas.queryByRole('group', { name: 'Mode' })).not.toBeInTheDocument();
-    await expect(canvas.getByRole('button', { name: 'Start a new project' })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'New project' })).toBeEnabled();
   },
 };
 
@@ -262,21 +262,22 @@ export const Recovering: Story = {
     const { canvas, form, submit } = panel(context.canvasElement);
     await expect(form).toHaveAttribute('data-state', 'recovering');
     await expect(submit()).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Stop waiting' })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
   },
 };
 
-export const RecoveringThenStopWaiting: Story = {
+export const RecoveringThenStopWatching: Story = {
   ...behaviour,
-  name: 'Behaviour: stop waiting while recovering',
+  name: 'Behaviour: stop watching while recovering',
   parameters: agentParameters(prepare.cutAndStalled),
   play: async (context) => {
     const { canvas, form, submit } = panel(context.canvasElement);
     await submitPrompt(context.canvasElement);
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'recovering'));
     await expect(submit()).toBeDisabled();
-    await userEvent.click(canvas.getByRole('button', { name: 'Stop waiting' }));
-    await waitFor(() => expect(form).toHaveAttribute('data-state', 'interrupted'));
+    await userEvent.click(canvas.getByRole('button', { name: 'Stop watching' }));
+    // Stopped, as from a live stream: the build may go on, and polling shows its end when it comes.
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
     await expect(submit()).toBeEnabled();
     await expect(generationPosts(storyAgent(context))).toHaveLength(1);
   },

@@ -188,7 +188,7 @@ export const FollowUpRunning: Story = {
     // A follow-up has no container stage: its bar starts with the generation and is not full while it runs.
     await expect(log.getByRole('progressbar')).toHaveAttribute('aria-valuenow', expect.not.stringMatching(/^100$/));
     await expect(log.getByText('Writing your app…')).toBeInTheDocument();
-    await expect(log.getByText('0 new, 1 changed file')).toBeInTheDocument();
+    await expect(log.getByText('1 changed file')).toBeInTheDocument();
     await expect(log.getByText('src/App.tsx')).toBeInTheDocument();
     await expect(log.getByText('modified')).toBeInTheDocument();
   },

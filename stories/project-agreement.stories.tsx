@@ -52,7 +52,10 @@ async function expectAgreement(canvasElement: HTMLElement, appFromBefore = false
   const frame = canvasElement.querySelector('iframe');
   if (phase === 'ready' || appFromBefore) await expect(frame).not.toBeNull();
   else await expect(frame).toBeNull();
-  const appLinks = [...canvasElement.querySelectorAll('a')].filter((link) => link.textContent === 'Open the app');
+  // Only the preview opens the app it shows (the one from before, during a change); nothing else offers it.
+  const appLinks = [...canvasElement.querySelectorAll('a')].filter(
+    (link) => link.textContent === 'Open the app' && link.closest('.ae-preview') === null,
+  );
   if (phase !== 'ready') await expect(appLinks).toHaveLength(0);
   // While the build runs past its container, nothing says the container is still being set up.
   if (phase === 'generating')

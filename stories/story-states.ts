@@ -150,7 +150,7 @@ export const reach = {
     setup: async (agent) => {
       inject(agent, { kind: 'pause_after', events: 3 });
       await generateUntil(agent, status('provisioning'));
-      agent.store.getState().cancel();
+      agent.store.getState().stopWatching();
       await waitForStore(
         agent.store,
         (state) => state.currentKey !== undefined && state.generations[state.currentKey]?.status === 'aborted',

@@ -35,6 +35,7 @@ export { createAgentFormat } from './provider/agent-format.js';
 export { useAgentFormat } from './provider/use-agent-format.js';
 export type { AgentFormat } from './provider/agent-format.js';
 export { GeneratePanel } from './generation/generate-panel.js';
+/** The API's minimum prompt length (core's), checked by the prompt box before anything is sent. */
 export { minimumPromptLength } from '../core/index.js';
 export type { GeneratePanelProps } from './generation/generate-panel.js';
 export { LiveBuildLog } from './generation/live-build-log.js';

@@ -27,6 +27,8 @@ export interface OpenPageOptions {
   /** Signed in by cookie before the page loads (default 'ada'); null: nobody. */
   user?: PlaygroundUserId | null;
   colorScheme?: 'light' | 'dark';
+  /** The window's size (default 1280×900). */
+  viewport?: { width: number; height: number };
 }
 
 /** The running playground, its mock and the browser. */
@@ -105,8 +107,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     playground,
     mock,
     browser,
-    async openPage({ user = 'ada', colorScheme = 'light' } = {}) {
-      const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+    async openPage({ user = 'ada', colorScheme = 'light', viewport = { width: 1280, height: 900 } } = {}) {
+      const context = await browser.newContext({ colorScheme, viewport });
       // No cookie opens the playground as its first user: "nobody" is an explicit choice.
       await context.addCookies([{ name: sessionCookie, value: user ?? signedOutValue, url: playground.url }]);
       const page = await context.newPage();

@@ -80,13 +80,14 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
 
     await page.getByRole('button', { name: 'Stop watching' }).click();
     await page.locator('.ae-builder[data-phase="stopped"]').waitFor();
-    // The toolbar, the log and the preview tell the same story: stopped watching, the build may still finish.
+    // The toolbar and the log (on the stage, there is no app yet) tell one story: stopped watching, the build
+    // may still finish; nothing still says it is writing.
     await builder.getByRole('toolbar').getByText('Stopped watching').waitFor();
     await buildLog(page).locator('[data-outcome="stopped"]').getByText('It may still finish on the server').waitFor();
-    await builder
-      .getByRole('region', { name: 'App preview' })
-      .getByText('The build may still finish on the server')
-      .waitFor();
+    expect(
+      await builder.getByRole('group', { name: 'Preview' }).getByRole('region', { name: 'Build progress' }).count(),
+    ).toBe(1);
+    expect(await builder.innerText()).not.toMatch(/Writing your app|Updating your app/);
     expect(await builder.innerText()).not.toMatch(/Your app is ready|Generate an app first/);
     // Something else can start at once.
     expect(await page.getByRole('button', { name: 'Generate' }).isEnabled()).toBe(true);
@@ -147,9 +148,10 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
 describe('the preview on a phone (390 px)', () => {
   /** A page 390 px wide whose first build has completed. */
   async function builtOnAPhone() {
-    const { page } = await harness.openPage();
-    await page.setViewportSize({ width: 390, height: 844 });
+    // Opened at the phone's size: a resize after loading races the layout switch against the first click.
+    const { page } = await harness.openPage({ viewport: { width: 390, height: 844 } });
     const builder = page.getByRole('region', { name: 'App builder' });
+    await page.locator('.ae-builder[data-layout="narrow"]').waitFor();
     await page.getByLabel('Describe the app you want').fill(firstPrompt);
     await page.getByRole('button', { name: 'Generate' }).click();
     await waitForState(builder, 'completed');

@@ -55,6 +55,7 @@ const samples: Record<string, Sample[]> = {
   'liveBuildLog.fileCount': counts.flatMap((total) => [
     { args: [slot('created'), '0', total], counts: { [slot('created')]: total } },
     { args: [slot('created'), slot('modified'), total] },
+    { args: ['0', slot('modified'), total], counts: { [slot('modified')]: total } },
   ]),
   'liveBuildLog.toolsOmitted': counted((count) => [slot('count'), count]),
   'liveBuildLog.unknownEvents': counted((count) => [slot('count'), count]),
@@ -74,6 +75,7 @@ const samples: Record<string, Sample[]> = {
   'agentBuilder.allProjects': counted((count) => [count, slot('count')]),
   'errors.rateLimitedFor': counts.map((seconds) => ({ args: [seconds] })),
   'errors.retryIn': counts.map((seconds) => ({ args: [seconds] })),
+  'liveBuildLog.checkingIn': counts.map((seconds) => ({ args: [seconds] })),
   'errors.quotaExceeded': quotaPeriods.flatMap((period) =>
     counts.map((count) => ({
       args: [slot('limit'), period, slot('when'), count],

@@ -75,16 +75,18 @@ describe('DeployButton journeys', () => {
     await user.click(within(region()).getByRole('button', { name: 'Connect Vercel' }));
     const rejectedToken = 'bad_rejected_token_5521';
     const first = await submitToken(user, rejectedToken);
-    expect(first.input.value).toBe('');
+    // Refused, the token stays in the field to be corrected rather than typed again.
     const fieldError = await within(first.dialog).findByText(/The token was rejected by Vercel/);
     expect(first.input).toHaveAttribute('aria-invalid', 'true');
     expect(first.input).toHaveAttribute('aria-describedby', fieldError.id);
     await waitFor(() => expect(first.input).toHaveFocus());
+    expect(first.input.value).toBe(rejectedToken);
     expect(deployPosts()).toHaveLength(0);
 
     const goodToken = 'studio-ada:vercel-secret-8841';
     const second = await submitToken(user, goodToken);
-    expect(second.input.value).toBe('');
+    // Accepted, it leaves the page with the dialog.
+    await waitFor(() => expect(second.input.isConnected).toBe(false));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'connected'));
     expect(deployPosts()).toHaveLength(0);
@@ -129,7 +131,7 @@ describe('DeployButton journeys', () => {
     expect(alert).toHaveTextContent('already connected to someone else here');
     expect(alert.querySelector('details')).toHaveTextContent(agentApiMessages.providerAccountTaken);
     await waitFor(() => expect(alert).toHaveFocus());
-    expect(input.value).toBe('');
+    expect(input.value).toBe('shared-account:two');
     expect(input).not.toHaveAttribute('aria-invalid');
     // Connecting alone does not deploy.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -124,7 +124,7 @@ describe('interrupted streams', () => {
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
     expect(outcome()).toHaveTextContent('The connection dropped. Reconnecting to your build…');
     expect(within(buildLog()).getByRole('log')).toHaveTextContent('Connection dropped. Reconnecting to your build.');
-    expect(screen.getByRole('button', { name: 'Stop waiting' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Stop watching' })).toBeInTheDocument();
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
     const project = transport.api.admin.projects()[0]!;
     expect(within(buildLog()).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project.appUrl);
@@ -132,7 +132,7 @@ describe('interrupted streams', () => {
     expect(statusGets().length).toBeGreaterThanOrEqual(2);
   });
 
-  it('"Stop waiting" ends the recovery in interrupted', async () => {
+  it('"Stop watching" while reconnecting is said once, as stopped; a poll refused with 429 says its wait, the next one settles it', async () => {
     const { user, transport, statusGets } = renderWithMock(
       <>
         <GeneratePanel />
@@ -145,11 +145,16 @@ describe('interrupted streams', () => {
     await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'recovering'));
-    await user.click(screen.getByRole('button', { name: 'Stop waiting' }));
-    expect(buildLog()).toHaveAttribute('data-state', 'interrupted');
+    transport.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 1, route: 'getProject' });
+    await user.click(screen.getByRole('button', { name: 'Stop watching' }));
+    expect(buildLog()).toHaveAttribute('data-phase', 'stopped');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
-    expect(outcome()).toHaveTextContent('The connection was lost and we could not find out how the build ended.');
-    expect(statusGets()).toHaveLength(1);
+    expect(outcome()).toHaveTextContent('You stopped watching this build.');
+    // One state, said once: no progress line still "writing" beside it.
+    expect(within(buildLog()).queryByRole('progressbar')).toBeNull();
+    await waitFor(() => expect(outcome()).toHaveTextContent('Checking again in 1 s.'));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'), { timeout: 5_000 });
+    expect(statusGets()).toHaveLength(3);
   });
 
   it('a reload resumes the unfinished generation from sessionStorage and shows its outcome, without a POST', async () => {

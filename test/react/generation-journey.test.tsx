@@ -99,8 +99,8 @@ describe('the whole generation journey against the in-browser mock', () => {
       'Add a contact page with a form',
     ]);
 
-    // "Start a new project" goes back to the new-project form.
-    await user.click(screen.getByRole('button', { name: 'Start a new project' }));
+    // "New project" goes back to the new-project form.
+    await user.click(screen.getByRole('button', { name: 'New project' }));
     expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'idle');
     expect(screen.getByRole('radio', { name: 'Design' })).toBeChecked(); // the last mode is remembered
     expect(screen.getByLabelText('Describe the app you want')).toHaveValue('');
@@ -125,7 +125,7 @@ describe('the whole generation journey against the in-browser mock', () => {
     expect(preview).toHaveAttribute('data-device', 'mobile');
     await user.click(screen.getByRole('button', { name: 'Reload' }));
     expect(screen.getByTitle('Preview of the generated app')).not.toBe(frame);
-    const newTab = screen.getByRole('link', { name: 'Open in a new tab' });
+    const newTab = screen.getByRole('link', { name: 'Open the app' });
     expect(newTab).toHaveAttribute('href', result.appUrl);
     expect(newTab).toHaveAttribute('rel', 'noopener noreferrer');
   });

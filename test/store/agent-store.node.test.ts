@@ -464,12 +464,12 @@ describe('refusals, cancel and end states', () => {
     expect(store.getState().generations.p1?.error?.message).toBe('The model is overloaded.');
   });
 
-  it('cancel aborts the request and ends in aborted', async () => {
+  it('stopWatching aborts the request and ends in aborted', async () => {
     const { store, scripted } = setup();
     const promise = store.getState().generate({ prompt: 'A todo app with tags' });
     scripted.streams[0]!.open();
     scripted.streams[0]!.emit(created('p1'));
-    store.getState().cancel();
+    store.getState().stopWatching();
     expect(scripted.streams[0]!.aborted).toBe(true);
     expect((await promise).outcome).toBe('aborted');
     expect(store.getState().generations.p1?.status).toBe('aborted');
@@ -592,21 +592,6 @@ describe('interrupted streams are recovered by polling', () => {
     expect(result.outcome).toBe('interrupted');
     expect(store.getState().generations.p9).toMatchObject({ status: 'interrupted' });
     expect(store.getState().generations.p9?.error?.message).toBe('Project not found.');
-  });
-
-  it('cancel while recovering stops waiting: interrupted, no more polls', async () => {
-    const { store, scripted, timers } = setup();
-    scripted.setDefaultProject(project('p1', 'generating'));
-    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
-    scripted.streams[0]!.emit(created('p1'));
-    scripted.streams[0]!.close();
-    await settle();
-    expect(store.getState().generations.p1?.status).toBe('recovering');
-    store.getState().cancel('p1');
-    expect((await promise).outcome).toBe('interrupted');
-    const polls = scripted.gets().length;
-    await timers.advance(20_000);
-    expect(scripted.gets()).toHaveLength(polls);
   });
 });
 

@@ -176,15 +176,15 @@ describe('resume through the events route', () => {
     expect(store.getState().generations.p1?.files).toHaveLength(1);
   });
 
-  it('cancel while replaying stops waiting and aborts the replay', async () => {
+  it('stopWatching while replaying aborts the replay: stopped, as from a live stream', async () => {
     const { store, scripted } = setup();
     const done = store.getState().generate({ prompt: 'A todo app with tags' });
     scripted.streams[0]!.open();
     emitNumbered(scripted.streams[0]!, build.slice(0, 2), 1);
     scripted.streams[0]!.fail(new AgentApiError('network', 'The connection dropped.'));
     await settle();
-    store.getState().cancel();
-    expect((await done).outcome).toBe('interrupted');
+    store.getState().stopWatching();
+    expect((await done).outcome).toBe('aborted');
     expect(scripted.replays[0]!.aborted).toBe(true);
     expect(scripted.posts()).toHaveLength(1);
   });

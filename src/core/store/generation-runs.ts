@@ -80,8 +80,8 @@ export interface GenerationRuns {
     projectId: string,
     replayAfter: number | undefined,
   ): Promise<GenerationActionResult>;
-  /** Aborts a streaming run, or stops waiting for a recovering one. */
-  cancel(key: string | undefined): void;
+  /** Aborts a streaming run, or stops waiting for a recovering one; returns its project id, if it has one. */
+  cancel(key: string | undefined): string | undefined;
   /**
    * Applies a lifecycle action to a generation, publishes what changed and settles its run once the
    * generation has settled; false when the machine ignored it.
@@ -347,11 +347,12 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     run.controller.abort();
   }
 
-  function cancel(key: string | undefined = registry.currentKey): void {
+  function cancel(key: string | undefined = registry.currentKey): string | undefined {
     const run = findRun(key);
     if (run === undefined) return;
-    const recovering = run.phase.name === 'recovering';
-    stopWatching(run, recovering ? 'Stopped waiting for the outcome.' : 'The request was cancelled.');
+    // The stream or the recovery alike: the person stopped watching (the build may go on).
+    stopWatching(run, 'Stopped watching.');
+    return run.generation.projectId;
   }
 
   return {

@@ -5,7 +5,7 @@
  */
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
-import { adoptedStatusOf, applyGenerationAction, isRecovering } from '../wire/generation-machine.js';
+import { adoptedStatusOf, applyGenerationAction, generationOutcome, isRecovering } from '../wire/generation-machine.js';
 import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
 import type { ProjectSummary } from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
@@ -21,7 +21,7 @@ import {
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation-runs.js';
 import { createProjectPersistence, savedError } from './persistence.js';
 import type { Platform } from './platform.js';
-import { createProjectPollers, type ProjectSnapshot } from './project-poller.js';
+import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } from './project-poller.js';
 
 /** Generations, polled projects and their actions. */
 export interface GenerationsSlice {
@@ -38,8 +38,17 @@ export interface GenerationsSlice {
   generate(input: GenerateInput): Promise<GenerationActionResult>;
   /** Sends a follow-up prompt; while one runs for that project, returns its promise and sends nothing. */
   followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
-  /** Aborts a running generation (default: the current one), or stops waiting for a recovering one. */
-  cancel(key?: string): void;
+  /**
+   * Stops watching a generation (default: the current one): its stream or its recovery is closed (the API has
+   * no cancel, so the build may go on) and its project is polled until it ends, which settles the generation.
+   */
+  stopWatching(key?: string): void;
+  /**
+   * Tries a generation that ended badly again (default: the current one): an interrupted one is looked for again
+   * (no new request); a failed or out-of-credits one sends its prompt once more, a new request from this call.
+   * `undefined` when there is nothing to try again (running, completed, stopped, or no prompt).
+   */
+  retry(key?: string): Promise<GenerationActionResult> | undefined;
   /** Watches a project's status with the shared poller; returns the unsubscribe function. */
   watchProject(projectId: string): () => void;
   /** Restores the last project persisted in storage and, if its generation had not finished, recovers it. Idempotent. */
@@ -212,7 +221,29 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       const previous = registry.get(projectId);
       return runs.start('followUp', projectId, projectId, input.prompt, previous?.mode ?? 'build', previous?.appUrl);
     },
-    cancel: (key = registry.currentKey) => runs.cancel(key),
+    stopWatching(key = registry.currentKey) {
+      const projectId = runs.cancel(key);
+      if (projectId === undefined) return;
+      // Followed by polling until the build ends: each answer reaches the generation (see `onProject` above).
+      const stop = pollers.watch(
+        projectId,
+        { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop() },
+        { fresh: true },
+      );
+    },
+    retry(key = registry.currentKey) {
+      const generation = registry.get(key as string);
+      if (!generation) return;
+      const { projectId, prompt } = generation;
+      // The machine says whether the outcome can be looked for again (an interrupted generation, not a running one).
+      if (projectId !== undefined && runs.dispatch(generation, { type: 'retry' }))
+        return runs.recover(generation, projectId, generation.lastEventId || undefined);
+      const outcome = generationOutcome(generation);
+      if ((outcome !== 'failed' && outcome !== 'credits_exhausted') || !prompt) return;
+      return generation.kind === 'followUp' && projectId !== undefined
+        ? slice.followUp(projectId, { prompt })
+        : slice.generate({ prompt, mode: generation.mode });
+    },
     watchProject(projectId) {
       return pollers.watch(projectId);
     },

@@ -172,8 +172,8 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
         return;
       }
       poller.delay = Math.min(options.maxPollIntervalMs, Math.max(poller.delay * 2, options.pollIntervalMs));
-      const wait =
-        error.kind === 'rate_limited' && error.retryAfterMs !== undefined ? error.retryAfterMs : poller.delay;
+      // A wait the API asked for (429, or 503 with Retry-After) is kept; the build log says it to the end user.
+      const wait = error.retryAfterMs ?? poller.delay;
       options.log(`Status of ${poller.projectId}: ${error.message} (next try in ${wait} ms)`, true);
       publish(poller, { status: poller.snapshot.project === undefined ? 'loading' : 'polling', error });
       schedule(poller, wait);

@@ -84,7 +84,6 @@ export type GenerationActionCase =
 type Cells = Partial<Record<GenerationStatus, GenerationStatus>>;
 
 const live = ['submitting', 'provisioning', 'generating', 'recovering'] as const;
-const streaming = ['submitting', 'provisioning', 'generating'] as const;
 /** The statuses in which nothing streams and a status poll is the freshest news: it may settle them. */
 const watchedByPolling = ['idle', 'recovering', 'aborted', 'interrupted'] as const;
 
@@ -117,7 +116,7 @@ export const generationTransitions: Readonly<Record<GenerationActionCase, Readon
   refused_credits: { submitting: 'credits_exhausted' },
   dropped: all(live, 'recovering'),
   dropped_unnamed: all(live, 'interrupted'),
-  stop_watching: { ...all(streaming, 'aborted'), recovering: 'interrupted' },
+  stop_watching: all(live, 'aborted'),
   poll_ready: all(watchedByPolling, 'completed'),
   poll_failed: all(watchedByPolling, 'failed'),
   poll_credits_exhausted: all(watchedByPolling, 'credits_exhausted'),

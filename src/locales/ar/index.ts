@@ -23,8 +23,8 @@ export const ar: AgentLabels = {
     you: 'أنت',
     generate: 'تطبيق جديد',
     followUp: 'تعديل',
-    modeBuild: 'تطبيق كامل',
-    modeDesign: 'التصميم فقط',
+    modeBuild: 'بناء',
+    modeDesign: 'تصميم',
     running: 'جارٍ العمل على ذلك…',
     outcome: (outcome, counts, values) => {
       const created = counted(values.created, counts.created, newFiles);
@@ -76,8 +76,7 @@ export const ar: AgentLabels = {
     followUpSubmit: 'إرسال التعديل',
     submitting: 'جارٍ العمل…',
     cancel: 'إيقاف المتابعة',
-    stopWaiting: 'إيقاف الانتظار',
-    newProject: 'بدء مشروع جديد',
+    newProject: 'مشروع جديد',
     errorTitle: 'تعذّر بدء إنشاء تطبيقك',
     buyCredits: 'شراء رصيد',
     followUpTarget: (projectName) => `تُطبَّق التعديلات على ${projectName}.`,
@@ -107,7 +106,11 @@ export const ar: AgentLabels = {
     },
     filesLabel: 'الملفات المُنشأة',
     fileCount: (created, modified) =>
-      modified === '0' ? `الملفات الجديدة: ${created}` : `الملفات الجديدة: ${created} · المعدّلة: ${modified}`,
+      modified === '0'
+        ? `الملفات الجديدة: ${created}`
+        : created === '0'
+          ? `الملفات المعدّلة: ${modified}`
+          : `الملفات الجديدة: ${created} · المعدّلة: ${modified}`,
     fileCreated: 'جديد',
     fileModified: 'معدّل',
     toolsLabel: 'خطوات الوكيل',
@@ -125,6 +128,7 @@ export const ar: AgentLabels = {
     interrupted: 'انقطع الاتصال ولم نتمكن من معرفة نتيجة البناء.',
     stopped: 'أوقفت متابعة عملية البناء هذه.',
     stoppedHint: 'قد يكتمل البناء على الخادم رغم ذلك، وستظهر النتيجة هنا عندئذٍ.',
+    checkingIn: (seconds) => `سنتحقّق مرة أخرى بعد ${seconds} ث.`,
     announcements: {
       idle: '',
       submitting: 'جارٍ إرسال طلبك.',
@@ -154,7 +158,7 @@ export const ar: AgentLabels = {
     errorPrefix: 'تعذّر تحميل الحالة:',
     projectStatuses: {
       provisioning: 'جارٍ التجهيز',
-      generating: 'جارٍ الإنشاء',
+      generating: 'جارٍ البناء',
       ready: 'جاهز',
       failed: 'فشل',
       credits_exhausted: 'نفد الرصيد',
@@ -179,7 +183,7 @@ export const ar: AgentLabels = {
     unsafeUrl: 'عنوان التطبيق ليس عنوان ويب، لذا لا يمكن معاينته.',
     updating: 'جارٍ تحديث تطبيقك…',
     reload: 'إعادة التحميل',
-    openInNewTab: 'فتح في علامة تبويب جديدة',
+    openInNewTab: 'فتح التطبيق',
     devicesLabel: 'عرض المعاينة',
     mobile: 'الجوال',
     tablet: 'الجهاز اللوحي',

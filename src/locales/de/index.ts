@@ -23,8 +23,8 @@ export const de: AgentLabels = {
     you: 'Sie',
     generate: 'Neue App',
     followUp: 'Änderung',
-    modeBuild: 'Komplette App',
-    modeDesign: 'Nur Design',
+    modeBuild: 'Bauen',
+    modeDesign: 'Entwerfen',
     running: 'Wird bearbeitet …',
     outcome: (outcome, counts, values) => {
       const created = plural('de', values.created, {
@@ -83,8 +83,7 @@ export const de: AgentLabels = {
     followUpSubmit: 'Änderung senden',
     submitting: 'Wird bearbeitet …',
     cancel: 'Nicht mehr verfolgen',
-    stopWaiting: 'Nicht mehr warten',
-    newProject: 'Neues Projekt beginnen',
+    newProject: 'Neues Projekt',
     errorTitle: 'Ihre App konnte nicht gestartet werden',
     buyCredits: 'Guthaben kaufen',
     followUpTarget: (projectName) => `Änderungen gehen an ${projectName}.`,
@@ -116,7 +115,9 @@ export const de: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('de', total, { one: `${created} neue Datei`, other: `${created} neue Dateien` })
-        : `${created} neue, ${modified} geänderte ${plural('de', total, { one: 'Datei', other: 'Dateien' })}`,
+        : created === '0'
+          ? plural('de', total, { one: `${modified} geänderte Datei`, other: `${modified} geänderte Dateien` })
+          : `${created} neue, ${modified} geänderte ${plural('de', total, { one: 'Datei', other: 'Dateien' })}`,
     fileCreated: 'neu',
     fileModified: 'geändert',
     toolsLabel: 'Schritte des Agenten',
@@ -139,6 +140,7 @@ export const de: AgentLabels = {
     interrupted: 'Die Verbindung ist abgerissen, und wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
     stopped: 'Sie verfolgen diesen Build nicht mehr.',
     stoppedHint: 'Er kann auf dem Server trotzdem fertig werden; das Ergebnis erscheint dann hier.',
+    checkingIn: (seconds) => `Neue Prüfung in ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Ihre Anfrage wird gesendet.',
@@ -168,7 +170,7 @@ export const de: AgentLabels = {
     errorPrefix: 'Status konnte nicht geladen werden:',
     projectStatuses: {
       provisioning: 'Wird eingerichtet',
-      generating: 'Wird erstellt',
+      generating: 'Wird gebaut',
       ready: 'Bereit',
       failed: 'Fehlgeschlagen',
       credits_exhausted: 'Kein Guthaben mehr',
@@ -193,7 +195,7 @@ export const de: AgentLabels = {
     unsafeUrl: 'Die Adresse der App ist keine Webadresse und kann daher nicht angezeigt werden.',
     updating: 'Ihre App wird aktualisiert …',
     reload: 'Neu laden',
-    openInNewTab: 'In neuem Tab öffnen',
+    openInNewTab: 'App öffnen',
     devicesLabel: 'Vorschaubreite',
     mobile: 'Smartphone',
     tablet: 'Tablet',

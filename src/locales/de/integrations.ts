@@ -42,7 +42,7 @@ export const integrations: Pick<
     reconnect: 'Anderes Konto verwenden',
     dialogTitle: (provider) => `Mit ${provider} verbinden`,
     dialogDescription: (provider) =>
-      `Fügen Sie ein Zugriffstoken von ${provider} ein. Es wird einmal zur Prüfung gesendet und für Ihr Konto gespeichert; diese Seite behält es nicht.`,
+      `Erstellen Sie in den Kontoeinstellungen von ${provider} ein Zugriffstoken (unter „Tokens“) und fügen Sie es hier ein. Es wird einmal geprüft und für Ihr Konto gespeichert, nicht auf dieser Seite.`,
     tokenLabel: (provider) => `Zugriffstoken von ${provider}`,
     tokenRequired: 'Geben Sie ein Zugriffstoken ein.',
     submit: 'Verbinden',
@@ -141,8 +141,7 @@ export const integrations: Pick<
   errors: {
     kinds: {
       unauthorized: 'Diese Funktion ist gerade nicht verfügbar. Bitte geben Sie dem Betreiber der Website Bescheid.',
-      token_expired:
-        'Diese Funktion muss vom Betreiber der Website geprüft werden. Bitte geben Sie ihm Bescheid; Ihre Arbeit bleibt erhalten.',
+      token_expired: 'Diese Funktion muss vom Betreiber der Website geprüft werden. Bitte geben Sie ihm Bescheid.',
       suspended: 'Diese Funktion ist vorübergehend pausiert. Bitte wenden Sie sich an den Betreiber der Website.',
       insufficient_credits: 'Ihr Guthaben ist aufgebraucht. Kaufen Sie Guthaben nach, um fortzufahren.',
       forbidden: 'Sie haben darauf keinen Zugriff. Fragen Sie den Betreiber der Website, falls Sie ihn haben sollten.',

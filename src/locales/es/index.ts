@@ -23,8 +23,8 @@ export const es: AgentLabels = {
     you: 'Tú',
     generate: 'Nueva app',
     followUp: 'Cambio',
-    modeBuild: 'App completa',
-    modeDesign: 'Solo diseño',
+    modeBuild: 'Construir',
+    modeDesign: 'Diseñar',
     running: 'Trabajando en ello…',
     outcome: (outcome, counts, values) => {
       const created = plural('es', values.created, {
@@ -87,8 +87,7 @@ export const es: AgentLabels = {
     followUpSubmit: 'Enviar cambio',
     submitting: 'Trabajando…',
     cancel: 'Dejar de seguir',
-    stopWaiting: 'Dejar de esperar',
-    newProject: 'Empezar un proyecto nuevo',
+    newProject: 'Nuevo proyecto',
     errorTitle: 'No se pudo iniciar tu app',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `Los cambios se aplican a ${projectName}.`,
@@ -120,7 +119,9 @@ export const es: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('es', total, { one: `${created} archivo nuevo`, other: `${created} archivos nuevos` })
-        : `Archivos nuevos: ${created} · modificados: ${modified}`,
+        : created === '0'
+          ? plural('es', total, { one: `${modified} archivo modificado`, other: `${modified} archivos modificados` })
+          : `Archivos nuevos: ${created} · modificados: ${modified}`,
     fileCreated: 'nuevo',
     fileModified: 'modificado',
     toolsLabel: 'Pasos del agente',
@@ -143,6 +144,7 @@ export const es: AgentLabels = {
     interrupted: 'Se perdió la conexión y no pudimos saber cómo terminó la compilación.',
     stopped: 'Dejaste de seguir esta compilación.',
     stoppedHint: 'Puede terminar igualmente en el servidor; si lo hace, el resultado aparecerá aquí.',
+    checkingIn: (seconds) => `Volveremos a comprobarlo en ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Enviando tu solicitud.',
@@ -172,7 +174,7 @@ export const es: AgentLabels = {
     errorPrefix: 'No se pudo cargar el estado:',
     projectStatuses: {
       provisioning: 'Preparando',
-      generating: 'Generando',
+      generating: 'Construyendo',
       ready: 'Lista',
       failed: 'Con errores',
       credits_exhausted: 'Sin créditos',
@@ -197,7 +199,7 @@ export const es: AgentLabels = {
     unsafeUrl: 'La dirección de la app no es una dirección web, así que no se puede previsualizar.',
     updating: 'Actualizando tu app…',
     reload: 'Recargar',
-    openInNewTab: 'Abrir en una pestaña nueva',
+    openInNewTab: 'Abrir la app',
     devicesLabel: 'Ancho de la vista previa',
     mobile: 'Móvil',
     tablet: 'Tableta',

@@ -41,7 +41,7 @@ export const integrations: Pick<
     reconnect: 'Usar otra cuenta',
     dialogTitle: (provider) => `Conectar ${provider}`,
     dialogDescription: (provider) =>
-      `Pega un token de acceso de ${provider}. Se envía una sola vez para comprobarlo y guardarlo en tu cuenta; esta página no lo conserva.`,
+      `Crea un token de acceso en los ajustes de tu cuenta de ${provider} (busca «Tokens») y pégalo aquí. Se comprueba una sola vez y se guarda en tu cuenta, no en esta página.`,
     tokenLabel: (provider) => `Token de acceso de ${provider}`,
     tokenRequired: 'Introduce un token de acceso.',
     submit: 'Conectar',
@@ -138,8 +138,7 @@ export const integrations: Pick<
   errors: {
     kinds: {
       unauthorized: 'Esta función no está disponible ahora mismo. Avisa al responsable del sitio.',
-      token_expired:
-        'Esta función necesita que el responsable del sitio la revise. Avísale, por favor; tu trabajo se conserva.',
+      token_expired: 'Esta función necesita que el responsable del sitio la revise. Avísale, por favor.',
       suspended: 'Esta función está en pausa por ahora. Ponte en contacto con el responsable del sitio.',
       insufficient_credits: 'Te has quedado sin créditos. Compra más para continuar.',
       forbidden: 'No tienes acceso a esto. Pregunta al responsable del sitio si crees que deberías tenerlo.',

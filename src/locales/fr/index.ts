@@ -23,8 +23,8 @@ export const fr: AgentLabels = {
     you: 'Vous',
     generate: 'Nouvelle application',
     followUp: 'Modification',
-    modeBuild: 'Application complète',
-    modeDesign: 'Design seul',
+    modeBuild: 'Construire',
+    modeDesign: 'Maquetter',
     running: 'C’est en cours…',
     outcome: (outcome, counts, values) => {
       const created = plural('fr', values.created, {
@@ -87,8 +87,7 @@ export const fr: AgentLabels = {
     followUpSubmit: 'Envoyer la modification',
     submitting: 'En cours…',
     cancel: 'Arrêter le suivi',
-    stopWaiting: 'Ne plus attendre',
-    newProject: 'Commencer un nouveau projet',
+    newProject: 'Nouveau projet',
     errorTitle: 'Impossible de lancer votre application',
     buyCredits: 'Acheter des crédits',
     followUpTarget: (projectName) => `Les modifications s’appliquent à ${projectName}.`,
@@ -120,7 +119,9 @@ export const fr: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('fr', total, { one: `${created} nouveau fichier`, other: `${created} nouveaux fichiers` })
-        : `Nouveaux fichiers : ${created} · modifiés : ${modified}`,
+        : created === '0'
+          ? plural('fr', total, { one: `${modified} fichier modifié`, other: `${modified} fichiers modifiés` })
+          : `Nouveaux fichiers : ${created} · modifiés : ${modified}`,
     fileCreated: 'nouveau',
     fileModified: 'modifié',
     toolsLabel: 'Étapes de l’agent',
@@ -143,6 +144,7 @@ export const fr: AgentLabels = {
     interrupted: 'La connexion a été perdue et nous n’avons pas pu savoir comment la construction s’est terminée.',
     stopped: 'Vous avez arrêté de suivre cette construction.',
     stoppedHint: 'Elle peut encore aboutir sur le serveur ; le résultat s’affichera ici le cas échéant.',
+    checkingIn: (seconds) => `Nouvelle vérification dans ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Envoi de votre demande.',
@@ -172,7 +174,7 @@ export const fr: AgentLabels = {
     errorPrefix: 'Impossible de charger l’état :',
     projectStatuses: {
       provisioning: 'Préparation',
-      generating: 'Génération en cours',
+      generating: 'Construction en cours',
       ready: 'Prêt',
       failed: 'Échec',
       credits_exhausted: 'Crédits épuisés',
@@ -197,7 +199,7 @@ export const fr: AgentLabels = {
     unsafeUrl: 'L’adresse de l’application n’est pas une adresse web : impossible d’en afficher l’aperçu.',
     updating: 'Mise à jour de votre application…',
     reload: 'Recharger',
-    openInNewTab: 'Ouvrir dans un nouvel onglet',
+    openInNewTab: 'Ouvrir l’application',
     devicesLabel: 'Largeur de l’aperçu',
     mobile: 'Mobile',
     tablet: 'Tablette',

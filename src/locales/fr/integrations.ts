@@ -41,7 +41,7 @@ export const integrations: Pick<
     reconnect: 'Utiliser un autre compte',
     dialogTitle: (provider) => `Connecter ${provider}`,
     dialogDescription: (provider) =>
-      `Collez un jeton d’accès ${provider}. Il est envoyé une seule fois pour être vérifié puis enregistré pour votre compte ; cette page ne le conserve pas.`,
+      `Créez un jeton d’accès dans les paramètres de votre compte ${provider} (rubrique « Tokens »), puis collez-le ici. Il est vérifié une seule fois et enregistré pour votre compte, pas dans cette page.`,
     tokenLabel: (provider) => `Jeton d’accès ${provider}`,
     tokenRequired: 'Saisissez un jeton d’accès.',
     submit: 'Connecter',
@@ -141,8 +141,7 @@ export const integrations: Pick<
     kinds: {
       unauthorized:
         'Cette fonctionnalité n’est pas disponible pour le moment. Merci de prévenir le responsable du site.',
-      token_expired:
-        'Cette fonctionnalité demande une intervention du responsable du site. Merci de le prévenir ; votre travail est conservé.',
+      token_expired: 'Cette fonctionnalité demande une intervention du responsable du site. Merci de le prévenir.',
       suspended: 'Cette fonctionnalité est en pause pour le moment. Contactez le responsable du site.',
       insufficient_credits: 'Vous n’avez plus de crédits. Achetez-en pour continuer.',
       forbidden:

@@ -22,8 +22,8 @@ export const ja: AgentLabels = {
     you: 'あなた',
     generate: '新しいアプリ',
     followUp: '変更',
-    modeBuild: 'アプリ全体',
-    modeDesign: 'デザインのみ',
+    modeBuild: 'ビルド',
+    modeDesign: 'デザイン',
     running: '作業中…',
     outcome: (outcome, counts, values) => {
       const summary =
@@ -78,8 +78,7 @@ export const ja: AgentLabels = {
     followUpSubmit: '変更を送信',
     submitting: '作業中…',
     cancel: '追跡を停止',
-    stopWaiting: '待つのをやめる',
-    newProject: '新しいプロジェクトを始める',
+    newProject: '新しいプロジェクト',
     errorTitle: 'アプリの作成を開始できませんでした',
     buyCredits: 'クレジットを購入',
     followUpTarget: (projectName) => `変更は「${projectName}」に反映されます。`,
@@ -109,7 +108,11 @@ export const ja: AgentLabels = {
     },
     filesLabel: '生成されたファイル',
     fileCount: (created, modified) =>
-      modified === '0' ? `新規ファイル ${created} 件` : `新規 ${created} 件・変更 ${modified} 件のファイル`,
+      modified === '0'
+        ? `新規ファイル ${created} 件`
+        : created === '0'
+          ? `変更したファイル ${modified} 件`
+          : `新規 ${created} 件・変更 ${modified} 件のファイル`,
     fileCreated: '新規',
     fileModified: '変更',
     toolsLabel: 'エージェントのステップ',
@@ -127,6 +130,7 @@ export const ja: AgentLabels = {
     interrupted: '接続が切れたため、ビルドの結果を確認できませんでした。',
     stopped: 'このビルドの追跡を停止しました。',
     stoppedHint: 'ビルドはサーバー上で完了する場合があります。完了すると、結果がここに表示されます。',
+    checkingIn: (seconds) => `${seconds} 秒後にもう一度確認します。`,
     announcements: {
       idle: '',
       submitting: 'リクエストを送信しています。',
@@ -156,7 +160,7 @@ export const ja: AgentLabels = {
     errorPrefix: '状態を読み込めませんでした：',
     projectStatuses: {
       provisioning: '準備中',
-      generating: '生成中',
+      generating: 'ビルド中',
       ready: '完成',
       failed: '失敗',
       credits_exhausted: 'クレジット不足',
@@ -181,7 +185,7 @@ export const ja: AgentLabels = {
     unsafeUrl: 'アプリのアドレスが Web アドレスではないため、プレビューできません。',
     updating: 'アプリを更新しています…',
     reload: '再読み込み',
-    openInNewTab: '新しいタブで開く',
+    openInNewTab: 'アプリを開く',
     devicesLabel: 'プレビューの幅',
     mobile: 'モバイル',
     tablet: 'タブレット',

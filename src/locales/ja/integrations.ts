@@ -37,7 +37,7 @@ export const integrations: Pick<
     reconnect: '別のアカウントを使う',
     dialogTitle: (provider) => `${provider} に接続`,
     dialogDescription: (provider) =>
-      `${provider} のアクセストークンを貼り付けてください。確認のために一度だけ送信され、あなたのアカウント用に保存されます。このページには残りません。`,
+      `${provider} のアカウント設定（「Tokens」）でアクセストークンを作成し、ここに貼り付けてください。確認は一度だけで、このページではなくあなたのアカウントに保存されます。`,
     tokenLabel: (provider) => `${provider} のアクセストークン`,
     tokenRequired: 'アクセストークンを入力してください。',
     submit: '接続',
@@ -135,8 +135,7 @@ export const integrations: Pick<
   errors: {
     kinds: {
       unauthorized: 'この機能は現在ご利用いただけません。サイトの運営者にお知らせください。',
-      token_expired:
-        'この機能はサイトの運営者による対応が必要です。運営者にお知らせください。作業内容は保持されています。',
+      token_expired: 'この機能はサイトの運営者による対応が必要です。運営者にお知らせください。',
       suspended: 'この機能は現在一時停止しています。サイトの運営者にお問い合わせください。',
       insufficient_credits: 'クレジットがなくなりました。続けるには、クレジットを購入してください。',
       forbidden: 'これにアクセスする権限がありません。必要な場合は、サイトの運営者にお問い合わせください。',

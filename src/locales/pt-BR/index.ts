@@ -23,8 +23,8 @@ export const ptBR: AgentLabels = {
     you: 'Você',
     generate: 'Novo app',
     followUp: 'Alteração',
-    modeBuild: 'App completo',
-    modeDesign: 'Só o design',
+    modeBuild: 'Construir',
+    modeDesign: 'Desenhar',
     running: 'Trabalhando nisso…',
     outcome: (outcome, counts, values) => {
       const created = plural('pt-BR', values.created, {
@@ -87,8 +87,7 @@ export const ptBR: AgentLabels = {
     followUpSubmit: 'Enviar alteração',
     submitting: 'Trabalhando…',
     cancel: 'Parar de acompanhar',
-    stopWaiting: 'Parar de esperar',
-    newProject: 'Começar um novo projeto',
+    newProject: 'Novo projeto',
     errorTitle: 'Não foi possível iniciar seu app',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `As alterações vão para ${projectName}.`,
@@ -120,7 +119,9 @@ export const ptBR: AgentLabels = {
     fileCount: (created, modified, total) =>
       modified === '0'
         ? plural('pt-BR', total, { one: `${created} arquivo novo`, other: `${created} arquivos novos` })
-        : `Arquivos novos: ${created} · alterados: ${modified}`,
+        : created === '0'
+          ? plural('pt-BR', total, { one: `${modified} arquivo alterado`, other: `${modified} arquivos alterados` })
+          : `Arquivos novos: ${created} · alterados: ${modified}`,
     fileCreated: 'novo',
     fileModified: 'alterado',
     toolsLabel: 'Etapas do agente',
@@ -143,6 +144,7 @@ export const ptBR: AgentLabels = {
     interrupted: 'A conexão caiu e não conseguimos saber como a construção terminou.',
     stopped: 'Você parou de acompanhar esta construção.',
     stoppedHint: 'Ela ainda pode terminar no servidor; nesse caso, o resultado aparece aqui.',
+    checkingIn: (seconds) => `Verificando de novo em ${seconds} s.`,
     announcements: {
       idle: '',
       submitting: 'Enviando seu pedido.',
@@ -172,7 +174,7 @@ export const ptBR: AgentLabels = {
     errorPrefix: 'Não foi possível carregar o status:',
     projectStatuses: {
       provisioning: 'Preparando',
-      generating: 'Gerando',
+      generating: 'Construindo',
       ready: 'Pronto',
       failed: 'Falhou',
       credits_exhausted: 'Sem créditos',
@@ -197,7 +199,7 @@ export const ptBR: AgentLabels = {
     unsafeUrl: 'O endereço do app não é um endereço web, por isso não é possível exibir a prévia.',
     updating: 'Atualizando seu app…',
     reload: 'Recarregar',
-    openInNewTab: 'Abrir em uma nova aba',
+    openInNewTab: 'Abrir o app',
     devicesLabel: 'Largura da prévia',
     mobile: 'Celular',
     tablet: 'Tablet',

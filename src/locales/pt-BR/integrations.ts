@@ -41,7 +41,7 @@ export const integrations: Pick<
     reconnect: 'Usar outra conta',
     dialogTitle: (provider) => `Conectar à ${provider}`,
     dialogDescription: (provider) =>
-      `Cole um token de acesso da ${provider}. Ele é enviado uma única vez para ser verificado e guardado na sua conta; esta página não o mantém.`,
+      `Crie um token de acesso nas configurações da sua conta da ${provider} (procure por “Tokens”) e cole-o aqui. Ele é verificado uma única vez e guardado na sua conta, não nesta página.`,
     tokenLabel: (provider) => `Token de acesso da ${provider}`,
     tokenRequired: 'Informe um token de acesso.',
     submit: 'Conectar',
@@ -138,7 +138,7 @@ export const integrations: Pick<
   errors: {
     kinds: {
       unauthorized: 'Este recurso não está disponível agora. Avise o responsável pelo site.',
-      token_expired: 'Este recurso precisa de atenção do responsável pelo site. Avise-o; seu trabalho fica guardado.',
+      token_expired: 'Este recurso precisa de atenção do responsável pelo site. Avise-o.',
       suspended: 'Este recurso está pausado no momento. Fale com o responsável pelo site.',
       insufficient_credits: 'Seus créditos acabaram. Compre mais créditos para continuar.',
       forbidden: 'Você não tem acesso a isto. Pergunte ao responsável pelo site se acha que deveria ter.',

@@ -142,6 +142,19 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
+  const threadRef = useRef<HTMLDivElement>(null);
+  // Each step of a build (a prompt just sent, its end) brings the newest turn to the top of the thread, its build
+  // under it; at the end, as far as the thread scrolls, so the turn and how it ended are in view (the thread is the
+  // turns' offset parent, see the stylesheet).
+  useEffect(() => {
+    const turn = threadRef.current?.querySelector<HTMLElement>('.ae-turn:last-child');
+    if (turn) threadRef.current!.scrollTop = turn.offsetTop;
+  }, [view.phase]);
+
+  // Until there is an app to preview, the build's log takes the wide stage: room for it, and its next step
+  // (buy credits, try again) where the eye is.
+  const logOnStage =
+    layout === 'wide' && view.previewUrl === undefined && view.generation !== undefined && view.phase !== 'idle';
   const badEnding = outcomeSlotKey(view);
   const logOpen =
     logChoice === undefined
@@ -158,11 +171,11 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   const logId = `${id}-log`;
   const chat = (
     <div className="ae-builder-chat">
-      <div className="ae-builder-thread">
+      <div ref={threadRef} className="ae-builder-thread">
         <Conversation />
         {showProjects && view.key === undefined && <RecentProjects onShowAll={() => setSheet('projects')} />}
         {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
-        {view.generation !== undefined && view.phase !== 'idle' && (
+        {view.generation !== undefined && view.phase !== 'idle' && !logOnStage && (
           <div className="ae-builder-log" data-open={logOpen}>
             <button
               type="button"
@@ -180,6 +193,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
           </div>
         )}
       </div>
+      <UsageMeter className="ae-builder-usage" />
       {/* On a phone the app is one tab away: say it is ready where the eye is, with the way there. */}
       {layout === 'narrow' && view.phase === 'ready' && (
         <p className="ae-builder-ready" role="status">
@@ -196,7 +210,6 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
           </button>
         </p>
       )}
-      <UsageMeter className="ae-builder-usage" />
       <GeneratePanel className="ae-builder-prompt" offerNewProject={false} {...buyCredits} />
     </div>
   );
@@ -275,7 +288,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
             {chat}
           </div>
           <div className="ae-builder-stage" role="group" aria-label={text.resultLabel}>
-            {preview}
+            {logOnStage ? <LiveBuildLog {...buyCredits} /> : preview}
           </div>
         </div>
       ) : (

@@ -9,6 +9,7 @@ export interface ConversationLabels {
   you: string;
   generate: string;
   followUp: string;
+  /** The mode of a new project: the same words as the prompt box's picker. */
   modeBuild: string;
   modeDesign: string;
   running: string;
@@ -30,8 +31,8 @@ export const defaultConversationLabels: ConversationLabels = {
   you: 'You',
   generate: 'New app',
   followUp: 'Change',
-  modeBuild: 'Full app',
-  modeDesign: 'Design only',
+  modeBuild: 'Build',
+  modeDesign: 'Design',
   running: 'Working on it…',
   outcome: (outcome, counts, values) => {
     const created = plural('en', values.created, {

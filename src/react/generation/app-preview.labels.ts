@@ -38,7 +38,7 @@ export const defaultAppPreviewLabels: AppPreviewLabels = {
   unsafeUrl: 'The app address is not a web address, so it cannot be previewed.',
   updating: 'Updating your app…',
   reload: 'Reload',
-  openInNewTab: 'Open in a new tab',
+  openInNewTab: 'Open the app',
   devicesLabel: 'Preview width',
   mobile: 'Mobile',
   tablet: 'Tablet',

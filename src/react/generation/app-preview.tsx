@@ -5,6 +5,7 @@ import { parseHttpUrl, safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
+import { ExternalLink } from '../shared/external-link.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { useControllable } from '../shared/use-controllable.js';
@@ -59,8 +60,8 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
   { projectId, url, device: deviceProp, defaultDevice = 'desktop', onDeviceChange, className, ...rest },
   ref,
 ) {
-  const text = useAgentLabels().appPreview;
   const labels = useAgentLabels();
+  const text = labels.appPreview;
   const view = useProjectView(projectId, { watch: 'alone' });
   // Server rendering and hydration assume a wide screen; the viewport decides right after.
   const phone = useSyncExternalStore(subscribeToViewport, isPhoneViewport, () => false);
@@ -69,7 +70,8 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
   const [reloads, setReloads] = useState(0);
   // The app is previewed once there is one (or any given http(s) `url`); a follow-up changes it in place.
   const safeUrl = url !== undefined ? safeHttpUrl(url) : view.previewUrl;
-  const updating = url === undefined && safeUrl !== undefined && view.building;
+  // Only while the stream reports: once stopped, the badge and the build log say so (one state, told once).
+  const updating = url === undefined && safeUrl !== undefined && view.busy;
   const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
   const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
@@ -116,9 +118,9 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
             <button type="button" className="ae-button" onClick={() => setReloads((count) => count + 1)}>
               {text.reload}
             </button>
-            <a className="ae-button" href={safeUrl} target="_blank" rel="noopener noreferrer">
+            <ExternalLink className="ae-button" href={safeUrl}>
               {text.openInNewTab}
-            </a>
+            </ExternalLink>
             {updating && (
               <p className="ae-preview-note" role="status">
                 <span className="ae-spinner" aria-hidden="true" />
@@ -128,8 +130,9 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
           </div>
           <div className="ae-frame-stage">
             <iframe
-              // A new load when a build starts or ends, so a finished change shows without a manual reload.
-              key={`${safeUrl}#${reloads}#${view.generation?.endedAt ?? 'building'}`}
+              // A new load when a build ends (after Stop watching too, once a poll sees it end), so a finished change
+              // shows without a manual reload.
+              key={`${safeUrl}#${reloads}#${view.building ? '' : view.generation?.endedAt}`}
               className="ae-frame"
               src={safeUrl}
               title={text.frameTitle}

@@ -19,8 +19,8 @@ export interface GeneratePanelLabels {
   submit: string;
   followUpSubmit: string;
   submitting: string;
+  /** Closes the stream (or its recovery); the build may go on and its end still shows. */
   cancel: string;
-  stopWaiting: string;
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
@@ -52,8 +52,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   followUpSubmit: 'Send follow-up',
   submitting: 'Working…',
   cancel: 'Stop watching',
-  stopWaiting: 'Stop waiting',
-  newProject: 'Start a new project',
+  newProject: 'New project',
   errorTitle: 'Your app could not be started',
   buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,

@@ -6,11 +6,10 @@ import {
   isDeployable,
   isGenerationBusy,
   isOutOfCredits,
-  isRecovering,
+  isPromptLongEnough,
   resourceSpecs,
   selectResource,
   type GenerationActionResult,
-  minimumPromptLength,
   type GenerationMode,
 } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -35,7 +34,7 @@ export type GeneratePanelProps = WithRootProps<
     defaultMode?: GenerationMode;
     /** Called once per submitted generation when it has ended (after recovery, if the stream was cut). */
     onComplete?: (result: GenerationActionResult) => void;
-    /** Offers "Start a new project" after a project (default true; off where a toolbar offers it already). */
+    /** Offers "New project" after a project (default true; off where a toolbar offers it already). */
     offerNewProject?: boolean;
     /** The "Buy credits" button's action when a request is refused for want of credits. */
     onBuyCredits?: (() => void) | undefined;
@@ -64,7 +63,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const labels = useAgentLabels();
   const format = useAgentFormat();
   const text = labels.generatePanel;
-  const { generation, generate, followUp, cancel } = useGeneration(projectId);
+  const { generation, generate, followUp, stopWatching } = useGeneration(projectId);
   const view = useProjectView(projectId);
   const { store } = useAgentContext();
   const [startNew, setStartNew] = useState(false);
@@ -141,29 +140,11 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
     if (!running && (active === null || active === document.body)) textareaRef.current?.focus();
   }, [running]);
 
-  /**
-   * The API has no cancel: this closes the stream only. The project is then watched by polling until it
-   * settles, so the build's real end shows up everywhere, while the form is free at once.
-   */
-  function stop() {
-    cancel();
-    const watched = view.projectId;
-    if (watched === undefined || isRecovering(shown)) return;
-    const unwatch = store.getState().watchProject(watched);
-    const unsubscribe = store.subscribe((state) => {
-      const snapshot = state.projects[watched];
-      if (snapshot?.status === 'settled' || snapshot?.status === 'stopped' || snapshot?.status === 'error') {
-        unwatch();
-        unsubscribe();
-      }
-    });
-  }
-
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (running) return;
     const trimmed = prompt.trim();
-    if (Array.from(trimmed).length < minimumPromptLength) {
+    if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
       textareaRef.current?.focus();
       return;
@@ -290,8 +271,9 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           {submitLabel}
         </button>
         {running && (
-          <button ref={cancelRef} type="button" className="ae-button" onClick={stop}>
-            {isRecovering(shown) ? text.stopWaiting : text.cancel}
+          // The API has no cancel: the stream closes, and the store follows the build by polling until it ends.
+          <button ref={cancelRef} type="button" className="ae-button" onClick={stopWatching}>
+            {text.cancel}
           </button>
         )}
         {offerNewProject && projectId === undefined && followUpProject !== undefined && !running && (

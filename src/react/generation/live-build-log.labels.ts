@@ -38,6 +38,8 @@ export interface LiveBuildLogLabels {
   /** The person stopped watching; the build goes on on the server. */
   stopped: string;
   stoppedHint: string;
+  /** While stopped or reconnecting, a status check was refused for too many requests: when the next one goes. */
+  checkingIn: (seconds: number) => string;
   /** What the polite live region says when the project reaches each phase. */
   announcements: Record<ProjectPhase, string>;
 }
@@ -69,10 +71,12 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   fileCount: (created, modified, total) =>
     modified === '0'
       ? plural('en', total, { one: `${created} new file`, other: `${created} new files` })
-      : plural('en', total, {
-          one: `${created} new, ${modified} changed file`,
-          other: `${created} new, ${modified} changed files`,
-        }),
+      : created === '0'
+        ? plural('en', total, { one: `${modified} changed file`, other: `${modified} changed files` })
+        : plural('en', total, {
+            one: `${created} new, ${modified} changed file`,
+            other: `${created} new, ${modified} changed files`,
+          }),
   fileCreated: 'new',
   fileModified: 'modified',
   toolsLabel: 'Agent steps',
@@ -92,6 +96,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   interrupted: 'The connection was lost and we could not find out how the build ended.',
   stopped: 'You stopped watching this build.',
   stoppedHint: 'It may still finish on the server; the result will show up here when it does.',
+  checkingIn: (seconds) => `Checking again in ${seconds} s.`,
   announcements: {
     idle: '',
     submitting: 'Sending your request.',

@@ -12,6 +12,7 @@ import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useRowWindow } from '../shared/use-row-window.js';
+import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
@@ -125,6 +126,9 @@ function Outcome({
   useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
   // Stable across renders, so that its alert keeps one slot.
   const fallbackError = useMemo(() => new AgentApiError('upstream', labels.failed), [labels.failed]);
+  // A status poll refused for too many requests waits its Retry-After: the wait is said, not hidden.
+  const wait = useRetryCountdown(view.snapshot?.error);
+  const pollWait = !!wait && <p className="ae-hint">{labels.checkingIn(wait)}</p>;
   switch (phase) {
     case 'idle':
     case 'submitting':
@@ -135,13 +139,13 @@ function Outcome({
       return (
         <div className="ae-outcome" data-outcome={phase}>
           <p>{labels.completed}</p>
-          {view.appUrl !== undefined ? (
-            <ExternalLink className="ae-button ae-button-primary" href={view.appUrl}>
-              {labels.openApp}
-            </ExternalLink>
-          ) : view.unsafeAppUrl ? (
-            <p className="ae-hint">{labels.unsafeUrl}</p>
-          ) : null}
+          <ExternalLink
+            className="ae-button ae-button-primary"
+            href={view.appUrl}
+            fallback={view.unsafeAppUrl && <p className="ae-hint">{labels.unsafeUrl}</p>}
+          >
+            {labels.openApp}
+          </ExternalLink>
         </div>
       );
     case 'credits_exhausted':
@@ -153,21 +157,13 @@ function Outcome({
         </div>
       );
     case 'failed': {
-      const followUp = generation?.kind === 'followUp' && generation.projectId !== undefined;
-      // "Try again" sends the same prompt once more, as a new request made by this click (the prompt is not lost);
-      // while that one runs the store de-duplicates any further click.
-      const retry =
-        generation === undefined || generation.prompt === '' || view.busy
-          ? undefined
-          : () =>
-              void (followUp
-                ? store.getState().followUp(generation.projectId as string, { prompt: generation.prompt })
-                : store.getState().generate({ prompt: generation.prompt, mode: generation.mode }));
+      const followUp = generation?.kind === 'followUp';
       return (
         <ErrorAlert
           error={view.error ?? fallbackError}
           title={followUp ? labels.changeFailed : labels.failed}
-          onRetry={retry}
+          // "Try again" sends the same prompt once more, a new request made by this click (the store's `retry`).
+          onRetry={!generation?.prompt || view.busy ? undefined : () => void store.getState().retry(view.key)}
           className="ae-outcome"
         />
       );
@@ -177,6 +173,7 @@ function Outcome({
         <div className="ae-outcome" data-outcome={phase}>
           <span className="ae-spinner" aria-hidden="true" />
           <p>{labels.recovering}</p>
+          {pollWait}
         </div>
       );
     case 'stopped':
@@ -184,6 +181,7 @@ function Outcome({
         <div className="ae-outcome" data-outcome={phase}>
           <p className="ae-outcome-title">{labels.stopped}</p>
           <p className="ae-hint">{labels.stoppedHint}</p>
+          {pollWait}
         </div>
       );
     case 'interrupted':
@@ -208,7 +206,8 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
   const view = useProjectView(projectId);
   const { generation, phase, progress } = view;
   const files = generation?.files ?? [];
-  const showProgress = view.building || (generation !== undefined && progress.stage === 'done' && phase === 'ready');
+  // Progress only while the stream reports (stopped or reconnecting, the outcome box says where things are).
+  const showProgress = (view.busy && phase !== 'recovering') || (progress.stage === 'done' && phase === 'ready');
 
   return (
     <section

@@ -35,7 +35,7 @@ export const defaultProjectStatusLabels: ProjectStatusLabels = {
   errorPrefix: 'Could not load the status:',
   projectStatuses: {
     provisioning: 'Setting up',
-    generating: 'Generating',
+    generating: 'Building',
     ready: 'Ready',
     failed: 'Failed',
     credits_exhausted: 'Out of credits',

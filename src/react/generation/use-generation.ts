@@ -23,8 +23,8 @@ export interface UseGenerationResult {
   generate(input: GenerateInput): Promise<GenerationActionResult>;
   /** Sends a follow-up (de-duplicated per project); never rejects, like `generate`. Call it from an event handler. */
   followUp(projectId: string, input: FollowUpInput): Promise<GenerationActionResult>;
-  /** Cancels this generation (or stops waiting for its recovery). */
-  cancel(): void;
+  /** Stops watching this generation's stream or recovery; its project is polled until the build ends. */
+  stopWatching(): void;
   /** Forgets this generation. */
   reset(): void;
 }
@@ -40,7 +40,7 @@ export function useGeneration(projectId?: string): UseGenerationResult {
     () => ({
       generate: (input: GenerateInput) => store.getState().generate(input),
       followUp: (id: string, input: FollowUpInput) => store.getState().followUp(id, input),
-      cancel: () => store.getState().cancel(projectId ?? store.getState().currentKey),
+      stopWatching: () => store.getState().stopWatching(projectId ?? store.getState().currentKey),
       reset: () => store.getState().reset(projectId ?? store.getState().currentKey),
     }),
     [store, projectId],

@@ -66,7 +66,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   reconnect: 'Use another account',
   dialogTitle: (provider) => `Connect ${provider}`,
   dialogDescription: (provider) =>
-    `Paste a ${provider} access token. It is sent once to be checked and stored for your account; this page does not keep it.`,
+    `Create a token in your ${provider} account settings (Tokens), then paste it here. It is checked once and kept for your account, not in this page.`,
   tokenLabel: (provider) => `${provider} access token`,
   tokenRequired: 'Enter an access token.',
   submit: 'Connect',

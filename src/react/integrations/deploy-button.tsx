@@ -1,7 +1,8 @@
 'use client';
 /**
  * Deploys a project to a provider. Without a connection (or with an expired one) a dialog asks for the
- * provider token: a password field read once on submit and emptied at once, never held in React state.
+ * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
+ * after a refusal), never held in React state.
  */
 import { forwardRef, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError, DeploymentConnectState, DeploymentState } from '../../core/index.js';
@@ -341,14 +342,13 @@ function TokenDialog({ open, onOpenChange, providerName, connecting, onToken }: 
     const input = tokenRef.current;
     if (input === null || submitting) return;
     const token = input.value.trim();
-    // Read once, then gone from the page: the DOM keeps no copy while the request runs or after.
-    input.value = '';
     if (token === '') {
       setEmptyError(true);
       input.focus();
       return;
     }
     setEmptyError(false);
+    // Refused, it stays in the field to be corrected, not typed again; accepted, the dialog and its field close.
     void onToken(token);
   }
 

@@ -19,8 +19,6 @@ export interface ErrorAlertProps {
   context?: ErrorContext;
   /** Shows a "Try again" button; during a rate limit it counts down and is enabled at zero. */
   onRetry?: (() => void) | undefined;
-  /** The retry button's text instead of the `errors.retry` label. */
-  retryLabel?: string;
   /** Another next step (a link, a button), shown under the text. */
   action?: ReactNode;
   className?: string;
@@ -33,7 +31,7 @@ export interface ErrorAlertProps {
  * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
-  { error, title, context, onRetry, retryLabel, action, className },
+  { error, title, context, onRetry, action, className },
   ref,
 ) {
   const allLabels = useAgentLabels();
@@ -93,7 +91,7 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
           <div className="ae-actions">
             {onRetry !== undefined && (
               <button type="button" className="ae-button" disabled={waiting} onClick={onRetry}>
-                {waiting ? labels.retryIn(secondsLeft) : (retryLabel ?? labels.retry)}
+                {waiting ? labels.retryIn(secondsLeft) : labels.retry}
               </button>
             )}
             {action}

@@ -51,7 +51,7 @@ export interface ErrorLabels {
 export const defaultErrorLabels: ErrorLabels = {
   kinds: {
     unauthorized: 'This feature is not available right now. Please let the site’s owner know.',
-    token_expired: 'This feature needs attention from the site’s owner. Please let them know; your work is kept.',
+    token_expired: 'This feature needs attention from the site’s owner. Please let them know.',
     suspended: 'This feature is paused for now. Please contact the site’s owner.',
     insufficient_credits: 'You have run out of credits. Buy more credits to continue.',
     forbidden: 'You do not have access to this. Ask the site’s owner if you think you should.',

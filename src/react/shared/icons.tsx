@@ -1,5 +1,6 @@
 /** Small inline SVG icons (16 px, stroke in `currentColor`), decorative: the text beside them says the same. */
 import type { ReactElement } from 'react';
+import { cx } from './class-names.js';
 
 /** The names of the icons. */
 export type IconName =
@@ -78,9 +79,7 @@ export interface IconProps {
 export function Icon({ name, className }: IconProps) {
   return (
     <svg
-      className={['ae-icon', directional.has(name) ? 'ae-icon-directional' : undefined, className]
-        .filter(Boolean)
-        .join(' ')}
+      className={cx('ae-icon', directional.has(name) && 'ae-icon-directional', className)}
       viewBox="0 0 16 16"
       width="16"
       height="16"

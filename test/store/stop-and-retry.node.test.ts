@@ -1,0 +1,124 @@
+/**
+ * The generation lifecycle as store actions (#21): `stopWatching` closes the stream or the recovery and follows
+ * the build by polling until it ends; `retry` looks for an interrupted outcome again (no POST) or sends a failed
+ * prompt once more (one POST per call). Components only dispatch them.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  AgentApiError,
+  createAgentClient,
+  createAgentStore,
+  isDeployable,
+  selectProjectView,
+  type AgentEvent,
+} from 'agent-embed/core';
+import {
+  createManualFrames,
+  createManualTimers,
+  createMemoryStorage,
+  createScriptedTransport,
+  project,
+  settle,
+} from './fakes.js';
+
+function setup() {
+  const scripted = createScriptedTransport();
+  const timers = createManualTimers();
+  const store = createAgentStore({
+    client: createAgentClient({ transport: scripted.transport }),
+    storage: createMemoryStorage(),
+    scheduleFlush: createManualFrames().scheduleFlush,
+    setTimeout: timers.setTimeout,
+    clearTimeout: timers.clearTimeout,
+    now: timers.now,
+    isHidden: () => false,
+    onVisibilityChange: () => () => {},
+    pollIntervalMs: 1000,
+    maxPollIntervalMs: 8000,
+  });
+  return { store, scripted, timers };
+}
+
+const created = (id: string): AgentEvent => ({
+  type: 'project_created',
+  project_id: id,
+  app_url: `https://${id}.apps.example.test`,
+});
+
+describe('stopWatching', () => {
+  it('closes a live stream, then polls until the build ends: stopped, then ready and deployable', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.queueProject(project('p1', 'generating'), project('p1', 'ready'));
+    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    scripted.streams[0]!.emit(created('p1'));
+    store.getState().stopWatching();
+    expect(scripted.streams[0]!.aborted).toBe(true);
+    expect((await promise).outcome).toBe('aborted');
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'stopped', busy: false, building: true });
+    await settle();
+    await timers.advance(1000);
+    await settle();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready', hasApp: true });
+    expect(isDeployable(store.getState().generations.p1)).toBe(true);
+    // Settled: the polling it started has ended.
+    const polls = scripted.gets().length;
+    await timers.advance(20_000);
+    expect(scripted.gets()).toHaveLength(polls);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('stops a recovery the same way: stopped (not lost), and the poll that sees the end settles it', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.setDefaultProject(project('p1', 'generating'));
+    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.emit(created('p1'));
+    scripted.streams[0]!.close();
+    await settle();
+    expect(store.getState().generations.p1?.status).toBe('recovering');
+    store.getState().stopWatching('p1');
+    expect((await promise).outcome).toBe('aborted');
+    expect(selectProjectView(store.getState(), 'p1').phase).toBe('stopped');
+    scripted.setDefaultProject(project('p1', 'failed'));
+    await timers.advance(8000);
+    await settle();
+    expect(store.getState().generations.p1?.status).toBe('failed');
+  });
+});
+
+describe('retry', () => {
+  it('looks for an interrupted outcome again, without a POST', async () => {
+    const { store, scripted } = setup();
+    scripted.queueProject(new AgentApiError('forbidden', 'No access.', { status: 403 }));
+    const first = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.emit(created('p1'));
+    scripted.streams[0]!.close();
+    expect((await first).outcome).toBe('interrupted');
+    scripted.queueProject(project('p1', 'ready'));
+    const again = store.getState().retry('p1');
+    expect(store.getState().generations.p1?.status).toBe('recovering');
+    expect((await again)?.outcome).toBe('completed');
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('sends a failed prompt once more (one POST per call), and offers nothing for a completed generation', async () => {
+    const { store, scripted } = setup();
+    const first = store.getState().generate({ prompt: 'A todo app with tags', mode: 'design' });
+    scripted.streams[0]!.emit(created('p1'));
+    scripted.streams[0]!.emit({ type: 'error', message: 'The build failed.' });
+    scripted.streams[0]!.close();
+    expect((await first).outcome).toBe('failed');
+    const again = store.getState().retry('p1');
+    expect(again).toBeDefined();
+    // A second click while it runs gets the same request back; the running generation itself has nothing to retry.
+    expect(store.getState().retry('p1')).toBe(again);
+    expect(store.getState().retry()).toBeUndefined();
+    expect(scripted.posts()).toHaveLength(2);
+    expect(scripted.requests.at(-1)?.body).toMatchObject({ prompt: 'A todo app with tags', mode: 'design' });
+    scripted.streams[1]!.emit(created('p2'));
+    scripted.streams[1]!.emit({ type: 'stream_end', project_id: 'p2', app_url: 'https://p2.apps.example.test' });
+    scripted.streams[1]!.close();
+    expect((await again)?.outcome).toBe('completed');
+    expect(store.getState().retry('p2')).toBeUndefined();
+  });
+});
