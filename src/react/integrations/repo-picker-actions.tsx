@@ -85,7 +85,10 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
   // One error in one place: the latest action's (a push's failure replaces a link's, and back).
-  const [latest, setLatest] = useState<'link' | 'push'>();
+  // On mount (the sheet opened again) it is what the store holds: a push's outcome if there is one, else a link's.
+  const [latest, setLatest] = useState<'link' | 'push' | undefined>(() =>
+    push?.status === 'failed' ? 'push' : link?.status === 'failed' ? 'link' : undefined,
+  );
   const callOnLinked = useLatestCallback(onLinked);
   const callOnPushed = useLatestCallback(onPushed);
   const id = useId();
