@@ -56,9 +56,9 @@ export const StartPublish: Story = {
   play: async ({ canvasElement }) => {
     const { view, part } = builder(canvasElement);
     await userEvent.click(view.getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'missing'));
-    await expect(part('Deploy to Vercel')).toHaveTextContent('Connect your Vercel account to deploy your app.');
-    await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'missing'));
+    await waitFor(() => expect(part('Publish to the web')).toHaveAttribute('data-state', 'missing'));
+    await expect(part('Publish to the web')).toHaveTextContent('Connect your Vercel account to deploy your app.');
+    await waitFor(() => expect(part('Save the code to GitHub')).toHaveAttribute('data-state', 'missing'));
   },
 };
 
@@ -143,11 +143,11 @@ export const ReadyToShipSheets: Story = {
     await waitFor(() => expect(part('Plans')).toHaveAttribute('data-state', 'success'));
     await userEvent.click(within(canvasElement.ownerDocument.body).getByRole('button', { name: 'Close' }));
     await userEvent.click(view.getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'connected'));
-    await waitFor(() => expect(part('Code host')).toHaveAttribute('data-state', 'connected'));
+    await waitFor(() => expect(part('Publish to the web')).toHaveAttribute('data-state', 'connected'));
+    await waitFor(() => expect(part('Save the code to GitHub')).toHaveAttribute('data-state', 'connected'));
     await waitFor(() => expect(part('Repository')).toHaveAttribute('data-state', 'ready'));
-    await userEvent.click(within(part('Deploy to Vercel')).getByRole('button', { name: 'Deploy to Vercel' }));
-    await waitFor(() => expect(part('Deploy to Vercel')).toHaveAttribute('data-state', 'deployed'));
+    await userEvent.click(within(part('Publish to the web')).getByRole('button', { name: 'Deploy to Vercel' }));
+    await waitFor(() => expect(part('Publish to the web')).toHaveAttribute('data-state', 'deployed'));
   },
 };
 

@@ -37,7 +37,7 @@ type Story = StoryObj<typeof meta>;
 const day = 24 * 60 * 60 * 1000;
 
 function region(canvasElement: HTMLElement) {
-  const element = within(canvasElement).getByRole('region', { name: 'Code host' });
+  const element = within(canvasElement).getByRole('region', { name: 'Save the code to GitHub' });
   return { element, view: within(element) };
 }
 
@@ -100,7 +100,7 @@ export const Expired: Story = {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'expired'));
     await expect(
-      view.getByText('The code-host connection has expired. Connect again to keep pushing code.'),
+      view.getByText('Your GitHub connection has expired. Connect again to keep saving your code.'),
     ).toBeInTheDocument();
     await expect(view.getByRole('button', { name: 'Connect again' })).toBeEnabled();
   },
@@ -118,7 +118,7 @@ export const InstallationSuspended: Story = {
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'inactive'));
     await expect(view.getByText('Suspended')).toBeInTheDocument();
     await expect(
-      view.getByText('The code-host app is not active for this account. Install it again to continue.'),
+      view.getByText('The GitHub app is not active for this account. Install it again to continue.'),
     ).toBeInTheDocument();
   },
 };

@@ -40,7 +40,7 @@ const acceptedToken = 'studio-ada:story-token';
 const inFrame = { docs: { story: { inline: false, iframeHeight: 460 } } };
 
 function region(canvasElement: HTMLElement) {
-  const element = within(canvasElement).getByRole('region', { name: /^Deploy to / });
+  const element = within(canvasElement).getByRole('region', { name: 'Publish to the web' });
   return { element, view: within(element) };
 }
 
@@ -250,6 +250,6 @@ export const Netlify: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'missing'));
-    await expect(view.getByRole('heading', { name: 'Deploy to Netlify' })).toBeInTheDocument();
+    await expect(view.getByRole('heading', { name: 'Publish to the web' })).toBeInTheDocument();
   },
 };

@@ -133,7 +133,7 @@ export const FieldErrors: Story = {
 export const Offline: Story = {
   name: 'No connection',
   args: {
-    title: 'Could not check your code host',
+    title: 'Could not check your GitHub connection',
     error: new AgentApiError('network', 'The Agent API could not be reached.'),
   },
   play: ({ canvasElement }) =>

@@ -89,7 +89,7 @@ export const NotConnected: Story = {
     const { element, view } = picker(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'not_connected'));
     await expect(view.queryByRole('alert')).not.toBeInTheDocument();
-    await expect(element).toHaveTextContent('Connect GitHub to choose a repository and push your code.');
+    await expect(element).toHaveTextContent('Connect GitHub to choose a repository for your code.');
     await expect(element).not.toHaveTextContent(agentApiMessages.codehostConnectionNotFound);
     // Nothing that cannot work yet is offered.
     await expect(within(element).queryByRole('button')).not.toBeInTheDocument();
@@ -102,7 +102,7 @@ export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = picker(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'empty'));
-    await expect(view.getByText('No repositories yet. Create one below by pushing your code.')).toBeInTheDocument();
+    await expect(view.getByText('No repositories yet. Create one below by saving your code.')).toBeInTheDocument();
   },
 };
 
@@ -170,7 +170,7 @@ export const KeyboardSelection: Story = {
     await expect(listbox).toHaveAttribute('aria-activedescendant', chosen.id);
     await expect(chosen).toHaveAttribute('aria-selected', 'true');
     await expect(
-      view.getByRole('button', { name: `Link ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}` }),
+      view.getByRole('button', { name: `Use ${chosen.querySelector('.ae-repo-name')?.textContent ?? ''}` }),
     ).toBeInTheDocument();
   },
 };
@@ -181,13 +181,13 @@ export const LinkOk: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
     await expect(element).toHaveAttribute('data-link', 'succeeded');
-    await expect(view.getByText(/^Linked to ada-lovelace\//)).toBeInTheDocument();
+    await expect(view.getByText(/^Your code goes to ada-lovelace\//)).toBeInTheDocument();
     await expect(view.getByRole('link', { name: /^codehost\.agent-embed\.test\/ada-lovelace\// })).toHaveAttribute(
       'href',
       expect.stringMatching(/^https:\/\/codehost\.agent-embed\.test\/ada-lovelace\//),
     );
     // Linked: the next step is the push, named after the repository.
-    await expect(view.getByRole('button', { name: /^Push to ada-lovelace\// })).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: /^Save the code to ada-lovelace\// })).toBeInTheDocument();
   },
 };
 
@@ -211,7 +211,7 @@ export const LinkProjectNotFound: Story = {
 };
 
 export const PushToNew: Story = {
-  name: 'Push to a new repository',
+  name: 'Save to a new repository',
   parameters: agentParameters({
     ...connected(),
     setup: async (agent) => {
@@ -226,7 +226,7 @@ export const PushToNew: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
     await expect(element).toHaveAttribute('data-push', 'succeeded');
-    await expect(view.getByText('Created ada-lovelace/yoga-studio-site and pushed the code')).toBeInTheDocument();
+    await expect(view.getByText('Created ada-lovelace/yoga-studio-site and saved your code')).toBeInTheDocument();
     await expect(
       view.getByRole('link', { name: 'codehost.agent-embed.test/ada-lovelace/yoga-studio-site' }),
     ).toHaveAttribute('href', 'https://codehost.agent-embed.test/ada-lovelace/yoga-studio-site');
@@ -234,7 +234,7 @@ export const PushToNew: Story = {
 };
 
 export const PushToExisting: Story = {
-  name: 'Push to the linked repository',
+  name: 'Save to the linked repository',
   parameters: agentParameters(
     linked(1, (agent, projectId) => agent.store.getState().pushRepository(projectId, storyUser.id)),
   ),
@@ -242,7 +242,7 @@ export const PushToExisting: Story = {
     const { element, view } = await ready(canvasElement);
     await expect(element).toHaveAttribute('data-link', 'succeeded');
     await expect(element).toHaveAttribute('data-push', 'succeeded');
-    await expect(view.getByText(/^Pushed the code to ada-lovelace\//)).toBeInTheDocument();
+    await expect(view.getByText(/^Saved your code to ada-lovelace\//)).toBeInTheDocument();
   },
 };
 
@@ -251,9 +251,9 @@ export const NothingLinkedYet: Story = {
   parameters: agentParameters(connected()),
   play: async ({ canvasElement }) => {
     const { view } = await ready(canvasElement);
-    await expect(view.queryByRole('button', { name: /^Push to / })).not.toBeInTheDocument();
-    await expect(view.getByText('Choose a repository to link this app to.')).toBeInTheDocument();
-    await expect(view.getByRole('button', { name: 'Create and push' })).toBeEnabled();
+    await expect(view.queryByRole('button', { name: /^Save the code to / })).not.toBeInTheDocument();
+    await expect(view.getByText('Choose the repository for this app’s code.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Create and save' })).toBeEnabled();
   },
 };
 

@@ -93,7 +93,7 @@ describe('AgentBuilder in Chromium', () => {
 
     await page.waitForURL((url) => url.origin === playgroundOrigin);
     await page.getByRole('button', { name: 'Publish' }).click();
-    const codehost = page.getByRole('region', { name: 'Code host' });
+    const codehost = page.getByRole('region', { name: 'Save the code to GitHub' });
     await codehost.getByText('Connected as ada-lovelace').waitFor();
     await page.getByRole('form').first().waitFor();
     const connectedViolations = await violationsInBothSchemes(opened);

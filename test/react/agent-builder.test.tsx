@@ -36,10 +36,13 @@ describe('AgentBuilder, the one-line embed', () => {
     // Deploy, code host and repository wait in one sheet.
     await user.click(within(builder).getByRole('button', { name: 'Publish' }));
     const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
-    for (const name of ['Deploy to Vercel', 'Code host', 'Repository'])
+    for (const name of ['Publish to the web', 'Save the code to GitHub', 'Repository'])
       expect(within(sheet).getByRole('region', { name })).toBeInTheDocument();
     await waitFor(() =>
-      expect(within(sheet).getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'missing'),
+      expect(within(sheet).getByRole('region', { name: 'Save the code to GitHub' })).toHaveAttribute(
+        'data-state',
+        'missing',
+      ),
     );
     await within(sheet).findByRole('button', { name: 'Connect Vercel' });
     // One primary action in the sheet: deploying; connecting the code host is the second path.
@@ -76,8 +79,14 @@ describe('AgentBuilder, the one-line embed', () => {
 
       await user.click(within(builder).getByRole('button', { name: 'Publish' }));
       const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
-      const deploy = within(sheet).getByRole('region', { name: 'Deploy to Netlify' });
+      const deploy = within(sheet).getByRole('region', { name: 'Publish to the web' });
       await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'missing'));
+      // One filled action at a time, the next step's: deploy, then connect GitHub, then the repository.
+      const primaries = () =>
+        [...sheet.querySelectorAll<HTMLElement>('.ae-button-primary')]
+          .filter((button) => button.closest('dialog') === sheet)
+          .map((button) => button.textContent);
+      expect(primaries()).toEqual(['Connect Netlify']);
       await user.click(within(deploy).getByRole('button', { name: 'Connect Netlify' }));
       const dialog = screen.getByRole('dialog', { name: 'Connect Netlify' });
       await user.type(within(dialog).getByLabelText('Netlify access token'), 'ada-studio:netlify-secret');
@@ -91,9 +100,10 @@ describe('AgentBuilder, the one-line embed', () => {
       ).toMatch(/^https:\/\/.+\.netlify\.mock\.agent-embed\.test\/$/);
       expect(document.body.innerHTML).not.toContain('netlify-secret');
 
-      const codehost = within(sheet).getByRole('region', { name: 'Code host' });
+      const codehost = within(sheet).getByRole('region', { name: 'Save the code to GitHub' });
       const repositories = within(sheet).getByRole('region', { name: 'Repository' });
       await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'not_connected'));
+      await waitFor(() => expect(primaries()).toEqual(['Connect GitHub']));
       await user.click(within(codehost).getByRole('button', { name: 'Connect GitHub' }));
       await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
       const installUrl = navigate.mock.calls[0]![0];
@@ -111,12 +121,22 @@ describe('AgentBuilder, the one-line embed', () => {
       await waitFor(() => expect(repositories).toHaveAttribute('data-state', 'ready'));
 
       await user.click(within(repositories).getAllByRole('option')[1]!);
-      await user.click(within(repositories).getByRole('button', { name: /^Link / }));
+      const linkedName = within(repositories).getAllByRole('option')[1]!.querySelector('.ae-repo-name')!.textContent!;
+      await waitFor(() => expect(primaries()).toEqual([`Use ${linkedName}`]));
+      await user.click(within(repositories).getByRole('button', { name: /^Use / }));
       await waitFor(() => expect(repositories).toHaveAttribute('data-link', 'succeeded'));
+      expect(repositories).toHaveTextContent(`Your code goes to ${linkedName}`);
+      expect(primaries()).toEqual([`Save the code to ${linkedName}`]);
       await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
-      await user.click(within(repositories).getByRole('button', { name: 'Create and push' }));
+      await user.click(within(repositories).getByRole('button', { name: 'Create and save' }));
       await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
-      expect(repositories).toHaveTextContent('Created ada-lovelace/yoga-studio-site and pushed the code');
+      expect(repositories).toHaveTextContent('Created ada-lovelace/yoga-studio-site and saved your code');
+      // The linked repository keeps its box and its action (no "Use" again), and a save there is told in it.
+      expect(repositories).toHaveTextContent(`Your code goes to ${linkedName}`);
+      expect(primaries()).toEqual([`Save the code to ${linkedName}`]);
+      await user.click(within(repositories).getByRole('button', { name: `Save the code to ${linkedName}` }));
+      await waitFor(() => expect(repositories).toHaveTextContent(`Saved your code to ${linkedName}`));
+      expect(primaries()).toEqual([`Save the code to ${linkedName}`]);
       expect(await violations(container)).toEqual([]);
 
       await user.click(within(sheet).getByRole('button', { name: 'Close' }));

@@ -37,7 +37,7 @@ function renderConnect(
       };
     },
   });
-  const region = () => screen.getByRole('region', { name: 'Code host' });
+  const region = () => screen.getByRole('region', { name: 'Save the code to GitHub' });
   /** What the mock's install page does when the user clicks Install: the callback, then the redirect to return_url. */
   async function install(redirectUrl: string) {
     const state = new URL(redirectUrl).searchParams.get('state')!;
@@ -189,7 +189,7 @@ describe('CodehostConnect journeys', () => {
     await first.user.click(within(first.region()).getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(first.region()).toHaveAttribute('data-state', 'inactive'));
     expect(first.region()).toHaveTextContent(
-      'The code-host app is not active for this account. Install it again to continue.',
+      'The GitHub app is not active for this account. Install it again to continue.',
     );
     expect(first.region()).toHaveTextContent('Installation: Suspended');
     expect(within(first.region()).getByRole('button', { name: 'Connect again' })).toBeEnabled();
@@ -199,7 +199,7 @@ describe('CodehostConnect journeys', () => {
     const later = renderConnect({}, { mock: { api }, store: { now: () => Date.now() + 400 * day } });
     await waitFor(() => expect(later.region()).toHaveAttribute('data-state', 'expired'));
     expect(later.region()).toHaveTextContent(
-      'The code-host connection has expired. Connect again to keep pushing code.',
+      'Your GitHub connection has expired. Connect again to keep saving your code.',
     );
     expect(within(later.region()).getByRole('button', { name: 'Connect again' })).toBeInTheDocument();
   });
@@ -208,7 +208,7 @@ describe('CodehostConnect journeys', () => {
     const { user, region, navigate } = renderConnect({}, { user: { id: 'ada' } });
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     const alert = await within(region()).findByRole('alert');
-    expect(alert).toHaveTextContent('Could not connect the code host');
+    expect(alert).toHaveTextContent('Could not connect GitHub');
     expect(alert).toHaveTextContent('The external user name field is required.');
     expect(alert).toHaveTextContent(/external user email field is required/);
     await waitFor(() => expect(alert).toHaveFocus());
@@ -227,8 +227,8 @@ describe('CodehostConnect journeys', () => {
 
   it('signed out: says so and sends nothing', () => {
     const { transport } = renderWithMock(<CodehostConnect />);
-    expect(screen.getByRole('region', { name: 'Code host' })).toHaveAttribute('data-state', 'signed_out');
-    expect(screen.getByText('Sign in to connect a code host.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Save the code to GitHub' })).toHaveAttribute('data-state', 'signed_out');
+    expect(screen.getByText('Sign in to connect GitHub.')).toBeInTheDocument();
     expect(transport.api.admin.requests).toHaveLength(0);
   });
 });

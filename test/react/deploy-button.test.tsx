@@ -39,7 +39,7 @@ async function renderDeploy(options: RenderWithMockOptions & { deployTo?: string
       expect(result.outcome).toBe('completed');
     });
   }
-  const region = () => screen.getByRole('region', { name: /^Deploy to / });
+  const region = () => screen.getByRole('region', { name: 'Publish to the web' });
   const deployPosts = () =>
     rendered.transport.api.admin.requests.filter(
       (request) => request.method === 'POST' && request.path.endsWith('/deploy'),
@@ -182,7 +182,7 @@ describe('DeployButton journeys', () => {
     await act(async () => {
       await rendered.store!.getState().generate({ prompt });
     });
-    const region = screen.getByRole('region', { name: 'Deploy to Netlify' });
+    const region = screen.getByRole('region', { name: 'Publish to the web' });
     await act(async () => {
       await rendered.store!.getState().fetchResource(resourceSpecs.deploymentConnection('netlify', 'ada'));
     });
@@ -294,7 +294,7 @@ describe('DeployButton journeys', () => {
 
   it('signed out: says so and sends nothing', () => {
     const { transport } = renderWithMock(<DeployButton provider="vercel" />);
-    const region = screen.getByRole('region', { name: 'Deploy to Vercel' });
+    const region = screen.getByRole('region', { name: 'Publish to the web' });
     expect(region).toHaveAttribute('data-state', 'signed_out');
     expect(region).toHaveTextContent('Sign in to deploy your app.');
     expect(transport.api.admin.requests).toHaveLength(0);
@@ -385,7 +385,7 @@ describe('DeployButton dialog on mount', () => {
     // Mounted closed: the refusal belongs to an earlier opening, and opening the dialog starts clean.
     mount(<DeployButton key="closed" provider="vercel" />);
     await waitFor(() =>
-      expect(screen.getByRole('region', { name: /^Deploy to / })).toHaveAttribute('data-state', 'missing'),
+      expect(screen.getByRole('region', { name: 'Publish to the web' })).toHaveAttribute('data-state', 'missing'),
     );
     await rendered.user.click(screen.getByRole('button', { name: 'Connect Vercel' }));
     const dialog = await screen.findByRole('dialog', { name: 'Connect Vercel' });

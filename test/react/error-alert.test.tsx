@@ -63,7 +63,7 @@ describe('error copy', () => {
     expect(errorCopy(error, defaultErrorLabels, 'repository')).toMatch(/repository could not be found/);
     // A missing connection reads in the words of the component that needs it.
     const missing = new AgentApiError('not_found', agentApiMessages.codehostConnectionNotFound, { status: 404 });
-    expect(errorCopy(missing, defaultErrorLabels, 'repository')).toMatch(/code host is not connected/);
+    expect(errorCopy(missing, defaultErrorLabels, 'repository')).toMatch(/GitHub is not connected/);
     expect(errorCopy(missing, defaultErrorLabels)).toBe(defaultErrorLabels.codes.connection_not_found);
     expect(errorCopy(error, defaultErrorLabels)).toBe(defaultErrorLabels.kinds.not_found);
     // A spec message says more than its context: a missing project met while linking is still a missing project.

@@ -235,7 +235,7 @@ describe('RepoPicker keyboard listbox', () => {
     expect(all[expected]).toHaveAttribute('aria-selected', 'false');
     await user.keyboard('{Enter}');
     expect(options()[expected]).toHaveAttribute('aria-selected', 'true');
-    expect(within(region()).getByRole('button', { name: `Link ${names(all)[expected]}` })).toBeInTheDocument();
+    expect(within(region()).getByRole('button', { name: `Use ${names(all)[expected]}` })).toBeInTheDocument();
     expect(options().filter((option) => option.getAttribute('aria-selected') === 'true')).toHaveLength(1);
   });
 });
@@ -255,12 +255,12 @@ describe('RepoPicker link and push', () => {
     const rendered = renderPicker({ projectId: projectId!, perPage: 10, onLinked, onPushed }, { mock: { api } });
     const { user, region } = rendered;
     const fullName = await pick(rendered, 2);
-    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    await user.click(within(region()).getByRole('button', { name: `Use ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    const linked = within(region()).getByText(`Linked to ${fullName}`).closest('.ae-outcome') as HTMLElement;
+    const linked = within(region()).getByText(`Your code goes to ${fullName}`).closest('.ae-outcome') as HTMLElement;
     expect(linked).toHaveTextContent(/Branch (main|master)/);
     // Linked: the one next step is the push, and the link button has done its job.
-    expect(within(region()).queryByRole('button', { name: `Link ${fullName}` })).not.toBeInTheDocument();
+    expect(within(region()).queryByRole('button', { name: `Use ${fullName}` })).not.toBeInTheDocument();
     expect(within(linked).getByRole('link', { name: `codehost.agent-embed.test/${fullName}` })).toHaveAttribute(
       'href',
       `https://codehost.agent-embed.test/${fullName}`,
@@ -269,23 +269,23 @@ describe('RepoPicker link and push', () => {
       expect.objectContaining({ project_id: projectId, codehost_login: 'ada-lovelace' }),
     );
 
-    await user.click(within(region()).getByRole('button', { name: `Push to ${fullName}` }));
+    await user.click(within(region()).getByRole('button', { name: `Save the code to ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
-    expect(region()).toHaveTextContent(`Pushed the code to ${fullName}`);
+    expect(region()).toHaveTextContent(`Saved your code to ${fullName}`);
     // The push is the latest news: the link result is not repeated under it.
-    expect(within(region()).queryByText(`Linked to ${fullName}`)).not.toBeInTheDocument();
+    expect(within(region()).queryByText(`Your code goes to ${fullName}`)).not.toBeInTheDocument();
 
     await user.type(within(region()).getByLabelText('New repository name'), fullName.split('/')[1]!);
-    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await user.click(within(region()).getByRole('button', { name: 'Create and save' }));
     await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(2));
-    expect(region()).toHaveTextContent(`Pushed the code to ${fullName}`);
+    expect(region()).toHaveTextContent(`Saved your code to ${fullName}`);
 
     await user.clear(within(region()).getByLabelText('New repository name'));
     await user.type(within(region()).getByLabelText('New repository name'), 'fresh-launch-site');
-    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await user.click(within(region()).getByRole('button', { name: 'Create and save' }));
     await waitFor(() => expect(onPushed).toHaveBeenCalledTimes(3));
     const pushed = within(region())
-      .getByText('Created ada-lovelace/fresh-launch-site and pushed the code')
+      .getByText('Created ada-lovelace/fresh-launch-site and saved your code')
       .closest('.ae-outcome') as HTMLElement;
     expect(pushed).toHaveAttribute('data-created', 'true');
     expect(pushed).toHaveTextContent('Branch main');
@@ -302,13 +302,13 @@ describe('RepoPicker link and push', () => {
     const rendered = renderPicker({ projectId: projectId!, perPage: 5 }, { mock: { api } });
     const { user, region, sent } = rendered;
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
-    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await user.click(within(region()).getByRole('button', { name: 'Create and save' }));
     const name = within(region()).getByLabelText('New repository name');
     expect(name).toHaveAttribute('aria-invalid', 'true');
     expect(name).toHaveAccessibleDescription(/Enter a repository name\./);
     expect(sent.some((request) => request.path.endsWith('/push'))).toBe(false);
     await user.type(name, 'acme-org/client-site');
-    await user.click(within(region()).getByRole('button', { name: 'Create and push' }));
+    await user.click(within(region()).getByRole('button', { name: 'Create and save' }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
     expect(sent.find((request) => request.path.endsWith('/push'))?.body).toEqual({
       external_user_id: 'ada',
@@ -339,16 +339,16 @@ describe('RepoPicker link and push', () => {
     const { user, region } = rendered;
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
     // Nothing linked yet: a push to "the linked repository" cannot succeed, so it is not offered.
-    expect(within(region()).queryByRole('button', { name: /^Push to / })).not.toBeInTheDocument();
-    expect(region()).toHaveTextContent('Choose a repository to link this app to.');
+    expect(within(region()).queryByRole('button', { name: /^Save the code to / })).not.toBeInTheDocument();
+    expect(region()).toHaveTextContent('Choose the repository for this app’s code.');
 
     const fullName = await pick(rendered, 0);
-    await user.click(within(region()).getByRole('button', { name: `Link ${fullName}` }));
+    await user.click(within(region()).getByRole('button', { name: `Use ${fullName}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
     const other = await pick(rendered, 1);
-    await user.click(within(region()).getByRole('button', { name: `Link ${other}` }));
+    await user.click(within(region()).getByRole('button', { name: `Use ${other}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'failed'));
-    const notLinked = within(region()).getByText('The repository was not linked').closest('[role="alert"]')!;
+    const notLinked = within(region()).getByText('That repository could not be chosen').closest('[role="alert"]')!;
     expect(notLinked).toHaveTextContent('That repository could not be found.');
     // The API's own words stay for support, inside the closed Details disclosure.
     expect(notLinked.querySelector('details')).toHaveTextContent(
@@ -358,7 +358,7 @@ describe('RepoPicker link and push', () => {
 
     const missingProject = renderPicker({ projectId: 'proj_missing' }, { mock: { api } });
     const chosen = await pick(missingProject, 0);
-    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Link ${chosen}` }));
+    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Use ${chosen}` }));
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'failed'));
     expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(
       'This project could not be found. It may have been removed; start a new one.',
@@ -367,12 +367,12 @@ describe('RepoPicker link and push', () => {
       agentApiMessages.projectNotFound,
     );
     await missingProject.user.type(within(missingProject.region()).getByLabelText('New repository name'), 'new-one');
-    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Create and push' }));
+    await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Create and save' }));
     await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'failed'));
     // One error in one place: the push's replaces the link's.
     expect(within(missingProject.region()).getAllByRole('alert')).toHaveLength(1);
     expect(
-      within(missingProject.region()).getByText('The code was not pushed').closest('[role="alert"]'),
+      within(missingProject.region()).getByText('Your code was not saved').closest('[role="alert"]'),
     ).toHaveTextContent('This project could not be found.');
   });
 
@@ -428,7 +428,7 @@ describe('RepoPicker link and push', () => {
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'not_connected'));
     // Where every new user starts: a note with the API's words, not an alert.
     expect(within(region()).queryByRole('alert')).not.toBeInTheDocument();
-    expect(region()).toHaveTextContent('Connect GitHub to choose a repository and push your code.');
+    expect(region()).toHaveTextContent('Connect GitHub to choose a repository for your code.');
     expect(region()).not.toHaveTextContent('external user');
     // Nothing that cannot work yet is offered: no search, no link, no push.
     expect(within(region()).queryByRole('button')).not.toBeInTheDocument();
@@ -474,11 +474,11 @@ describe('RepoPicker never links a non-http(s) repository address', () => {
     const { user, region, container } = rendered;
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
     await user.click(rendered.options()[0]!);
-    await user.click(within(region()).getByRole('button', { name: /^Link / }));
+    await user.click(within(region()).getByRole('button', { name: /^Use / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
     expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
-    await user.click(within(region()).getByRole('button', { name: /^Push to / }));
+    await user.click(within(region()).getByRole('button', { name: /^Save the code to / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
     expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
@@ -500,9 +500,9 @@ describe('RepoPicker accessibility (axe, color-contrast off in jsdom)', () => {
     await user.click(within(region()).getByLabelText('Search repositories'));
     await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     expect(await violations(container)).toEqual([]);
-    await user.click(within(region()).getByRole('button', { name: /^Link / }));
+    await user.click(within(region()).getByRole('button', { name: /^Use / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
-    await user.click(within(region()).getByRole('button', { name: /^Push to / }));
+    await user.click(within(region()).getByRole('button', { name: /^Save the code to / }));
     await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
     expect(await violations(container)).toEqual([]);
   });

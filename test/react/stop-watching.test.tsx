@@ -56,7 +56,7 @@ describe('Stop watching, then a poll finds the build ready', () => {
 
     await user.click(within(builder).getByRole('button', { name: 'Publish' }));
     const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
-    const deploy = within(sheet).getByRole('region', { name: 'Deploy to Vercel' });
+    const deploy = within(sheet).getByRole('region', { name: 'Publish to the web' });
     await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'connected'));
     expect(deploy).not.toHaveTextContent('Generate an app first');
     expect(within(deploy).getByRole('button', { name: 'Deploy to Vercel' })).toBeEnabled();
@@ -66,8 +66,8 @@ describe('Stop watching, then a poll finds the build ready', () => {
     expect(repositories).not.toHaveTextContent('Generate an app first');
     // With a repository chosen, linking it to this project is one click away.
     await user.click(within(repositories).getAllByRole('option')[0]!);
-    expect(within(repositories).getByRole('button', { name: /^Link / })).toBeEnabled();
-    await user.click(within(repositories).getByRole('button', { name: /^Link / }));
+    expect(within(repositories).getByRole('button', { name: /^Use / })).toBeEnabled();
+    await user.click(within(repositories).getByRole('button', { name: /^Use / }));
     await waitFor(() =>
       expect(
         transport.api.admin.requests.some(

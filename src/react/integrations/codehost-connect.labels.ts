@@ -29,10 +29,10 @@ export interface CodehostConnectLabels {
 
 /** The default (English) texts of `CodehostConnect`. */
 export const defaultCodehostConnectLabels: CodehostConnectLabels = {
-  regionLabel: 'Code host',
-  heading: 'Code host',
-  signedOut: 'Sign in to connect a code host.',
-  loading: 'Checking the code-host connection…',
+  regionLabel: 'Save the code to GitHub',
+  heading: 'Save the code to GitHub',
+  signedOut: 'Sign in to connect GitHub.',
+  loading: 'Checking your GitHub connection…',
   disconnected: 'Connect GitHub to keep your app’s code in a repository.',
   connect: 'Connect GitHub',
   reconnect: 'Connect again',
@@ -41,14 +41,14 @@ export const defaultCodehostConnectLabels: CodehostConnectLabels = {
   redirecting: 'Taking you to the installation page…',
   popupOpened: 'Finish the installation in the window that opened. This page updates when you come back.',
   connectedAs: (login) => `Connected as ${login}`,
-  expired: 'The code-host connection has expired. Connect again to keep pushing code.',
-  inactive: 'The code-host app is not active for this account. Install it again to continue.',
+  expired: 'Your GitHub connection has expired. Connect again to keep saving your code.',
+  inactive: 'The GitHub app is not active for this account. Install it again to continue.',
   loginLabel: 'Account',
   installationLabel: 'Installation',
   connectedLabel: 'Connected',
   updatedLabel: 'Updated',
   installationStatuses: { active: 'Active', suspended: 'Suspended', deleted: 'Removed' },
   installationUnknown: 'Unknown',
-  errorTitle: 'Could not connect the code host',
-  loadErrorTitle: 'Could not check your code host',
+  errorTitle: 'Could not connect GitHub',
+  loadErrorTitle: 'Could not check your GitHub connection',
 };

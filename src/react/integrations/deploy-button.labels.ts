@@ -43,7 +43,7 @@ export interface DeployButtonLabels {
 /** The default (English) texts of `DeployButton`. */
 export const defaultDeployButtonLabels: DeployButtonLabels = {
   providerNames: { vercel: 'Vercel', netlify: 'Netlify' },
-  heading: (provider) => `Deploy to ${provider}`,
+  heading: () => 'Publish to the web',
   signedOut: 'Sign in to deploy your app.',
   loading: (provider) => `Checking your ${provider} connection…`,
   connectedAs: (account) => `Connected as ${account}`,

@@ -77,14 +77,14 @@ export const defaultErrorLabels: ErrorLabels = {
   connectionMissing: {
     deployment: 'Your hosting account is not connected yet. Connect it to deploy.',
     deploymentConnection: 'Your hosting account is not connected yet. Connect it to deploy.',
-    codehostConnection: 'Your code host is not connected yet. Connect it to continue.',
-    repositories: 'Your code host is not connected yet. Connect it to see your repositories.',
-    repository: 'Your code host is not connected yet. Connect it to link or push.',
+    codehostConnection: 'GitHub is not connected yet. Connect it to continue.',
+    repositories: 'GitHub is not connected yet. Connect it to see your repositories.',
+    repository: 'GitHub is not connected yet. Connect it to save your code.',
   },
   notFound: {
     project: 'This project could not be found. It may have been removed; start a new one.',
     generation: 'This project could not be found. It may have been removed; start a new one.',
-    repository: 'That repository could not be found. Check its name, or connect your code host again.',
+    repository: 'That repository could not be found. Check its name, or connect GitHub again.',
   },
 
   conflict: {
