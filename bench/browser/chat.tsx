@@ -5,7 +5,7 @@
  * rows only, about as many DOM rows as agent-embed's log keeps, so both pages pay for the same DOM. Measured by
  * the same code as agent-embed's page (measure.ts), from the click to the render of the finished message.
  */
-import { Profiler, StrictMode, useEffect, useState, type FormEvent } from 'react';
+import { memo, Profiler, StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
@@ -30,28 +30,43 @@ const measurement = startMeasuring({
   terminal: new Set(['done', 'error']),
 });
 
-/** The last `count` lines of `text`, found from its end (no split of the whole text per render). */
-function lastLines(text: string, count: number): string[] {
-  const lines: string[] = [];
+/** A row of the log: its text and a key that stays with it while rows are appended. */
+interface Row {
+  key: string;
+  text: string;
+}
+
+/** The last `count` lines of `text`, found from its end (no split of the whole text per render), keyed by offset. */
+function lastLines(text: string, count: number, prefix: string): Row[] {
+  const lines: Row[] = [];
   let end = text.endsWith('\n') ? text.length - 1 : text.length;
   while (end > 0 && lines.length < count) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
-    lines.push(text.slice(start, end));
+    lines.push({ key: `${prefix}:${start}`, text: text.slice(start, end) });
     end = start - 1;
   }
   return lines.reverse();
 }
 
 /** A message's last rows: one per data part, one per line of its text parts. */
-function rowsOf(message: UIMessage): string[] {
-  const rows: string[] = [];
-  for (const part of message.parts.slice(-visibleRows)) {
-    if (part.type === 'text') rows.push(...lastLines(part.text, visibleRows));
-    else if (part.type.startsWith('data-') && 'data' in part)
-      rows.push(eventLine({ type: part.type.slice('data-'.length), ...(part.data as object) } as BenchEvent));
-  }
+function rowsOf(message: UIMessage): Row[] {
+  const rows: Row[] = [];
+  const first = Math.max(0, message.parts.length - visibleRows);
+  message.parts.slice(first).forEach((part, offset) => {
+    const index = first + offset;
+    if (part.type === 'text') rows.push(...lastLines(part.text, visibleRows, String(index)));
+    else if (part.type.startsWith('data-') && 'data' in part) {
+      const event = { type: part.type.slice('data-'.length), ...(part.data as object) } as BenchEvent;
+      rows.push({ key: String(index), text: eventLine(event) });
+    }
+  });
   return rows.slice(-visibleRows);
 }
+
+// Rows already shown are skipped on each render: only the appended one reaches the DOM.
+const LogRow = memo(function LogRow({ text }: { text: string }) {
+  return <li className="chat-row">{text}</li>;
+});
 
 function BuildChat() {
   const [transport] = useState(() => new DefaultChatTransport({ api: `/api/chat/${variant}` }));
@@ -83,11 +98,8 @@ function BuildChat() {
       {messages.map((message) => (
         <article key={message.id} aria-label={message.role}>
           <ol>
-            {rowsOf(message).map((row, index) => (
-              // The last rows of an append-only log: a row's place is its identity.
-              <li key={index} className="chat-row">
-                {row}
-              </li>
+            {rowsOf(message).map((row) => (
+              <LogRow key={row.key} text={row.text} />
             ))}
           </ol>
         </article>
