@@ -86,6 +86,13 @@ export function printComparison(summary: readonly CaseResults[], timeoutS: numbe
     ['time to the final render', (result) => result.durationMs, ms, 0],
     ['longest main-thread task', (result) => result.longTaskMaxMs, ms, 50],
     ['React commits per animation frame run', perFrame, (value) => format(value, 2), 0],
+    // While one task holds the main thread no frame runs: per refresh elapsed says how often it re-rendered.
+    [
+      'React commits per 60 Hz refresh elapsed',
+      (result) => result.commits / result.refreshes,
+      (value) => format(value, 2),
+      0,
+    ],
   ];
   const columns = [
     `agent-embed (${reference.name.split(':')[0]})`,
