@@ -11,26 +11,35 @@
  * rows left in the file list. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per case;
  * BENCH_PORT, BENCH_MOCK_PORT and BENCH_REPLAY_PORT fix the ports (default: free ones); BENCH_PROFILE=dir
  * writes a CPU profile of each run there (open it in the Performance panel). BENCH_CASES=replay,burst runs
- * only the cases whose name contains one of the words.
+ * only the cases whose name contains one of the words. In the same run, the AI SDK's `useChat` renders the same
+ * build from the same server in the same 16 KiB chunks, as data parts and as text (bench/browser/chat.tsx),
+ * measured by the same code and printed as ratios to agent-embed's replay. A run that has not ended after
+ * BENCH_TIMEOUT seconds (default 120) is stopped and reported as such.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { build, preview } from 'vite';
-import { benchScript } from '../bench/browser/bench-script.ts';
+import { benchEvents, benchScript } from '../bench/browser/bench-script.ts';
 import type { AgentBench, BenchResult } from '../bench/browser/main.tsx';
+import { uiMessageStream, uiMessageStreamHeaders, type ChatVariant } from '../bench/browser/ui-message-stream.ts';
+import { format, printComparison, printSummary, type CaseResults } from './bench-browser-compare.ts';
 import { startMockAgentServer } from '../src/mock/index.ts';
 import { entryAliases } from '../vite.config.ts';
 
 const steps = Number(process.env.BENCH_EVENTS ?? 20_000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const timeoutS = Number(process.env.BENCH_TIMEOUT ?? 120);
 if (!Number.isInteger(steps) || steps < 1)
   throw new Error(`BENCH_EVENTS must be a positive integer, not ${process.env.BENCH_EVENTS}.`);
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`BENCH_RUNS must be a positive integer, not ${process.env.BENCH_RUNS}.`);
+if (!(timeoutS > 0))
+  throw new Error(`BENCH_TIMEOUT must be a positive number of seconds, not ${process.env.BENCH_TIMEOUT}.`);
 
 /** A port from the environment: a fixed one, or 0 for a free one. */
 function portOf(name: string): number {
@@ -45,9 +54,6 @@ if (profileDir !== undefined) await mkdir(profileDir, { recursive: true });
 
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
-
-const format = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function report(run: number, result: BenchResult): void {
   const perFrame = result.commits / Math.max(1, result.frames);
@@ -64,11 +70,11 @@ function report(run: number, result: BenchResult): void {
   );
   if (result.firstRowsMs !== undefined)
     console.log(`  first file rows ${format(result.firstRowsMs)} ms after the replay's first byte (target <= 100 ms)`);
-  console.log(`  DOM rows in the file list at the end: ${result.fileRows} for "${result.fileCountText}"`);
+  console.log(`  DOM rows in the log at the end: ${result.fileRows} for "${result.fileCountText}"`);
 }
 
 interface BenchCase {
-  transport: 'memory' | 'http' | 'replay';
+  transport: 'memory' | 'http' | 'replay' | 'chat-data' | 'chat-text';
   /** Chromium's CPU throttling rate (1: none). */
   throttle: number;
   name: string;
@@ -79,6 +85,8 @@ const benchCases: BenchCase[] = [
   { transport: 'replay', throttle: 1, name: 'replay: resume after a reload through the events route' },
   { transport: 'memory', throttle: 4, name: 'burst, CPU throttled 4x' },
   { transport: 'replay', throttle: 4, name: 'replay, CPU throttled 4x' },
+  { transport: 'chat-data', throttle: 1, name: 'useChat (AI SDK): the same build as data parts' },
+  { transport: 'chat-text', throttle: 1, name: 'useChat (AI SDK): the same build as text' },
 ];
 
 const caseWords = process.env.BENCH_CASES?.split(',');
@@ -94,30 +102,48 @@ const mock = await startMockAgentServer({
   scenario: { script: () => benchScript(steps) },
 });
 
-/** The recorded log of the same build as the proxy's events route answers it: every event numbered. */
-function replayChunks(): Buffer[] {
-  const appUrl = 'https://bench-replay.apps.test/';
-  const events: object[] = [{ type: 'project_created', project_id: 'bench-replay', app_url: appUrl }];
-  for (const step of benchScript(steps)) {
-    if (step.type === 'file') events.push({ type: 'file_created', path: step.path, action: step.action });
-    else if (step.type === 'tool')
-      events.push({ type: 'tool_progress', tool: step.tool, message: step.message, status: step.status });
-  }
-  events.push({ type: 'stream_end', project_id: 'bench-replay', app_url: appUrl });
-  const body = Buffer.from(
-    events.map((event, index) => `id: ${index + 1}\ndata: ${JSON.stringify(event)}\n\n`).join(''),
-  );
+/** A body in the 16 KiB chunks every answer of the bench's server is written in. */
+function chunked(text: string): Buffer[] {
+  const body = Buffer.from(text);
   const chunks: Buffer[] = [];
   for (let offset = 0; offset < body.length; offset += 16 * 1024)
     chunks.push(body.subarray(offset, offset + 16 * 1024));
   return chunks;
 }
 
-/** The events route alone (the rest of the proxy is the mock): the whole log as fast as the socket takes it. */
+/** The recorded log of the same build as the proxy's events route answers it: every event numbered. */
+function replayChunks(): Buffer[] {
+  return chunked(
+    benchEvents(steps)
+      .map((event, index) => `id: ${index + 1}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join(''),
+  );
+}
+
+/**
+ * The events route alone (the rest of the proxy is the mock) and useChat's chat route (`POST /api/chat/data`
+ * or `/text`): the whole build as fast as the socket takes it.
+ */
 async function startReplayServer(): Promise<{ server: Server; origin: string }> {
   const chunks = replayChunks();
+  const chatChunks: Record<ChatVariant, Buffer[]> = {
+    data: chunked(uiMessageStream(benchEvents(steps), 'data')),
+    text: chunked(uiMessageStream(benchEvents(steps), 'text')),
+  };
   const server = createServer((request, response) => {
-    if (request.method !== 'GET' || !/\/projects\/bench-replay\/events(\?|$)/.test(request.url ?? '')) {
+    const chat = /^\/api\/chat\/(data|text)$/.exec(request.url ?? '')?.[1] as ChatVariant | undefined;
+    const replay = /\/projects\/bench-replay\/events(\?|$)/.test(request.url ?? '');
+    if (request.method === 'POST' && chat !== undefined) {
+      // The request (the chat's messages) is read, then answered like the AI SDK's createUIMessageStreamResponse.
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, uiMessageStreamHeaders);
+        for (const chunk of chatChunks[chat]) response.write(chunk);
+        response.end();
+      });
+      return;
+    }
+    if (request.method !== 'GET' || !replay) {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
       return;
     }
@@ -131,10 +157,25 @@ async function startReplayServer(): Promise<{ server: Server; origin: string }> 
   return { server, origin: `http://127.0.0.1:${address.port}` };
 }
 
+/** The result of a page's run, or undefined when it has not ended within BENCH_TIMEOUT. */
+async function resultWithin(page: Page): Promise<BenchResult | undefined> {
+  const stopTimer = new AbortController();
+  const timeout = sleep(timeoutS * 1000, undefined, { signal: stopTimer.signal }).catch(() => undefined);
+  const result = page.evaluate(() => (window as unknown as { agentBench: AgentBench }).agentBench.result());
+  try {
+    return await Promise.race([result, timeout]);
+  } finally {
+    stopTimer.abort();
+    // Closing the page abandons the evaluation.
+    result.catch(() => undefined);
+  }
+}
+
 /** Runs BENCH_RUNS generations of one case, printing each and the worst figures. */
-async function measure(browser: Browser, url: string, benchCase: BenchCase): Promise<BenchResult[]> {
+async function measure(browser: Browser, url: string, benchCase: BenchCase): Promise<CaseResults> {
   console.log(`${benchCase.name}:`);
   const results: BenchResult[] = [];
+  let unfinished = 0;
   for (let run = 1; run <= runs; run++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
@@ -145,8 +186,14 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       await session.send('Profiler.setSamplingInterval', { interval: 200 });
       await session.send('Profiler.start');
     }
-    const query = new URLSearchParams({ steps: String(steps), transport: benchCase.transport, token: mock.token });
-    await page.goto(`${url}?${query}`);
+    const chat =
+      benchCase.transport === 'chat-data' ? 'data' : benchCase.transport === 'chat-text' ? 'text' : undefined;
+    const query = new URLSearchParams(
+      chat === undefined
+        ? { steps: String(steps), transport: benchCase.transport, token: mock.token }
+        : { steps: String(steps), variant: chat },
+    );
+    await page.goto(`${url}${chat === undefined ? '' : 'chat.html'}?${query}`);
     if (benchCase.transport !== 'replay') {
       await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
       // Armed and clicked in one task, so the measurement starts exactly at the click.
@@ -155,10 +202,18 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
         document.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
       });
     }
-    const result = await page.evaluate(() => (window as unknown as { agentBench: AgentBench }).agentBench.result());
-    results.push(result);
-    report(run, result);
-    if (profileDir !== undefined) {
+    const result = await resultWithin(page);
+    if (result === undefined) {
+      unfinished += 1;
+      console.log(`run ${run}: did not finish in ${format(timeoutS)} s`);
+    } else if (result.state === 'error') {
+      unfinished += 1;
+      console.log(`run ${run}: useChat failed: ${result.fileCountText}`);
+    } else {
+      results.push(result);
+      report(run, result);
+    }
+    if (profileDir !== undefined && result !== undefined) {
       const { profile } = await session.send('Profiler.stop');
       const file = join(profileDir, `${benchCase.transport}-${benchCase.throttle}x-${run}.cpuprofile`);
       await writeFile(file, JSON.stringify(profile));
@@ -166,17 +221,20 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
     }
     await page.close();
   }
-  const worst = (pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
-  const firstRows = worst((result) => result.firstRowsMs ?? Number.NaN);
-  console.log(
-    `worst of ${runs}: ${format(
-      worst((result) => result.commits / Math.max(1, result.frames)),
-      2,
-    )} commits per animation frame run, ` +
-      `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, final render ${format(worst((result) => result.durationMs))} ms` +
-      `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
-  );
-  return results;
+  if (results.length === 0) console.log(`none of ${runs} finished in ${format(timeoutS)} s\n`);
+  else {
+    const worst = (pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
+    const firstRows = worst((result) => result.firstRowsMs ?? Number.NaN);
+    console.log(
+      `worst of ${results.length}${unfinished === 0 ? '' : ` (${unfinished} more did not finish in ${format(timeoutS)} s)`}: ${format(
+        worst((result) => result.commits / Math.max(1, result.frames)),
+        2,
+      )} commits per animation frame run, ` +
+        `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, final render ${format(worst((result) => result.durationMs))} ms` +
+        `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
+    );
+  }
+  return { name: benchCase.name, transport: benchCase.transport, throttle: benchCase.throttle, results, unfinished };
 }
 
 let server: Awaited<ReturnType<typeof preview>> | undefined;
@@ -199,6 +257,7 @@ try {
       // A profile wants the functions' names.
       minify: profileDir === undefined,
       rollupOptions: {
+        input: { agentEmbed: join(root, 'index.html'), useChat: join(root, 'chat.html') },
         onwarn(warning, warn) {
           if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
         },
@@ -214,8 +273,8 @@ try {
       port: portOf('BENCH_PORT'),
       host: '127.0.0.1',
       strictPort: true,
-      // The events route first (the replay server), everything else to the mock.
-      proxy: { '/api/v1/projects': replay.origin, '/api/v1': new URL(mock.url).origin },
+      // The events route and useChat's route to the replay server, everything else to the mock.
+      proxy: { '/api/v1/projects': replay.origin, '/api/chat': replay.origin, '/api/v1': new URL(mock.url).origin },
     },
   });
   const url = server.resolvedUrls?.local[0];
@@ -225,24 +284,10 @@ try {
     `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`,
   );
 
-  const summary: [string, BenchResult[]][] = [];
-  for (const benchCase of selectedCases) summary.push([benchCase.name, await measure(browser, url, benchCase)]);
-  const worstOf = (results: BenchResult[], pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
-  console.log('summary, worst of each case:');
-  console.log(
-    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'commits/frame'.padStart(15)}${'final render'.padStart(14)}${'first rows'.padStart(12)}`,
-  );
-  for (const [name, results] of summary) {
-    const firstRows = worstOf(results, (result) => result.firstRowsMs ?? Number.NaN);
-    console.log(
-      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${format(
-        worstOf(results, (result) => result.commits / Math.max(1, result.frames)),
-        2,
-      ).padStart(
-        15,
-      )}${`${format(worstOf(results, (result) => result.durationMs))} ms`.padStart(14)}${(Number.isNaN(firstRows) ? '' : `${format(firstRows)} ms`).padStart(12)}`,
-    );
-  }
+  const summary: CaseResults[] = [];
+  for (const benchCase of selectedCases) summary.push(await measure(browser, url, benchCase));
+  printSummary(summary, timeoutS);
+  printComparison(summary, timeoutS);
 } finally {
   await browser?.close();
   await server?.close();

@@ -18,3 +18,22 @@ export function benchScript(steps: number): MockGenerationStep[] {
   }
   return generated;
 }
+
+/** One event of the recorded build, as the events route sends it (snake_case wire fields). */
+export type BenchEvent =
+  | { type: 'project_created' | 'stream_end'; project_id: string; app_url: string }
+  | { type: 'file_created'; path: string; action: string | undefined }
+  | { type: 'tool_progress'; tool: string; message: string; status: string | undefined };
+
+/** The whole build of `steps` steps as the events it streams, from `project_created` to `stream_end`. */
+export function benchEvents(steps: number): BenchEvent[] {
+  const appUrl = 'https://bench-replay.apps.test/';
+  const events: BenchEvent[] = [{ type: 'project_created', project_id: 'bench-replay', app_url: appUrl }];
+  for (const step of benchScript(steps)) {
+    if (step.type === 'file') events.push({ type: 'file_created', path: step.path, action: step.action });
+    else if (step.type === 'tool')
+      events.push({ type: 'tool_progress', tool: step.tool, message: step.message, status: step.status });
+  }
+  events.push({ type: 'stream_end', project_id: 'bench-replay', app_url: appUrl });
+  return events;
+}

@@ -1,0 +1,149 @@
+/**
+ * The measurement every page of `npm run bench:browser` shares, so that agent-embed and the AI SDK's `useChat`
+ * are counted by the same code: React commits (a Profiler's onRender), animation frames, long tasks (the
+ * `longtask` PerformanceObserver), the time to the final render and the DOM rows left at the end.
+ */
+
+/** What one measured generation produced. */
+export interface BenchResult {
+  steps: number;
+  state: string;
+  durationMs: number;
+  commits: number;
+  /** requestAnimationFrame callbacks that ran between the click and the end. */
+  frames: number;
+  /** Display refreshes (16.7 ms) that elapsed in that time, whether or not a frame could run. */
+  refreshes: number;
+  longTaskCount: number;
+  longTaskMaxMs: number;
+  longTaskTotalMs: number;
+  maxCommitMs: number;
+  /** A replay: milliseconds from the events route's first byte to the first file row on screen. */
+  firstRowsMs: number | undefined;
+  fileRows: number;
+  fileCountText: string;
+}
+
+/** The control the benchmark script drives through Playwright. */
+export interface AgentBench {
+  /** Starts counting commits, frames and long tasks; call it right before clicking Generate. */
+  arm(): void;
+  /** Resolves when the page reaches a terminal state, with everything measured since `arm`. */
+  result(): Promise<BenchResult>;
+}
+
+/** What a page tells the measurement about itself. */
+export interface MeasureOptions {
+  steps: number;
+  /** The rows the page shows (counted at the end; the first one's arrival is the first rows). */
+  rowSelector: string;
+  /** The page's words for how many rows there are. */
+  countText: () => string;
+  /** The run's state, read on each change of a `data-state` attribute. */
+  state: () => string;
+  /** The states that end a run. */
+  terminal: ReadonlySet<string>;
+}
+
+/** A page's measurement: the bench on `window.agentBench`, the Profiler's callback, the first byte's mark. */
+export interface Measurement {
+  bench: AgentBench;
+  armed(): boolean;
+  onRender(id: string, phase: string, actualDuration: number): void;
+  /** Marks the arrival of the answer's first byte (first rows are measured from it). */
+  firstByte(): void;
+}
+
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Starts observing the page and puts its bench on `window.agentBench`. */
+export function startMeasuring(options: MeasureOptions): Measurement {
+  let armed = false;
+  let startedAt = 0;
+  let commits = 0;
+  let frames = 0;
+  let maxCommitMs = 0;
+  let firstByteAt: number | undefined;
+  let firstRowsAt: number | undefined;
+  let finish: ((result: BenchResult) => void) | undefined;
+  const finished = new Promise<BenchResult>((resolve) => (finish = resolve));
+
+  // Entries reach observers late (after the task they describe), so they are kept and filtered by time at the end.
+  const longTaskEntries: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => longTaskEntries.push(...list.getEntries()));
+  observer.observe({ type: 'longtask', buffered: false });
+
+  function countFrames(timestamp: number) {
+    if (!armed) return;
+    if (timestamp >= startedAt) frames += 1;
+    requestAnimationFrame(countFrames);
+  }
+
+  async function stop(state: string) {
+    armed = false;
+    const endedAt = performance.now();
+    const fileRows = document.querySelectorAll(options.rowSelector).length;
+    const fileCountText = options.countText();
+    // Let the task that ended the run finish and its entries be recorded.
+    await nextFrame();
+    await nextTask();
+    await nextFrame();
+    await nextTask();
+    longTaskEntries.push(...observer.takeRecords());
+    const longTasks = longTaskEntries
+      .filter((entry) => entry.startTime + entry.duration > startedAt && entry.startTime < endedAt)
+      .map((entry) => entry.duration);
+    const durationMs = endedAt - startedAt;
+    finish?.({
+      steps: options.steps,
+      state,
+      durationMs,
+      commits,
+      frames,
+      refreshes: Math.max(1, Math.round(durationMs / (1000 / 60))),
+      longTaskCount: longTasks.length,
+      longTaskMaxMs: longTasks.length === 0 ? 0 : Math.max(...longTasks),
+      longTaskTotalMs: longTasks.reduce((sum, value) => sum + value, 0),
+      maxCommitMs,
+      firstRowsMs: firstByteAt === undefined || firstRowsAt === undefined ? undefined : firstRowsAt - firstByteAt,
+      fileRows,
+      fileCountText,
+    });
+  }
+
+  // A data-state attribute says when the run has ended; attributes change only with the status.
+  new MutationObserver(() => {
+    if (armed && firstRowsAt === undefined && document.querySelector(options.rowSelector) !== null)
+      firstRowsAt = performance.now();
+    const state = options.state();
+    if (armed && options.terminal.has(state)) void stop(state);
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+
+  const bench: AgentBench = {
+    arm() {
+      firstRowsAt = undefined;
+      commits = 0;
+      frames = 0;
+      maxCommitMs = 0;
+      longTaskEntries.length = 0;
+      armed = true;
+      startedAt = performance.now();
+      requestAnimationFrame(countFrames);
+    },
+    result: () => finished,
+  };
+  (window as unknown as { agentBench: AgentBench }).agentBench = bench;
+  return {
+    bench,
+    armed: () => armed,
+    onRender(_id, _phase, actualDuration) {
+      if (!armed) return;
+      commits += 1;
+      maxCommitMs = Math.max(maxCommitMs, actualDuration);
+    },
+    firstByte() {
+      firstByteAt ??= performance.now();
+    },
+  };
+}
