@@ -82,7 +82,7 @@ const states: Record<string, (page: Page) => Promise<void>> = {
     admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' });
     await page.locator('.ae-builder-prompt button[type="button"]').click();
     await phase(page, 'stopped');
-    await page.locator('.ae-outcome[data-outcome="stopped"] .ae-hint').nth(1).waitFor();
+    await page.locator('.ae-outcome[data-phase="stopped"] .ae-hint').nth(1).waitFor();
   },
   recovering: async (page) => {
     admin.injectFault({ kind: 'pause_after', events: 10, drop: true });

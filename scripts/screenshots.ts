@@ -219,7 +219,7 @@ try {
     {
       name: 'credits-mid-build',
       label: 'Credits run out mid-build',
-      until: (failing) => failing.locator('.ae-outcome[data-outcome="credits_exhausted"]').waitFor(),
+      until: (failing) => failing.locator('.ae-outcome[data-phase="credits_exhausted"]').waitFor(),
     },
     { name: 'http-500', label: 'Next request: HTTP 500', until: (failing) => failing.getByRole('alert').waitFor() },
     {

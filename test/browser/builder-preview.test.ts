@@ -83,7 +83,10 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     // The toolbar and the log (on the stage, there is no app yet) tell one story: stopped watching, the build
     // may still finish; nothing still says it is writing.
     await builder.getByRole('toolbar').getByText('Stopped watching').waitFor();
-    await buildLog(page).locator('[data-outcome="stopped"]').getByText('It may still finish on the server').waitFor();
+    await buildLog(page)
+      .locator('.ae-outcome[data-phase="stopped"]')
+      .getByText('It may still finish on the server')
+      .waitFor();
     expect(
       await builder.getByRole('group', { name: 'Preview' }).getByRole('region', { name: 'Build progress' }).count(),
     ).toBe(1);

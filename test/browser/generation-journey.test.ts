@@ -173,7 +173,7 @@ describe('the generation journey in Chromium', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const log = buildLog(page);
     await waitForState(log, 'credits_exhausted');
-    await log.locator('[data-outcome="credits_exhausted"]').getByText('Your credits ran out.').waitFor();
+    await log.locator('.ae-outcome[data-phase="credits_exhausted"]').getByText('Your credits ran out.').waitFor();
     await log.getByText('Buy more credits to continue building.').waitFor();
     await log.getByText('3 new files').waitFor();
     expect(onlyProject().status).toBe('credits_exhausted');

@@ -149,7 +149,7 @@ describe('failure scenarios in end-user words', () => {
     await runScenario(page, 'Credits run out mid-build');
     await generate(page);
     const log = page.getByRole('region', { name: 'Build progress' });
-    await log.locator('[data-outcome="credits_exhausted"]').waitFor();
+    await log.locator('.ae-outcome[data-phase="credits_exhausted"]').waitFor();
     await page.waitForLoadState('networkidle');
     const seen = await seenText(page);
     const told = (seen.match(creditsWords) ?? []).filter((words) => words !== 'Out of credits');

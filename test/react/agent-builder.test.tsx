@@ -209,7 +209,7 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await user.click(within(builder).getByRole('button', { name: 'Send follow-up' }));
     await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'credits_exhausted'));
     const log = within(builder).getByRole('region', { name: 'Build progress' });
-    expect(log.querySelector('[data-outcome="credits_exhausted"]')).toHaveTextContent('Your credits ran out.');
+    expect(log.querySelector('.ae-outcome[data-phase="credits_exhausted"]')).toHaveTextContent('Your credits ran out.');
     // The conversation keeps the prompts; the preview keeps the app built before: neither says it a second time.
     const conversation = within(builder).getByRole('region', { name: 'Conversation' });
     expect(conversation).toHaveTextContent('Add a page with the class timetable');

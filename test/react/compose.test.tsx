@@ -165,3 +165,25 @@ describe('stateful components can be controlled', () => {
     expect(dialog).not.toBeInTheDocument();
   });
 });
+
+describe('one vocabulary of state attributes (docs/architecture.md)', () => {
+  it("badges say a phase or an API status, folds and choices say Radix's words, nothing else is invented", async () => {
+    const { user, container } = renderWithMock(<AgentBuilder />, { provider: { externalUser: ada } });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A recipe box with tags and a list');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await vi.waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    await user.click(within(builder).getByRole('button', { name: 'Publish' }));
+    await screen.findByRole('dialog', { name: 'Publish your app' });
+
+    const badges = [...document.querySelectorAll('.ae-badge')];
+    expect(badges.length).toBeGreaterThan(0);
+    for (const badge of badges) {
+      expect(badge.hasAttribute('data-phase') || badge.hasAttribute('data-status')).toBe(true);
+      expect(badge.hasAttribute('data-state')).toBe(false);
+    }
+    expect(document.querySelectorAll('[data-checked], [data-open], [data-active]')).toHaveLength(0);
+    for (const part of container.querySelectorAll('.ae-mode, .ae-builder-log'))
+      expect(['checked', 'unchecked', 'open', 'closed']).toContain(part.getAttribute('data-state'));
+  });
+});

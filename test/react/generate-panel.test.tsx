@@ -164,8 +164,12 @@ describe('cancel', () => {
     await user.click(cancel);
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
     // The API has no cancel: the copy says the build may still finish, and the project is still watched.
-    expect(log.querySelector('[data-outcome="stopped"]')).toHaveTextContent('You stopped watching this build.');
-    expect(log.querySelector('[data-outcome="stopped"]')).toHaveTextContent('It may still finish on the server');
+    expect(log.querySelector('.ae-outcome[data-phase="stopped"]')).toHaveTextContent(
+      'You stopped watching this build.',
+    );
+    expect(log.querySelector('.ae-outcome[data-phase="stopped"]')).toHaveTextContent(
+      'It may still finish on the server',
+    );
     expect(within(log).getByRole('log')).toHaveTextContent('Stopped watching. The build may still finish.');
     expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'aborted');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();

@@ -176,7 +176,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
         {showProjects && view.key === undefined && <RecentProjects onShowAll={() => setSheet('projects')} />}
         {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}
         {view.generation !== undefined && view.phase !== 'idle' && !logOnStage && (
-          <div className="ae-builder-log" data-open={logOpen}>
+          <div className="ae-builder-log" data-state={logOpen ? 'open' : 'closed'}>
             <button
               type="button"
               className="ae-button ae-button-quiet ae-builder-log-toggle"
@@ -250,7 +250,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
             {view.name ?? (view.projectId === undefined ? text.newApp : text.untitled)}
           </span>
           {view.phase !== 'idle' && (
-            <span className="ae-badge" data-state={view.phase}>
+            <span className="ae-badge" data-phase={view.phase}>
               {view.kind === 'followUp' && view.phase === 'failed' ? text.changeFailed : labels.phase[view.phase]}
             </span>
           )}

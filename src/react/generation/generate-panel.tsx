@@ -226,7 +226,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
         <fieldset className="ae-modes" disabled={running}>
           <legend className="ae-label">{text.modeLegend}</legend>
           {modes.map((value) => (
-            <div key={value} className="ae-mode" data-checked={mode === value}>
+            <div key={value} className="ae-mode" data-state={mode === value ? 'checked' : 'unchecked'}>
               <input
                 type="radio"
                 id={`${id}-mode-${value}`}

@@ -137,7 +137,7 @@ function Outcome({
       return null;
     case 'ready':
       return (
-        <div className="ae-outcome" data-outcome={phase}>
+        <div className="ae-outcome" data-phase={phase}>
           <p>{labels.completed}</p>
           <ExternalLink
             className="ae-button ae-button-primary"
@@ -150,7 +150,7 @@ function Outcome({
       );
     case 'credits_exhausted':
       return (
-        <div className="ae-outcome" data-outcome={phase}>
+        <div className="ae-outcome" data-phase={phase}>
           <p className="ae-outcome-title">{labels.creditsExhausted}</p>
           <p className="ae-hint">{labels.creditsExhaustedHint}</p>
           <BuyCreditsAction onBuyCredits={onBuyCredits} url={buyCreditsUrl} label={labels.buyCredits} primary />
@@ -170,7 +170,7 @@ function Outcome({
     }
     case 'recovering':
       return (
-        <div className="ae-outcome" data-outcome={phase}>
+        <div className="ae-outcome" data-phase={phase}>
           <span className="ae-spinner" aria-hidden="true" />
           <p>{labels.recovering}</p>
           {pollWait}
@@ -178,7 +178,7 @@ function Outcome({
       );
     case 'stopped':
       return (
-        <div className="ae-outcome" data-outcome={phase}>
+        <div className="ae-outcome" data-phase={phase}>
           <p className="ae-outcome-title">{labels.stopped}</p>
           <p className="ae-hint">{labels.stoppedHint}</p>
           {pollWait}
@@ -186,7 +186,7 @@ function Outcome({
       );
     case 'interrupted':
       return (
-        <div className="ae-outcome" data-outcome={phase}>
+        <div className="ae-outcome" data-phase={phase}>
           <p className="ae-outcome-title">{labels.interrupted}</p>
         </div>
       );
@@ -222,7 +222,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
       <div className="ae-header">
         <h2 className="ae-title">{text.heading}</h2>
         {phase !== 'idle' && (
-          <span className="ae-badge" data-state={phase}>
+          <span className="ae-badge" data-phase={phase}>
             {labels.phase[phase]}
           </span>
         )}

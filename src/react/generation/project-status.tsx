@@ -54,7 +54,7 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
           <div>
             <dt>{text.statusLabel}</dt>
             <dd>
-              <span className="ae-badge" data-state={phase}>
+              <span className="ae-badge" data-phase={phase}>
                 {labels.phase[phase]}
               </span>
             </dd>

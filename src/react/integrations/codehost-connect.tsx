@@ -223,7 +223,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
           <span className="ae-connection-text">
             <span className="ae-truncate">{text.connectedAs(details.codehost_login)}</span>
             <span className="ae-meta">
-              <span className="ae-badge" data-state={installation ?? 'unknown'}>
+              <span className="ae-badge" data-status={installation ?? 'unknown'}>
                 <span className="ae-visually-hidden">{text.installationLabel}: </span>
                 {installation === undefined
                   ? text.installationUnknown

@@ -239,7 +239,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
                 role="option"
                 className="ae-repo"
                 aria-selected={selected?.id === repository.id}
-                data-active={index === listbox.activeIndex || undefined}
+                data-highlighted={index === listbox.activeIndex || undefined}
                 onClick={() => {
                   listbox.moveTo(index);
                   setSelected(repository);
