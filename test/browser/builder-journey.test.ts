@@ -100,6 +100,54 @@ describe('AgentBuilder in Chromium', () => {
     expect(connectedViolations, `axe violations once connected:\n${connectedViolations.join('\n')}`).toEqual([]);
   });
 
+  it('the Publish sheet keeps its story through the code-host round trip, a save and a reload, one filled action at a time', async () => {
+    const opened = await harness.openPage();
+    const { page } = opened;
+    await generatedApp(opened);
+    const playgroundOrigin = new URL(harness.playground.url).origin;
+    const mockOrigin = new URL(harness.mock.url).origin;
+    const sheet = page.getByRole('dialog', { name: 'Publish your app' });
+    const primaries = () => sheet.locator('.ae-button-primary:visible').allTextContents();
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: /^Connect Vercel$/i }).click();
+    const dialog = page.getByRole('dialog', { name: /^Connect Vercel$/i });
+    await dialog.getByLabel(/access token/i).fill('ada-vercel-token-123456');
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^Deploy to Vercel$/i }).click();
+    await page.locator('section.ae-deploy[data-state="deployed"]').waitFor();
+    const deploymentUrl = await page.getByRole('link', { name: /^Open the deployment/ }).getAttribute('href');
+    await sheet.locator('.ae-codehost[data-state="missing"]').waitFor();
+    expect(await primaries()).toEqual(['Connect GitHub']);
+
+    // The install page is another site: the page is left and built again on the way back.
+    await page.getByRole('button', { name: 'Connect GitHub' }).click();
+    await page.waitForURL((url) => url.origin === mockOrigin);
+    await page.getByRole('button', { name: 'Install' }).click();
+    await page.waitForURL((url) => url.origin === playgroundOrigin);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await sheet.getByText('Connected as ada-lovelace').waitFor();
+    expect(await sheet.getByRole('link', { name: /^Open the deployment/ }).getAttribute('href')).toBe(deploymentUrl);
+
+    const repositories = sheet.getByRole('region', { name: 'Repository' });
+    await repositories.getByRole('option').first().click();
+    const fullName = (await repositories.getByRole('option').first().locator('.ae-repo-name').textContent())!;
+    expect(await primaries()).toEqual([`Use ${fullName}`]);
+    await repositories.getByRole('button', { name: `Use ${fullName}` }).click();
+    await repositories.getByText(`Your code goes to ${fullName}`).waitFor();
+    expect(await primaries()).toEqual([`Save the code to ${fullName}`]);
+    await repositories.getByRole('button', { name: `Save the code to ${fullName}` }).click();
+    await repositories.getByText(`Saved your code to ${fullName}`).waitFor();
+    expect(await primaries()).toEqual([`Save the code to ${fullName}`]);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await sheet.getByText(`Saved your code to ${fullName}`).waitFor();
+    expect(await sheet.getByRole('link', { name: /^Open the deployment/ }).getAttribute('href')).toBe(deploymentUrl);
+    expect(await primaries()).toEqual([`Save the code to ${fullName}`]);
+  });
+
   it('the sheet and the token dialog are modal: focus moves in and back, Escape and the backdrop close the topmost only, the page behind stays put', async () => {
     const { page } = await harness.openPage();
     const isFocused = (element: Element) => element === document.activeElement;
