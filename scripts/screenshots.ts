@@ -81,7 +81,7 @@ async function shootComponents(page: Page, state: string) {
   }
   await closeSheet(page);
   const plans = await openSheet(page, 'Plans');
-  await plans.locator('section.ae-plans[data-state="loaded"]').waitFor();
+  await plans.locator('section.ae-plans[data-state="success"]').waitFor();
   await settle(page);
   await shootElement(plans.locator('section.ae-plans'), `plans-${state}`);
   await closeSheet(page);
@@ -184,7 +184,7 @@ try {
   await shootPage(page, 'repository-chosen');
   await shootComponents(page, 'repository-chosen');
   const plans = await openSheet(page, 'Plans');
-  await plans.locator('section.ae-plans[data-state="loaded"]').waitFor();
+  await plans.locator('section.ae-plans[data-state="success"]').waitFor();
   await shootPage(page, 'plans');
   await closeSheet(page);
 
@@ -207,7 +207,7 @@ try {
       until: async (failing) => {
         // "Buy credits" opens the plans, each with its "Choose" button (the playground's checkout).
         await failing.getByRole('alert').getByRole('button', { name: 'Buy credits' }).click();
-        await failing.locator('section.ae-plans[data-state="loaded"]').waitFor();
+        await failing.locator('section.ae-plans[data-state="success"]').waitFor();
       },
     },
     {

@@ -128,7 +128,7 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     const grace = await harness.openPage({ user: 'grace' });
     await grace.page.getByRole('button', { name: 'Projects' }).click();
     const graceList = grace.page.getByRole('region', { name: 'Your projects' });
-    await graceList.and(grace.page.locator('[data-state="ready"]')).waitFor();
+    await graceList.and(grace.page.locator('[data-state="success"]')).waitFor();
     await graceList.getByText('Your projects will be listed here once you have built one.').waitFor();
     expect(await graceList.innerText()).not.toContain(project.name);
 
