@@ -1,5 +1,5 @@
 'use client';
-/** The state of one generation and the actions that start, refine and cancel generations. */
+/** The state of one generation and the actions that start or refine one, or stop watching it. */
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import type {
