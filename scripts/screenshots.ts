@@ -183,6 +183,14 @@ try {
   await sheet.locator('section.ae-repo-picker').getByRole('option').first().click();
   await shootPage(page, 'repository-chosen');
   await shootComponents(page, 'repository-chosen');
+  // The chosen repository used, then the code saved there: the linked box tells the last save, one filled action.
+  const picker = (await openSheet(page, 'Publish')).locator('section.ae-repo-picker');
+  await picker.getByRole('option').first().click();
+  await picker.getByRole('button', { name: /^Use / }).click();
+  await picker.getByRole('button', { name: /^Save the code to / }).click();
+  await picker.getByText(/^Saved your code to /).waitFor();
+  await shootElement(picker, 'repository-saved');
+  await closeSheet(page);
   const plans = await openSheet(page, 'Plans');
   await plans.locator('section.ae-plans[data-state="success"]').waitFor();
   await shootPage(page, 'plans');
