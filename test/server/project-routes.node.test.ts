@@ -62,8 +62,11 @@ describe('the proxy records generations, projects and conversations (memory stor
     expect((await fetch(`${stack.proxyUrl}/projects`)).status).toBe(401);
   });
 
-  it('refreshes a project’s name and status from the status polls it relays', async () => {
-    const { send, generate } = await stackFor();
+  it.each([
+    ['with', {}],
+    ['without', { statusCacheMs: 0 }],
+  ])('refreshes a project’s name and status from the status polls it relays, %s a status cache', async (_, proxy) => {
+    const { send, generate } = await stackFor({ proxy });
     const events = await readSse(await generate('alice', 'A todo list for a small team'));
     const projectId = (JSON.parse(events[0]?.data ?? '{}') as { project_id: string }).project_id;
     const status = (await (await send('alice', 'GET', `/agent/project/${projectId}`)).json()) as {
