@@ -9,7 +9,7 @@ import {
   type AgentStoreOptions,
 } from 'agent-embed/core';
 import {
-  createManualFrames,
+  createScriptedStore,
   createManualTimers,
   createMemoryStorage,
   createScriptedTransport,
@@ -18,25 +18,14 @@ import {
 } from './fakes.js';
 
 function setup(overrides: Partial<AgentStoreOptions> = {}) {
-  const scripted = createScriptedTransport();
-  const timers = createManualTimers();
-  const frames = createManualFrames();
-  const storage = createMemoryStorage();
   let hidden = false;
   const visibilityListeners = new Set<() => void>();
-  const store = createAgentStore({
-    client: createAgentClient({ transport: scripted.transport }),
-    storage,
-    scheduleFlush: frames.scheduleFlush,
-    setTimeout: timers.setTimeout,
-    clearTimeout: timers.clearTimeout,
-    now: timers.now,
+  const { store, scripted, timers, frames, storage } = createScriptedStore({
     isHidden: () => hidden,
     onVisibilityChange: (listener) => {
       visibilityListeners.add(listener);
       return () => visibilityListeners.delete(listener);
     },
-    pollIntervalMs: 1000,
     maxPollIntervalMs: 8000,
     ...overrides,
   });

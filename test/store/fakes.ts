@@ -1,7 +1,10 @@
 /** Test doubles for the store: a scripted transport, manual timers and a manual frame scheduler. */
 import {
   AgentApiError,
+  createAgentClient,
+  createAgentStore,
   type AgentEvent,
+  type AgentStoreOptions,
   type AgentTransport,
   type Project,
   type StreamHandlers,
@@ -196,4 +199,28 @@ export function project(
     project_status: projectStatus,
     name: `Project ${projectId}`,
   };
+}
+
+/**
+ * A store over a scripted transport, driven by manual timers and frames, with storage in memory; a visible page
+ * and 1 s status polls unless `overrides` say otherwise.
+ */
+export function createScriptedStore(overrides: Partial<AgentStoreOptions> = {}) {
+  const scripted = createScriptedTransport();
+  const timers = createManualTimers();
+  const frames = createManualFrames();
+  const storage = createMemoryStorage();
+  const store = createAgentStore({
+    client: createAgentClient({ transport: scripted.transport }),
+    storage,
+    scheduleFlush: frames.scheduleFlush,
+    setTimeout: timers.setTimeout,
+    clearTimeout: timers.clearTimeout,
+    now: timers.now,
+    isHidden: () => false,
+    onVisibilityChange: () => () => {},
+    pollIntervalMs: 1000,
+    ...overrides,
+  });
+  return { store, scripted, timers, frames, storage };
 }

@@ -4,41 +4,13 @@
  * when that has nothing (204/404) or fails does it poll the status. It never sends a POST again.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  AgentApiError,
-  createAgentClient,
-  createAgentStore,
-  type AgentEvent,
-  type AgentStoreOptions,
-} from 'agent-embed/core';
-import {
-  createManualFrames,
-  createManualTimers,
-  createMemoryStorage,
-  createScriptedTransport,
-  project,
-  settle,
-} from './fakes.js';
+import { AgentApiError, type AgentEvent, type AgentStoreOptions } from 'agent-embed/core';
+import { project, settle, createScriptedStore } from './fakes.js';
 
 function setup(overrides: Partial<AgentStoreOptions> = {}) {
-  const scripted = createScriptedTransport();
-  scripted.scriptReplays(true);
-  const timers = createManualTimers();
-  const storage = createMemoryStorage();
-  const frames = createManualFrames();
-  const store = createAgentStore({
-    client: createAgentClient({ transport: scripted.transport }),
-    storage,
-    scheduleFlush: frames.scheduleFlush,
-    setTimeout: timers.setTimeout,
-    clearTimeout: timers.clearTimeout,
-    now: timers.now,
-    isHidden: () => false,
-    onVisibilityChange: () => () => {},
-    pollIntervalMs: 1000,
-    ...overrides,
-  });
-  return { store, scripted, timers, storage, frames };
+  const stack = createScriptedStore(overrides);
+  stack.scripted.scriptReplays(true);
+  return stack;
 }
 
 const build: AgentEvent[] = [

@@ -4,38 +4,11 @@
  * prompt once more (one POST per call). Components only dispatch them.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  AgentApiError,
-  createAgentClient,
-  createAgentStore,
-  isDeployable,
-  selectProjectView,
-  type AgentEvent,
-} from 'agent-embed/core';
-import {
-  createManualFrames,
-  createManualTimers,
-  createMemoryStorage,
-  createScriptedTransport,
-  project,
-  settle,
-} from './fakes.js';
+import { AgentApiError, isDeployable, selectProjectView, type AgentEvent } from 'agent-embed/core';
+import { project, settle, createScriptedStore } from './fakes.js';
 
 function setup() {
-  const scripted = createScriptedTransport();
-  const timers = createManualTimers();
-  const store = createAgentStore({
-    client: createAgentClient({ transport: scripted.transport }),
-    storage: createMemoryStorage(),
-    scheduleFlush: createManualFrames().scheduleFlush,
-    setTimeout: timers.setTimeout,
-    clearTimeout: timers.clearTimeout,
-    now: timers.now,
-    isHidden: () => false,
-    onVisibilityChange: () => () => {},
-    pollIntervalMs: 1000,
-    maxPollIntervalMs: 8000,
-  });
+  const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000 });
   return { store, scripted, timers };
 }
 
