@@ -272,11 +272,17 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (eventId !== undefined) generation.lastEventId = eventId;
     stats.events++;
     if (generation.removed) return;
+    registry.touch(generation);
+    // Most events only add detail (a file, a tool step): they show in the next frame, nothing else to do.
+    if (applied === 'applied' && !first && generation.status === before) {
+      log?.('event', () => describeGenerationEvent(event), generation.key);
+      requestPublish(false);
+      return;
+    }
     registry.keyByProject(generation);
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
     log?.('event', () => describeGenerationEvent(event), generation.key);
-    registry.touch(generation);
-    // A new status, a project named or the end shows at once (a few times per stream); the rest in the next frame.
+    // A new status, a project named or the end shows at once (a few times per stream).
     requestPublish(applied !== 'applied' || generation.status !== before);
     if (applied === 'ended') {
       resolveRun(run);

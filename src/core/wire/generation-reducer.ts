@@ -190,6 +190,8 @@ export function reduceGenerationEvent(draft: GenerationDraft, event: AgentEvent,
     }
     case 'file_created': {
       if (!enter(draft, row.file_created)) return 'ignored';
+      // A draft without a file list (the client's fold) only follows the outcome: no detail to keep.
+      if (draft.files === undefined) return 'applied';
       const path = fileCreatedPath(event);
       if (path === undefined) draft.unknownEventCount++;
       else addFile(draft, path, event.action === 'modified' ? 'modified' : 'created');
@@ -197,6 +199,7 @@ export function reduceGenerationEvent(draft: GenerationDraft, event: AgentEvent,
     }
     case 'tool_progress': {
       if (!enter(draft, row.tool_progress)) return 'ignored';
+      if (draft.files === undefined) return 'applied';
       const tool = typeof event.tool === 'string' && event.tool !== '' ? event.tool : 'tool';
       const message = typeof event.message === 'string' ? event.message : '';
       addToolStep(draft, tool, message, typeof event.status === 'string' ? event.status : undefined, at);
