@@ -108,7 +108,21 @@ export function createGenerationDraft(init: {
   };
 }
 
-const finishedToolStatuses = new Set(['completed', 'complete', 'done', 'success', 'succeeded', 'failed', 'error']);
+/** Whether a tool step's status says it finished (a switch: the status is a fresh string, not worth hashing). */
+function isFinishedToolStatus(status: string): boolean {
+  switch (status) {
+    case 'completed':
+    case 'complete':
+    case 'done':
+    case 'success':
+    case 'succeeded':
+    case 'failed':
+    case 'error':
+      return true;
+    default:
+      return false;
+  }
+}
 
 function percentageOf(value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
@@ -141,7 +155,7 @@ function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modi
 function addToolStep(draft: GenerationDraft, tool: string, message: string, status: string | undefined, at: number) {
   const last = draft.tools.last();
   // A running step that reports again on the same tool is updated, not repeated: it is one step.
-  if (last !== undefined && last.tool === tool && last.status !== undefined && !finishedToolStatuses.has(last.status)) {
+  if (last !== undefined && last.tool === tool && last.status !== undefined && !isFinishedToolStatus(last.status)) {
     draft.tools.replaceLast({ id: last.id, tool, message: message || last.message, status, at });
   } else {
     draft.toolCount++;
