@@ -126,4 +126,34 @@ describe('room for the build (1280×800 and 390 px)', () => {
     expect(await page.getByRole('button', { name: 'Desktop' }).count()).toBe(0);
     expect(await page.locator('.ae-preview').getAttribute('data-device')).toBe('mobile');
   });
+
+  it('keeps a half-typed prompt and the loaded app through tab switches and a resize across the breakpoint', async () => {
+    const { page } = await harness.openPage({ viewport: phone });
+    await send(page, prompt);
+    await phase(page, 'ready');
+    const draft = 'Add a dark theme and a print view';
+    const box = page.locator('.ae-builder-prompt textarea');
+    await box.fill(draft);
+
+    // To the app and back: the draft is still in the box, and the app was loaded once, not again on return.
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    const frame = page.locator('iframe.ae-frame');
+    await page.frameLocator('iframe.ae-frame').locator('h1').waitFor();
+    await frame.evaluate((element) => element.setAttribute('data-loaded-once', ''));
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    expect(await box.inputValue()).toBe(draft);
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    expect(await frame.getAttribute('data-loaded-once')).toBe('');
+
+    // The window widened and narrowed again (390 → 1280 → 390 px): the same box, the same draft, the same frame.
+    await page.setViewportSize(laptop);
+    await page.locator('.ae-builder[data-layout="wide"]').waitFor();
+    expect(await page.getByRole('tab').count()).toBe(0);
+    expect(await box.inputValue()).toBe(draft);
+    expect(await frame.getAttribute('data-loaded-once')).toBe('');
+    await page.setViewportSize(phone);
+    await page.locator('.ae-builder[data-layout="narrow"]').waitFor();
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    expect(await box.inputValue()).toBe(draft);
+  });
 });

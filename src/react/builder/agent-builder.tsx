@@ -215,6 +215,21 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   );
   const preview = <AppPreview className="ae-builder-preview" />;
 
+  const narrow = layout === 'narrow';
+  const [shipOpened, setShipOpened] = useState(false);
+  if (narrow && tab === 'ship' && !shipOpened) setShipOpened(true);
+  /** Wide, a part is a labelled group; narrow, the panel of its tab, hidden while another tab is chosen. */
+  function partProps(value: Tab, label: string) {
+    return narrow
+      ? {
+          role: 'tabpanel',
+          id: `${id}-panel-${value}`,
+          'aria-labelledby': `${id}-tab-${value}`,
+          hidden: tab !== value,
+        }
+      : { role: 'group', 'aria-label': label };
+  }
+
   function onTabKey(event: KeyboardEvent<HTMLButtonElement>, current: Tab) {
     const index = tabs.indexOf(current);
     const next =
@@ -282,17 +297,12 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
           </button>
         )}
       </div>
-      {layout === 'wide' ? (
-        <div className="ae-builder-body">
-          <div className="ae-builder-side" role="group" aria-label={text.buildLabel}>
-            {chat}
-          </div>
-          <div className="ae-builder-stage" role="group" aria-label={text.resultLabel}>
-            {logOnStage ? <LiveBuildLog {...buyCredits} /> : preview}
-          </div>
-        </div>
-      ) : (
-        <div className="ae-builder-tabs">
+      {/*
+        One tree for both layouts, so that a resize across the breakpoint or a tab switch keeps what a part holds
+        (a half-typed prompt, the app loaded in its frame): the layout only changes roles, labels and `hidden`.
+      */}
+      <div className="ae-builder-body">
+        {narrow && (
           <div className="ae-tablist" role="tablist" aria-label={text.regionLabel}>
             {tabs.map((value) => (
               <button
@@ -314,20 +324,16 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
               </button>
             ))}
           </div>
-          {tabs.map((value) => (
-            <div
-              key={value}
-              role="tabpanel"
-              id={`${id}-panel-${value}`}
-              aria-labelledby={`${id}-tab-${value}`}
-              hidden={tab !== value}
-              className="ae-tabpanel"
-            >
-              {tab === value && (value === 'chat' ? chat : value === 'preview' ? preview : ship)}
-            </div>
-          ))}
+        )}
+        <div className="ae-builder-side" {...partProps('chat', text.buildLabel)}>
+          {chat}
         </div>
-      )}
+        <div className="ae-builder-stage" {...partProps('preview', text.resultLabel)}>
+          {logOnStage ? <LiveBuildLog {...buyCredits} /> : preview}
+        </div>
+        {/* Wide, Publish is a sheet; narrow, a tab, kept once opened like the others. */}
+        {narrow && (tab === 'ship' || shipOpened) && <div {...partProps('ship', text.tabs.ship)}>{ship}</div>}
+      </div>
       <ModalDialog
         open={sheet !== null}
         onClose={() => setSheet(null)}
