@@ -3,21 +3,15 @@
  * instances (a round-robin front), so every guarantee must hold across instances.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationBody, ProjectListBody } from 'agent-embed/core';
 import { startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
-import { createAgentProxy, createRedisProxyStore, type RedisProxyStore } from 'agent-embed/server';
+import { createAgentProxy, type RedisProxyStore } from 'agent-embed/server';
 import { authorize, basePath, serveHandler, sessionCookie, type Person } from '../server/proxy-stack.js';
 import { readSse, typesOf } from '../server/sse-reader.js';
-import { startTestRedis, type TestRedis } from './redis-server.js';
+import { useTestRedis } from './redis-server.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis.close();
-});
+const redis = useTestRedis();
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
@@ -36,7 +30,7 @@ async function cluster(mockOptions: Parameters<typeof startMockAgentServer>[0] =
   const keyPrefix = `test-${randomUUID()}:`;
   const upstream: { status: number; path: string }[] = [];
   const startInstance = async (): Promise<Instance> => {
-    const store = createRedisProxyStore({ url: redis.url, keyPrefix });
+    const store = redis.newStore({ keyPrefix });
     await store.ready();
     const proxy = createAgentProxy({
       apiBaseUrl: mock.url,
@@ -190,7 +184,7 @@ describe('the proxy on Redis, two instances', () => {
   it('answers 503 while Redis is down, fails closed, and recovers when Redis returns', async () => {
     const { send, generate, projectOf, upstream } = await cluster();
     const projectId = projectOf(await readSse(await generate('alice', 'A landing page for a florist')));
-    await redis.stop();
+    await redis.server.stop();
     try {
       const sentBefore = upstream.length;
       const refused = await generate('alice', 'A landing page while Redis is down');
@@ -203,7 +197,7 @@ describe('the proxy on Redis, two instances', () => {
       }
       expect(upstream.length).toBe(sentBefore);
     } finally {
-      await redis.start();
+      await redis.server.start();
     }
     // The clients reconnect on their own; Redis came back empty (no persistence in this test).
     await expect

@@ -3,24 +3,11 @@
  * upstream Retry-After pauses the team for at most the cap, also when a longer pause is already stored.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAgentProxy,
-  createRedisProxyStore,
-  type AgentProxyOptions,
-  type RedisProxyStore,
-} from 'agent-embed/server';
-import { startTestRedis, type TestRedis } from './redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { createAgentProxy, type AgentProxyOptions, type RedisProxyStore } from 'agent-embed/server';
+import { useTestRedis } from './redis-server.js';
 
-let redis: TestRedis;
-const stores: RedisProxyStore[] = [];
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  for (const store of stores) await store.close();
-  await redis.close();
-});
+const redis = useTestRedis();
 
 const openStream = () =>
   new Response('data: {"type":"stream_end","project_id":"p-q","app_url":"https://p-q.example"}\n\n', {
@@ -31,9 +18,9 @@ const openStream = () =>
 function twoInstances(upstream: () => Response, options: Partial<AgentProxyOptions> = {}) {
   const keyPrefix = `quota-${randomUUID()}:`;
   let upstreamCalls = 0;
+  let store: RedisProxyStore | undefined;
   const instances = [0, 1].map(() => {
-    const store = createRedisProxyStore({ url: redis.url, keyPrefix });
-    stores.push(store);
+    store = redis.newStore({ keyPrefix });
     return createAgentProxy({
       apiBaseUrl: 'https://agent.example.test/api/v1',
       apiToken: 'test-token-quota',
@@ -47,7 +34,7 @@ function twoInstances(upstream: () => Response, options: Partial<AgentProxyOptio
       ...options,
     });
   });
-  return { instances, upstreamCalls: () => upstreamCalls, store: stores.at(-1) as RedisProxyStore };
+  return { instances, upstreamCalls: () => upstreamCalls, store: store as RedisProxyStore };
 }
 
 const generate = () =>
@@ -125,13 +112,7 @@ describe('the upstream pause on Redis', () => {
 
 describe('the event log on Redis', () => {
   it('keeps at most the configured bytes and events of a generation, the newest always', async () => {
-    const store = createRedisProxyStore({
-      url: redis.url,
-      keyPrefix: `log-${randomUUID()}:`,
-      maxEventBytesPerGeneration: 100,
-      maxEventsPerGeneration: 50,
-    });
-    stores.push(store);
+    const store = redis.newStore({ maxEventBytesPerGeneration: 100, maxEventsPerGeneration: 50 });
     const turn = {
       kind: 'generate' as const,
       prompt: 'A bounded log',

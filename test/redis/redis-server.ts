@@ -1,9 +1,12 @@
 /** Debian's redis-server, started by a test on a free port in a temporary folder, without persistence. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { createRedisProxyStore, type RedisProxyStore, type RedisProxyStoreOptions } from 'agent-embed/server';
 
 /** A running Redis; `stop` kills it (data is lost), `start` starts it again on the same port. */
 export interface TestRedis {
@@ -75,4 +78,44 @@ export async function startTestRedis(): Promise<TestRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Options of `TestRedisFixture.newStore`: the store's own, on the fixture's Redis unless `url` says otherwise. */
+export type TestStoreOptions = Omit<RedisProxyStoreOptions, 'url' | 'client'> & { url?: string };
+
+/** One Redis for a test file, and the stores opened on it (each closed after the file's tests). */
+export interface TestRedisFixture {
+  /** The running server (started before the first test). */
+  readonly server: TestRedis;
+  /** A store on the server, under a fresh key prefix unless one is given. */
+  newStore(options?: TestStoreOptions): RedisProxyStore;
+}
+
+/** Starts a Redis before the file's tests; after them closes every store opened through it, then the server. */
+export function useTestRedis(): TestRedisFixture {
+  let server: TestRedis | undefined;
+  const stores: RedisProxyStore[] = [];
+  beforeAll(async () => {
+    server = await startTestRedis();
+  });
+  afterAll(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    await server?.close();
+  });
+  const fixture: TestRedisFixture = {
+    get server() {
+      if (server === undefined) throw new Error('The test Redis starts before the first test; use it inside one.');
+      return server;
+    },
+    newStore({ url, ...options } = {}) {
+      const store = createRedisProxyStore({
+        url: url ?? fixture.server.url,
+        keyPrefix: `test-${randomUUID()}:`,
+        ...options,
+      });
+      stores.push(store);
+      return store;
+    },
+  };
+  return fixture;
 }

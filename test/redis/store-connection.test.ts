@@ -5,38 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstEventIdOfGeneration } from 'agent-embed/core';
-import {
-  createAgentProxy,
-  createRedisProxyStore,
-  ProxyStoreUnavailableError,
-  type ProxyStore,
-  type RedisProxyStore,
-} from 'agent-embed/server';
+import { createAgentProxy, ProxyStoreUnavailableError, type ProxyStore } from 'agent-embed/server';
 import { authorize, basePath, sessionCookie } from '../server/proxy-stack.js';
-import { startTestRedis, type TestRedis } from './redis-server.js';
+import { useTestRedis, type TestStoreOptions } from './redis-server.js';
 
-let redis: TestRedis;
-const stores: RedisProxyStore[] = [];
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  for (const store of stores) await store.close();
-  await redis.close();
-});
-
-function newStore(options: { keyPrefix?: string; url?: string; connectTimeoutMs?: number } = {}): RedisProxyStore {
-  const store = createRedisProxyStore({
-    url: options.url ?? redis.url,
-    keyPrefix: options.keyPrefix ?? `conn-${randomUUID()}:`,
-    onError: () => undefined,
-    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
-  });
-  stores.push(store);
-  return store;
-}
+const redis = useTestRedis();
+const newStore = (options: TestStoreOptions = {}) => redis.newStore({ onError: () => undefined, ...options });
 
 function proxyOn(store: ProxyStore) {
   return createAgentProxy({
