@@ -154,22 +154,14 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
   const { client, get, set } = context;
   const run = createSliceRunner(context.signal);
 
-  function patchStart(externalUserId: string, patch: Partial<CodehostStartState>): void {
-    const idle = { status: 'idle', redirectUrl: undefined, state: undefined, error: undefined } as const;
-    const previous = get().codehostStarts[externalUserId] ?? idle;
-    set({ codehostStarts: { ...get().codehostStarts, [externalUserId]: { ...previous, ...patch } } });
-  }
+  type Records = Pick<CodehostSlice, 'codehostStarts' | 'repositoryLinks' | 'repositoryPushes'>;
+  // Every field of a start, a link and a push, none set yet.
+  const idle = { status: 'idle', error: undefined, redirectUrl: undefined, state: undefined, repository: undefined };
 
-  const idleAction = { status: 'idle', repository: undefined, result: undefined, error: undefined } as const;
-
-  function patchLink(projectId: string, patch: Partial<RepositoryLinkState>): void {
-    const previous = get().repositoryLinks[projectId] ?? idleAction;
-    set({ repositoryLinks: { ...get().repositoryLinks, [projectId]: { ...previous, ...patch } } });
-  }
-
-  function patchPush(projectId: string, patch: Partial<RepositoryPushState>): void {
-    const previous = get().repositoryPushes[projectId] ?? idleAction;
-    set({ repositoryPushes: { ...get().repositoryPushes, [projectId]: { ...previous, ...patch } } });
+  // The latest start, link or push by id: a patch changes the fields it names, the others stay (idle at first).
+  function patch<Name extends keyof Records>(name: Name, id: string, next: Partial<Records[Name][string]>): void {
+    const records: Record<string, object> = get()[name];
+    set({ [name]: { ...records, [id]: { ...idle, result: undefined, ...records[id], ...next } } });
   }
 
   // A "connection not found" from any code-host call is news about the connection itself.
@@ -202,17 +194,21 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
           return result;
         },
         start: () =>
-          patchStart(externalUserId, {
+          patch('codehostStarts', externalUserId, {
             status: 'starting',
             redirectUrl: undefined,
             state: undefined,
             error: undefined,
           }),
         succeed: (result) =>
-          patchStart(externalUserId, { status: 'started', redirectUrl: result.redirect_url, state: result.state }),
+          patch('codehostStarts', externalUserId, {
+            status: 'started',
+            redirectUrl: result.redirect_url,
+            state: result.state,
+          }),
         fail: (error) => {
           context.log('error', `Starting the code-host install flow failed (${error.message})`);
-          patchStart(externalUserId, { status: 'failed', error });
+          patch('codehostStarts', externalUserId, { status: 'failed', error });
         },
       });
     },
@@ -235,10 +231,10 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
             { external_user_id: externalUserId, repo_owner: repository.owner, repo_name: repository.name },
             { signal },
           ),
-        start: () => patchLink(projectId, { status: 'running', repository, error: undefined }),
-        succeed: (result) => patchLink(projectId, { status: 'succeeded', result }),
+        start: () => patch('repositoryLinks', projectId, { status: 'running', repository, error: undefined }),
+        succeed: (result) => patch('repositoryLinks', projectId, { status: 'succeeded', result }),
         fail: (error) => {
-          patchLink(projectId, { status: 'failed', error });
+          patch('repositoryLinks', projectId, { status: 'failed', error });
           noteMissing(externalUserId, error);
         },
       });
@@ -263,18 +259,18 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
         record,
         call: (signal) => client.codehost.push(projectId, body, { signal }),
         start: () =>
-          patchPush(projectId, {
+          patch('repositoryPushes', projectId, {
             status: 'running',
             repository: repository === undefined ? undefined : { owner: repository.owner, name: repository.name },
             error: undefined,
           }),
         succeed: (result) => {
-          patchPush(projectId, { status: 'succeeded', result });
+          patch('repositoryPushes', projectId, { status: 'succeeded', result });
           // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
           if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
         },
         fail: (error) => {
-          patchPush(projectId, { status: 'failed', error });
+          patch('repositoryPushes', projectId, { status: 'failed', error });
           noteMissing(externalUserId, error);
         },
       });
