@@ -327,8 +327,9 @@ describe('code-host slice', () => {
     expect(list.totalCount).toBe(47);
     expect(Object.keys(list.pages)).toEqual(['2']);
     expect(list.pages[2]).toHaveLength(20);
-    // Each page size is its own set of pages.
+    // Each page size is its own set of pages; none of the default size (30) was asked for.
     expect(Object.keys(selectRepositoryPages(state(), 'ada', 100)!.pages)).toEqual(['1']);
+    expect(selectRepositoryPages(state(), 'ada')).toBeUndefined();
     await state().loadRepositories('ada', { page: 3, perPage: 20 });
     expect(selectRepositoryPages(state(), 'ada', 20)?.pages[3]).toHaveLength(7);
     expect(Object.keys(selectRepositoryPages(state(), 'ada', 20)!.pages)).toEqual(['2', '3']);

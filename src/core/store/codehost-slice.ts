@@ -15,7 +15,14 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import { repositoryKeyPrefix, resourceSpecs, selectResource, type Resource, type ResourcesSlice } from './resources.js';
+import {
+  clampPerPage,
+  repositoryKeyPrefix,
+  resourceSpecs,
+  selectResource,
+  type Resource,
+  type ResourcesSlice,
+} from './resources.js';
 import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
@@ -123,13 +130,13 @@ export function codehostConnectionStatus(resource: Resource<CodehostConnection |
   return 'connected';
 }
 
-/** The pages of `perPage` repositories the store holds for an end user; undefined before any page answered. */
+/** The pages of `perPage` (default 30) repositories the store holds for an end user; undefined before any answered. */
 export function selectRepositoryPages(
   state: Pick<ResourcesSlice, 'resources'>,
   externalUserId: string,
   perPage?: number,
 ): RepositoryPages | undefined {
-  const prefix = repositoryKeyPrefix(externalUserId, perPage);
+  const prefix = repositoryKeyPrefix(externalUserId, clampPerPage(perPage));
   const pages: Record<number, Repository[]> = {};
   let newest: RepositoryList | undefined;
   let newestAt = -Infinity;
