@@ -70,9 +70,12 @@ export type {
   AgentRoute,
   AgentRouteName,
   BudgetFamily,
+  JsonRouteName,
+  ListRouteName,
   ProxyRouteName,
   RouteAnswer,
   RouteBody,
+  RouteData,
   RouteFamily,
   RouteMatch,
   RouteName,
@@ -175,13 +178,7 @@ export type { GenerationAction, GenerationCounts, GenerationFacts } from './wire
 export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
-export {
-  clampPage,
-  clampPerPage,
-  codehostConnectionStatus,
-  isPrivateRepository,
-  repositoryPaging,
-} from './store/codehost-slice.js';
+export { codehostConnectionStatus, isPrivateRepository, selectRepositoryPages } from './store/codehost-slice.js';
 export type {
   CodehostConnectionStatus,
   CodehostSlice,
@@ -189,7 +186,7 @@ export type {
   CodehostStartStatus,
   RepositoryActionStatus,
   RepositoryLinkState,
-  RepositoryListState,
+  RepositoryPages,
   RepositoryPushState,
   StartCodehostInput,
 } from './store/codehost-slice.js';
@@ -203,7 +200,16 @@ export type {
   DeploymentStatus,
 } from './store/deployments-slice.js';
 export type { IntegrationResult } from './store/slice-context.js';
-export { idleResource, plansInDisplayOrder, resourceSpecs, selectResource } from './store/resources.js';
+export {
+  clampPage,
+  clampPerPage,
+  idleResource,
+  plansInDisplayOrder,
+  repositoryKeyPrefix,
+  repositoryPaging,
+  resourceSpecs,
+  selectResource,
+} from './store/resources.js';
 export type { Resource, ResourceSpec, ResourceStatus, ResourcesSlice } from './store/resources.js';
 export type { ProjectListSlice } from './store/project-list-slice.js';
 export { selectProjectView } from './store/project-view.js';

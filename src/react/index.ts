@@ -104,6 +104,6 @@ export type {
   Resource,
   ResourceStatus,
   RepositoryLinkState,
-  RepositoryListState,
+  RepositoryPages,
   RepositoryPushState,
 } from '../core/index.js';

@@ -77,7 +77,7 @@ function DataHooks(options: UseLoadOptions) {
       data-deployment={deployment.connectionStatus}
       data-connections={connections.status}
       data-codehost={codehost.connectionStatus}
-      data-repositories={repositories.list?.status ?? 'none'}
+      data-repositories={repositories.status}
       data-projects={projects.status}
     />
   );

@@ -82,8 +82,8 @@ describe('the Publish story across pages', () => {
     const deployed = await first.getState().deploy('vercel', projectId, 'ada');
     expect(deployed.ok).toBe(true);
     await connectCodehost(first, transport);
-    await first.getState().loadRepositories('ada', { perPage: 5 });
-    const [owner, name] = first.getState().repositoryLists.ada!.pages[1]![0]!.full_name.split('/') as [string, string];
+    const listed = await first.getState().loadRepositories('ada', { perPage: 5 });
+    const [owner, name] = (listed.ok ? listed.data.items[0]!.full_name : '').split('/') as [string, string];
     expect((await first.getState().linkRepository(projectId, 'ada', { owner, name })).ok).toBe(true);
     expect((await first.getState().pushRepository(projectId, 'ada')).ok).toBe(true);
     first.destroy();

@@ -6,6 +6,7 @@ import {
   createAgentStore,
   deploymentConnectionStatus,
   resourceSpecs,
+  selectRepositoryPages,
   selectResource,
   type AgentStore,
   type TransportRequest,
@@ -101,14 +102,15 @@ describe('a repository listing keeps what it has', () => {
     );
     await store.getState().loadRepositories('ada', { page: 1, perPage: 20 });
     transport.api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
-    const failed = await store.getState().loadRepositories('ada', { page: 2 });
+    const failed = await store.getState().loadRepositories('ada', { page: 2, perPage: 20 });
     expect(failed.ok).toBe(false);
-    const list = store.getState().repositoryLists.ada!;
-    expect(list.status).toBe('error');
+    const pageTwo = resourceSpecs.repositories('ada', { page: 2, perPage: 20 });
+    expect(selectResource(store.getState(), pageTwo).status).toBe('error');
+    const list = selectRepositoryPages(store.getState(), 'ada', 20)!;
     expect(Object.keys(list.pages)).toEqual(['1']);
     expect(list.pages[1]).toHaveLength(20);
-    await store.getState().loadRepositories('ada', { page: 2 });
-    expect(Object.keys(store.getState().repositoryLists.ada!.pages)).toEqual(['1', '2']);
-    expect(store.getState().repositoryLists.ada!.status).toBe('success');
+    await store.getState().loadRepositories('ada', { page: 2, perPage: 20 });
+    expect(Object.keys(selectRepositoryPages(store.getState(), 'ada', 20)!.pages)).toEqual(['1', '2']);
+    expect(selectResource(store.getState(), pageTwo).status).toBe('success');
   });
 });

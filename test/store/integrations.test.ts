@@ -8,6 +8,7 @@ import {
   createAgentStore,
   deploymentConnectionStatus,
   resourceSpecs,
+  selectRepositoryPages,
   selectResource,
   type AgentLogEntry,
   type AgentStore,
@@ -307,7 +308,7 @@ describe('code-host slice', () => {
     });
   });
 
-  it('pages: clamped bounds, cached pages, total count, null total count, a new page size starts over', async () => {
+  it('pages: clamped bounds, one resource per page and page size, total count, null total count', async () => {
     const { state, sent, connectCodehost } = setup();
     await connectCodehost('ada');
     const query = () =>
@@ -321,24 +322,29 @@ describe('code-host slice', () => {
       { page: 1, per_page: 1 },
       { page: 2, per_page: 20 },
     ]);
-    const list = state().repositoryLists.ada!;
-    expect(list).toMatchObject({ status: 'success', page: 2, perPage: 20, totalCount: 47 });
+    expect(selectResource(state(), resourceSpecs.repositories('ada', { page: 2, perPage: 20 })).status).toBe('success');
+    const list = selectRepositoryPages(state(), 'ada', 20)!;
+    expect(list.totalCount).toBe(47);
     expect(Object.keys(list.pages)).toEqual(['2']);
     expect(list.pages[2]).toHaveLength(20);
-    await state().loadRepositories('ada', { page: 3 });
-    expect(state().repositoryLists.ada?.pages[3]).toHaveLength(7);
-    expect(Object.keys(state().repositoryLists.ada!.pages)).toEqual(['2', '3']);
+    // Each page size is its own set of pages; none of the default size (30) was asked for.
+    expect(Object.keys(selectRepositoryPages(state(), 'ada', 100)!.pages)).toEqual(['1']);
+    expect(selectRepositoryPages(state(), 'ada')).toBeUndefined();
+    await state().loadRepositories('ada', { page: 3, perPage: 20 });
+    expect(selectRepositoryPages(state(), 'ada', 20)?.pages[3]).toHaveLength(7);
+    expect(Object.keys(selectRepositoryPages(state(), 'ada', 20)!.pages)).toEqual(['2', '3']);
+    expect(selectRepositoryPages(state(), 'ada', 20)!.loaded).toHaveLength(27);
 
     const unknown = setup({ mock: { scenario: { repositoryTotalCountUnknown: true, repositoryCount: 5 } } });
     await unknown.connectCodehost('ada');
     await unknown.state().loadRepositories('ada', { perPage: 2 });
-    expect(unknown.state().repositoryLists.ada).toMatchObject({ status: 'success', totalCount: null, perPage: 2 });
+    expect(selectRepositoryPages(unknown.state(), 'ada', 2)).toMatchObject({ totalCount: null });
   });
 
   it('listing without a connection fails with the spec message and marks the connection missing', async () => {
     const { state, codehostConnection } = setup();
     await state().loadRepositories('ada');
-    expect(state().repositoryLists.ada).toMatchObject({
+    expect(selectResource(state(), resourceSpecs.repositories('ada'))).toMatchObject({
       status: 'error',
       error: { message: agentApiMessages.codehostConnectionNotFound },
     });
@@ -349,8 +355,8 @@ describe('code-host slice', () => {
     const { state, connectCodehost, project } = setup();
     await connectCodehost('ada');
     const projectId = await project();
-    await state().loadRepositories('ada', { perPage: 5 });
-    const first = state().repositoryLists.ada!.pages[1]![0]!;
+    const page = await state().loadRepositories('ada', { perPage: 5 });
+    const first = (page.ok ? page.data.items : [])[0]!;
     const [owner, name] = first.full_name.split('/') as [string, string];
 
     await state().pushRepository(projectId, 'ada');
@@ -383,8 +389,6 @@ describe('code-host slice', () => {
       repository: { owner, name: 'brand-new-site' },
       result: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') },
     });
-    // The created repository invalidates the cached pages.
-    expect(state().repositoryLists.ada).toMatchObject({ status: 'idle', pages: {} });
 
     const missingProject = await state().linkRepository('proj_missing', 'ada', { owner, name });
     expect(missingProject).toMatchObject({ ok: false, error: { message: agentApiMessages.projectNotFound } });

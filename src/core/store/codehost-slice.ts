@@ -1,6 +1,7 @@
 /**
- * The code-host slice of the store: starting the install flow, the paginated repositories, and linking and
- * pushing a project. The end user's connection is the `codehostConnection` resource; its status is derived here.
+ * The code-host slice of the store: starting the install flow, the repository pages, and linking and pushing a
+ * project. The end user's connection is the `codehostConnection` resource and each repository page a
+ * `repositories` resource (docs/architecture.md, "Server data: resources"); what they say is derived here.
  */
 import { AgentApiError } from '../wire/errors.js';
 import { parseHttpUrl } from '../wire/safe-url.js';
@@ -14,7 +15,14 @@ import type {
   StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
-import { resourceSpecs, selectResource, type Resource, type ResourcesSlice, type ResourceStatus } from './resources.js';
+import {
+  clampPerPage,
+  repositoryKeyPrefix,
+  resourceSpecs,
+  selectResource,
+  type Resource,
+  type ResourcesSlice,
+} from './resources.js';
 import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
@@ -35,17 +43,14 @@ export interface CodehostStartState {
   error: AgentApiError | undefined;
 }
 
-/** The repositories of an end user, cached page by page. */
-export interface RepositoryListState {
-  status: ResourceStatus;
-  /** The page shown (the last one asked for). */
-  page: number;
-  perPage: number;
+/** The repository pages of one page size that the store holds for an end user. */
+export interface RepositoryPages {
   /** Loaded pages by number. */
   pages: Record<number, Repository[]>;
-  /** `meta.total_count` of the last answer; null when the API does not know it, undefined before any. */
-  totalCount: number | null | undefined;
-  error: AgentApiError | undefined;
+  /** Every loaded repository, in page order, without duplicates. */
+  loaded: Repository[];
+  /** `meta.total_count` of the newest answer; null when the API does not know it. */
+  totalCount: number | null;
 }
 
 /** Where linking or pushing stands. */
@@ -79,15 +84,16 @@ export interface StartCodehostInput {
 export interface CodehostSlice {
   /** By external user id. */
   codehostStarts: Record<string, CodehostStartState>;
-  /** By external user id. */
-  repositoryLists: Record<string, RepositoryListState>;
   /** By project id. */
   repositoryLinks: Record<string, RepositoryLinkState>;
   /** By project id. */
   repositoryPushes: Record<string, RepositoryPushState>;
   /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
   startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
-  /** Loads one page (page >= 1, perPage 1 to 100, out-of-range values clamped); a new perPage drops the cached pages. */
+  /**
+   * Loads one page, the `repositories` resource (page >= 1, perPage 1 to 100, out-of-range values clamped); a load
+   * of the page already running is joined. A "connection not found" makes the connection `null`.
+   */
   loadRepositories(
     externalUserId: string,
     query?: { page?: number; perPage?: number },
@@ -103,21 +109,6 @@ export interface CodehostSlice {
     externalUserId: string,
     repository?: { owner: string; name: string; private?: boolean },
   ): Promise<IntegrationResult<PushResult>>;
-}
-
-/** The API's repository page size bounds and the default the library asks for. */
-export const repositoryPaging = { minPerPage: 1, maxPerPage: 100, defaultPerPage: 30 } as const;
-
-/** A page size within the API's bounds (1 to 100), from any number. */
-export function clampPerPage(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value)) return repositoryPaging.defaultPerPage;
-  return Math.min(repositoryPaging.maxPerPage, Math.max(repositoryPaging.minPerPage, Math.trunc(value)));
-}
-
-/** A page number the API accepts (>= 1), from any number. */
-export function clampPage(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value)) return 1;
-  return Math.max(1, Math.trunc(value));
 }
 
 /** Whether a repository is private: the reference types `private` as a string. */
@@ -139,8 +130,30 @@ export function codehostConnectionStatus(resource: Resource<CodehostConnection |
   return 'connected';
 }
 
-function emptyList(perPage: number): RepositoryListState {
-  return { status: 'idle', page: 1, perPage, pages: {}, totalCount: undefined, error: undefined };
+/** The pages of `perPage` (default 30) repositories the store holds for an end user; undefined before any answered. */
+export function selectRepositoryPages(
+  state: Pick<ResourcesSlice, 'resources'>,
+  externalUserId: string,
+  perPage?: number,
+): RepositoryPages | undefined {
+  const prefix = repositoryKeyPrefix(externalUserId, clampPerPage(perPage));
+  const pages: Record<number, Repository[]> = {};
+  let newest: RepositoryList | undefined;
+  let newestAt = -Infinity;
+  for (const [key, resource] of Object.entries(state.resources)) {
+    const data = resource.data as RepositoryList | undefined;
+    if (!key.startsWith(prefix) || data === undefined) continue;
+    pages[Number(key.slice(prefix.length))] = data.items;
+    if ((resource.updatedAt ?? 0) >= newestAt) [newest, newestAt] = [data, resource.updatedAt ?? 0];
+  }
+  if (newest === undefined) return undefined;
+  const seen = new Set<string>();
+  // Integer keys iterate in ascending order: the pages come in page order.
+  const loaded = Object.values(pages)
+    .flat()
+    .filter((repository) => !seen.has(repository.id) && seen.add(repository.id));
+  const totalCount = newest.meta?.total_count;
+  return { pages, loaded, totalCount: typeof totalCount === 'number' ? totalCount : null };
 }
 
 /** Creates the code-host slice. */
@@ -148,27 +161,14 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
   const { client, get, set } = context;
   const run = createSliceRunner(context.signal);
 
-  function patchStart(externalUserId: string, patch: Partial<CodehostStartState>): void {
-    const idle = { status: 'idle', redirectUrl: undefined, state: undefined, error: undefined } as const;
-    const previous = get().codehostStarts[externalUserId] ?? idle;
-    set({ codehostStarts: { ...get().codehostStarts, [externalUserId]: { ...previous, ...patch } } });
-  }
+  type Records = Pick<CodehostSlice, 'codehostStarts' | 'repositoryLinks' | 'repositoryPushes'>;
+  // Every field of a start, a link and a push, none set yet.
+  const idle = { status: 'idle', error: undefined, redirectUrl: undefined, state: undefined, repository: undefined };
 
-  function patchList(externalUserId: string, patch: Partial<RepositoryListState>): void {
-    const previous = get().repositoryLists[externalUserId] ?? emptyList(repositoryPaging.defaultPerPage);
-    set({ repositoryLists: { ...get().repositoryLists, [externalUserId]: { ...previous, ...patch } } });
-  }
-
-  const idleAction = { status: 'idle', repository: undefined, result: undefined, error: undefined } as const;
-
-  function patchLink(projectId: string, patch: Partial<RepositoryLinkState>): void {
-    const previous = get().repositoryLinks[projectId] ?? idleAction;
-    set({ repositoryLinks: { ...get().repositoryLinks, [projectId]: { ...previous, ...patch } } });
-  }
-
-  function patchPush(projectId: string, patch: Partial<RepositoryPushState>): void {
-    const previous = get().repositoryPushes[projectId] ?? idleAction;
-    set({ repositoryPushes: { ...get().repositoryPushes, [projectId]: { ...previous, ...patch } } });
+  // The latest start, link or push by id: a patch changes the fields it names, the others stay (idle at first).
+  function patch<Name extends keyof Records>(name: Name, id: string, next: Partial<Records[Name][string]>): void {
+    const records: Record<string, object> = get()[name];
+    set({ [name]: { ...records, [id]: { ...idle, result: undefined, ...records[id], ...next } } });
   }
 
   // A "connection not found" from any code-host call is news about the connection itself.
@@ -180,7 +180,6 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
 
   return {
     codehostStarts: {},
-    repositoryLists: {},
     repositoryLinks: {},
     repositoryPushes: {},
 
@@ -202,60 +201,29 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
           return result;
         },
         start: () =>
-          patchStart(externalUserId, {
+          patch('codehostStarts', externalUserId, {
             status: 'starting',
             redirectUrl: undefined,
             state: undefined,
             error: undefined,
           }),
         succeed: (result) =>
-          patchStart(externalUserId, { status: 'started', redirectUrl: result.redirect_url, state: result.state }),
+          patch('codehostStarts', externalUserId, {
+            status: 'started',
+            redirectUrl: result.redirect_url,
+            state: result.state,
+          }),
         fail: (error) => {
           context.log('error', `Starting the code-host install flow failed (${error.message})`);
-          patchStart(externalUserId, { status: 'failed', error });
+          patch('codehostStarts', externalUserId, { status: 'failed', error });
         },
       });
     },
 
-    loadRepositories(externalUserId, query = {}) {
-      const page = clampPage(query.page);
-      const current = get().repositoryLists[externalUserId];
-      const perPage = clampPerPage(query.perPage ?? current?.perPage);
-      const record = `repositories:${externalUserId}:${perPage}:${page}`;
-      return run({
-        key: `load:${record}`,
-        record,
-        call: (signal) => client.codehost.listRepositories(externalUserId, { page, per_page: perPage }, { signal }),
-        start: () => {
-          const list = get().repositoryLists[externalUserId];
-          const fresh = list === undefined || list.perPage !== perPage;
-          patchList(externalUserId, {
-            ...(fresh ? emptyList(perPage) : {}),
-            status: 'loading',
-            page,
-            error: undefined,
-          });
-        },
-        succeed: (data) => {
-          const list = get().repositoryLists[externalUserId];
-          // A page of an abandoned page size is not worth keeping.
-          if (list !== undefined && list.perPage !== perPage) return;
-          const items = Array.isArray(data?.items) ? data.items : [];
-          const totalCount = data?.meta?.total_count;
-          patchList(externalUserId, {
-            pages: { ...list?.pages, [page]: items },
-            totalCount: typeof totalCount === 'number' ? totalCount : null,
-            ...(list === undefined || list.page === page ? { status: 'success' as const, error: undefined } : {}),
-          });
-        },
-        fail: (error) => {
-          const list = get().repositoryLists[externalUserId];
-          // The loaded pages stay: a failing next page is retried inline, never a reason to lose what is shown.
-          if (list === undefined || (list.page === page && list.perPage === perPage))
-            patchList(externalUserId, { status: 'error', error });
-          noteMissing(externalUserId, error);
-        },
-      });
+    async loadRepositories(externalUserId, query) {
+      const result = await get().fetchResource(resourceSpecs.repositories(externalUserId, query));
+      if (!result.ok) noteMissing(externalUserId, result.error);
+      return result;
     },
 
     linkRepository(projectId, externalUserId, repository) {
@@ -270,10 +238,10 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
             { external_user_id: externalUserId, repo_owner: repository.owner, repo_name: repository.name },
             { signal },
           ),
-        start: () => patchLink(projectId, { status: 'running', repository, error: undefined }),
-        succeed: (result) => patchLink(projectId, { status: 'succeeded', result }),
+        start: () => patch('repositoryLinks', projectId, { status: 'running', repository, error: undefined }),
+        succeed: (result) => patch('repositoryLinks', projectId, { status: 'succeeded', result }),
         fail: (error) => {
-          patchLink(projectId, { status: 'failed', error });
+          patch('repositoryLinks', projectId, { status: 'failed', error });
           noteMissing(externalUserId, error);
         },
       });
@@ -298,22 +266,18 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
         record,
         call: (signal) => client.codehost.push(projectId, body, { signal }),
         start: () =>
-          patchPush(projectId, {
+          patch('repositoryPushes', projectId, {
             status: 'running',
             repository: repository === undefined ? undefined : { owner: repository.owner, name: repository.name },
             error: undefined,
           }),
         succeed: (result) => {
-          patchPush(projectId, { status: 'succeeded', result });
-          // A created repository changes every cached page of the listing: start it over.
-          if (result.repo_created === true && get().repositoryLists[externalUserId] !== undefined) {
-            patchList(externalUserId, {
-              ...emptyList(get().repositoryLists[externalUserId]?.perPage ?? repositoryPaging.defaultPerPage),
-            });
-          }
+          patch('repositoryPushes', projectId, { status: 'succeeded', result });
+          // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
+          if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
         },
         fail: (error) => {
-          patchPush(projectId, { status: 'failed', error });
+          patch('repositoryPushes', projectId, { status: 'failed', error });
           noteMissing(externalUserId, error);
         },
       });

@@ -6,7 +6,7 @@
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import type { ConversationTurn, ProjectSummary, Usage } from '../wire/proxy-resources.js';
-import type { CodehostConnection, DeploymentConnection, SubscriptionPlan } from '../wire/resources.js';
+import type { CodehostConnection, DeploymentConnection, RepositoryList, SubscriptionPlan } from '../wire/resources.js';
 import { withProxyTurns, type ConversationSlice } from './conversation-slice.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
 
@@ -50,7 +50,7 @@ export const idleResource: Resource<never> = {
 };
 
 /** The resource of `spec` in a store state. */
-export function selectResource<T>(state: ResourcesSlice, spec: ResourceSpec<T>): Resource<T> {
+export function selectResource<T>(state: Pick<ResourcesSlice, 'resources'>, spec: ResourceSpec<T>): Resource<T> {
   return (state.resources[spec.key] as Resource<T> | undefined) ?? idleResource;
 }
 
@@ -64,6 +64,29 @@ export function plansInDisplayOrder(plans: readonly SubscriptionPlan[]): Subscri
     .map((plan, index) => ({ plan, index }))
     .sort((a, b) => (a.plan.sort_order as number) - (b.plan.sort_order as number) || a.index - b.index)
     .map(({ plan }) => plan);
+}
+
+/** The API's repository page size bounds and the default the library asks for. */
+export const repositoryPaging = { minPerPage: 1, maxPerPage: 100, defaultPerPage: 30 } as const;
+
+/** A page size within the API's bounds (1 to 100), from any number. */
+export function clampPerPage(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return repositoryPaging.defaultPerPage;
+  return Math.min(repositoryPaging.maxPerPage, Math.max(repositoryPaging.minPerPage, Math.trunc(value)));
+}
+
+/** A page number the API accepts (>= 1), from any number. */
+export function clampPage(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return 1;
+  return Math.max(1, Math.trunc(value));
+}
+
+/**
+ * The start of the keys of an end user's repository pages (`repositories:{externalUserId}:`), and of one page
+ * size's with `perPage` (`repositories:ada:30:`); a page's key ends with its number.
+ */
+export function repositoryKeyPrefix(externalUserId: string, perPage?: number): string {
+  return `repositories:${externalUserId}:${perPage === undefined ? '' : `${clampPerPage(perPage)}:`}`;
 }
 
 // A route the transport does not have (no proxy in front of the API) answers 404: nothing to show, not a failure.
@@ -133,6 +156,22 @@ export const resourceSpecs = {
         () => client.deployments.getConnection(provider, externalUserId, { signal }),
       ),
   }),
+  /** One page of the end user's repositories; page and page size clamped (a page means nothing without its size). */
+  repositories: (
+    externalUserId: string,
+    query: { page?: number; perPage?: number } = {},
+  ): ResourceSpec<RepositoryList> => {
+    const page = clampPage(query.page);
+    const perPage = clampPerPage(query.perPage);
+    return {
+      key: `${repositoryKeyPrefix(externalUserId, perPage)}${page}`,
+      fetch: async (client, signal) => {
+        const list = await client.codehost.listRepositories(externalUserId, { page, per_page: perPage }, { signal });
+        // The page's items are read tolerantly: an answer without a list is an empty page.
+        return { ...list, items: Array.isArray(list?.items) ? list.items : [] };
+      },
+    };
+  },
   codehostConnections: {
     key: 'codehost-connections',
     fetch: (client, signal) => client.codehost.listConnections({ signal }),

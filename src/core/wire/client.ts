@@ -9,33 +9,27 @@ import {
   type GenerationDraft,
   type GenerationOutcome,
 } from './generation-reducer.js';
-import type { ConversationTurn, ProjectSummary, Usage } from './proxy-resources.js';
+import type { Usage } from './proxy-resources.js';
 import {
   fillPath,
   routeContract,
   type AgentPathOverrides,
+  type JsonRouteName,
+  type ListRouteName,
   type RouteBody,
+  type RouteData,
   type RouteName,
   type RouteParams,
 } from './routes.js';
 import type {
-  CodehostConnection,
   ConnectDeploymentInput,
-  Deployment,
   DeployInput,
-  DeploymentConnection,
   FollowUpInput,
   GenerateInput,
   LinkRepositoryInput,
-  LinkResult,
-  Project,
   PushInput,
-  PushResult,
-  RepositoryList,
   RepositoryListQuery,
   StartCodehostConnectInput,
-  StartCodehostConnectResult,
-  SubscriptionPlan,
 } from './resources.js';
 import type { AgentTransport, TransportRequest } from './transport.js';
 
@@ -69,40 +63,59 @@ export type ProjectEventsResult =
   | (GenerationResult & { replayed: true; lastEventId: number | undefined })
   | { outcome: 'nothing_recorded'; replayed: false; error?: AgentApiError };
 
-/** Every endpoint of the Agent API. */
+/**
+ * Every endpoint of the Agent API. Each method resolves with its route's `RouteData` (the contract's answer,
+ * unwrapped), so the contract and this interface cannot drift apart.
+ */
 export interface AgentClient {
   /** Creates a project; resolves with the outcome once the stream has started, rejects if refused before. */
   generate(input: GenerateInput, options?: StreamOptions): Promise<GenerationResult>;
   /** Refines a project with a follow-up prompt. */
   followUp(projectId: string, input: FollowUpInput, options?: StreamOptions): Promise<GenerationResult>;
-  getProject(projectId: string, options?: RequestOptions): Promise<Project>;
+  getProject(projectId: string, options?: RequestOptions): Promise<RouteData<'getProject'>>;
   deployments: {
-    connect(provider: string, input: ConnectDeploymentInput, options?: RequestOptions): Promise<DeploymentConnection>;
-    getConnection(provider: string, externalUserId: string, options?: RequestOptions): Promise<DeploymentConnection>;
-    listConnections(provider: string, options?: RequestOptions): Promise<DeploymentConnection[]>;
-    deploy(providerId: string, projectId: string, input?: DeployInput, options?: RequestOptions): Promise<Deployment>;
+    connect(
+      provider: string,
+      input: ConnectDeploymentInput,
+      options?: RequestOptions,
+    ): Promise<RouteData<'connectDeployment'>>;
+    getConnection(
+      provider: string,
+      externalUserId: string,
+      options?: RequestOptions,
+    ): Promise<RouteData<'getDeploymentConnection'>>;
+    listConnections(provider: string, options?: RequestOptions): Promise<RouteData<'listDeploymentConnections'>>;
+    deploy(
+      providerId: string,
+      projectId: string,
+      input?: DeployInput,
+      options?: RequestOptions,
+    ): Promise<RouteData<'deploy'>>;
   };
   codehost: {
-    startConnect(input: StartCodehostConnectInput, options?: RequestOptions): Promise<StartCodehostConnectResult>;
-    getConnection(externalUserId: string, options?: RequestOptions): Promise<CodehostConnection>;
-    listConnections(options?: RequestOptions): Promise<CodehostConnection[]>;
+    startConnect(
+      input: StartCodehostConnectInput,
+      options?: RequestOptions,
+    ): Promise<RouteData<'startCodehostConnect'>>;
+    getConnection(externalUserId: string, options?: RequestOptions): Promise<RouteData<'getCodehostConnection'>>;
+    listConnections(options?: RequestOptions): Promise<RouteData<'listCodehostConnections'>>;
     listRepositories(
       externalUserId: string,
       query?: RepositoryListQuery,
       options?: RequestOptions,
-    ): Promise<RepositoryList>;
-    link(projectId: string, input: LinkRepositoryInput, options?: RequestOptions): Promise<LinkResult>;
-    push(projectId: string, input: PushInput, options?: RequestOptions): Promise<PushResult>;
+    ): Promise<RouteData<'listRepositories'>>;
+    link(projectId: string, input: LinkRepositoryInput, options?: RequestOptions): Promise<RouteData<'linkRepository'>>;
+    push(projectId: string, input: PushInput, options?: RequestOptions): Promise<RouteData<'pushRepository'>>;
   };
   plans: {
-    list(options?: RequestOptions): Promise<SubscriptionPlan[]>;
+    list(options?: RequestOptions): Promise<RouteData<'listPlans'>>;
   };
   /** The agency proxy's own routes (`agent-embed/server`); a transport straight to the API has none (404). */
   projects: {
     /** The signed-in end user's projects, newest first. */
-    list(options?: RequestOptions): Promise<ProjectSummary[]>;
+    list(options?: RequestOptions): Promise<RouteData<'listProjects'>>;
     /** The prompts sent about a project and their outcomes, oldest first. */
-    conversation(projectId: string, options?: RequestOptions): Promise<ConversationTurn[]>;
+    conversation(projectId: string, options?: RequestOptions): Promise<RouteData<'getConversation'>>;
     /**
      * Replays the project's latest generation after `after`, then follows it live to its terminal event.
      * Never sends a generate or follow-up. Rejects with `AgentApiError` when refused for another reason.
@@ -110,7 +123,7 @@ export interface AgentClient {
     events(projectId: string, options: ProjectEventsOptions): Promise<ProjectEventsResult>;
   };
   usage: {
-    /** The signed-in end user's quota usage (`GET {basePath}/usage` of the agency proxy). */
+    /** The signed-in end user's quota usage (`GET {basePath}/usage` of the agency proxy), read defensively. */
     get(options?: RequestOptions): Promise<Usage>;
   };
 }
@@ -127,29 +140,29 @@ export interface AgentClientOptions {
   paths?: AgentPathOverrides;
 }
 
-function unwrapData(body: unknown): unknown {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body)
-    return (body as { data: unknown }).data;
-  return body;
-}
+// The routes whose data is a listing: "not shown" in the spec, so a bare array or one under a usual key is read.
+const listRoutes: Record<ListRouteName, true> = {
+  listDeploymentConnections: true,
+  listCodehostConnections: true,
+  listPlans: true,
+  listProjects: true,
+  getConversation: true,
+};
 
-/** The data of an answer, or what is known when a success came without any (a 204 to deploy, link or push). */
-function dataOr<T>(body: unknown, known: T): T {
-  const data = unwrapData(body);
-  return data === null || data === undefined || data === '' ? known : (data as T);
-}
-
-// Listing shapes are "not shown" in the spec: accept a bare array or one under a usual key.
-function unwrapList<T>(body: unknown): T[] {
-  const data = unwrapData(body);
-  if (Array.isArray(data)) return data as T[];
-  if (typeof data === 'object' && data !== null) {
-    for (const key of ['items', 'connections', 'plans', 'projects', 'turns']) {
-      const value = (data as Record<string, unknown>)[key];
-      if (Array.isArray(value)) return value as T[];
-    }
-  }
-  return [];
+/**
+ * The data of a route's answer, trusted to be what the contract says: an envelope's `data`, a listing's array
+ * (`[]` when none is found), or `empty` when a success came without data (a 204 to deploy, link or push).
+ */
+function dataOf<Name extends JsonRouteName>(name: Name, body: unknown, empty?: RouteData<Name>): RouteData<Name> {
+  const data = typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body ? body.data : body;
+  if (empty !== undefined && (data === null || data === undefined || data === '')) return empty;
+  if (!(name in listRoutes)) return data as RouteData<Name>;
+  const lists = Array.isArray(data)
+    ? [data]
+    : typeof data === 'object' && data !== null
+      ? ['items', 'connections', 'plans', 'projects', 'turns'].map((key) => (data as Record<string, unknown>)[key])
+      : [];
+  return (lists.find(Array.isArray) ?? []) as RouteData<Name>;
 }
 
 function resultOf(
@@ -173,23 +186,28 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     return fillPath(options.paths?.[name] ?? routeContract[name].path, params);
   }
 
-  /** Sends one JSON request of the route contract: the row's method and path, a body of the row's type. */
-  function send<Name extends RouteName>(
+  /**
+   * Sends one JSON request of the route contract (the row's method and path, a body of the row's type) and
+   * resolves with the data of its answer; `empty` stands for the data of a success without any.
+   */
+  async function send<Name extends JsonRouteName>(
     name: Name,
     params: RouteParams<Name>,
     request: {
       body?: RouteBody<Name>;
       query?: Record<string, number | undefined>;
       options?: RequestOptions | undefined;
-    },
-  ): Promise<unknown> {
-    return transport.json({
+      empty?: RouteData<Name>;
+    } = {},
+  ): Promise<RouteData<Name>> {
+    const body = await transport.json({
       method: routeContract[name].method,
       path: path(name, params),
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.query === undefined ? {} : { query: request.query }),
       ...(request.options?.signal === undefined ? {} : { signal: request.options.signal }),
     });
+    return dataOf(name, body, request.empty);
   }
 
   async function runStream<Name extends 'generate' | 'followUp'>(
@@ -277,75 +295,56 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   return {
     generate: (input, streamOptions) => runStream('generate', {}, input, streamOptions),
     followUp: (projectId, input, streamOptions) => runStream('followUp', { projectId }, input, streamOptions),
-    getProject: async (projectId, requestOptions) =>
-      (await send('getProject', { projectId }, { options: requestOptions })) as Project,
+    getProject: (projectId, options) => send('getProject', { projectId }, { options }),
     deployments: {
-      connect: async (provider, input, requestOptions) =>
-        unwrapData(
-          await send('connectDeployment', { provider }, { body: input, options: requestOptions }),
-        ) as DeploymentConnection,
-      getConnection: async (provider, externalUserId, requestOptions) =>
-        unwrapData(
-          await send('getDeploymentConnection', { provider, externalUserId }, { options: requestOptions }),
-        ) as DeploymentConnection,
-      listConnections: async (provider, requestOptions) =>
-        unwrapList<DeploymentConnection>(
-          await send('listDeploymentConnections', { provider }, { options: requestOptions }),
+      connect: (provider, body, options) => send('connectDeployment', { provider }, { body, options }),
+      getConnection: (provider, externalUserId, options) =>
+        send('getDeploymentConnection', { provider, externalUserId }, { options }),
+      listConnections: (provider, options) => send('listDeploymentConnections', { provider }, { options }),
+      deploy: (providerId, projectId, body = {}, options) =>
+        send(
+          'deploy',
+          { providerId, projectId },
+          { body, options, empty: { deployment_id: '', status: 'queued', url: null } },
         ),
-      deploy: async (providerId, projectId, input = {}, requestOptions) =>
-        dataOr<Deployment>(await send('deploy', { providerId, projectId }, { body: input, options: requestOptions }), {
-          deployment_id: '',
-          status: 'queued',
-          url: null,
-        }),
     },
     codehost: {
-      startConnect: async (input, requestOptions) =>
-        unwrapData(
-          await send('startCodehostConnect', {}, { body: input, options: requestOptions }),
-        ) as StartCodehostConnectResult,
-      getConnection: async (externalUserId, requestOptions) =>
-        unwrapData(
-          await send('getCodehostConnection', { externalUserId }, { options: requestOptions }),
-        ) as CodehostConnection,
-      listConnections: async (requestOptions) =>
-        unwrapList<CodehostConnection>(await send('listCodehostConnections', {}, { options: requestOptions })),
-      listRepositories: async (externalUserId, query = {}, requestOptions) =>
-        unwrapData(
-          await send(
-            'listRepositories',
-            { externalUserId },
-            { query: { page: query.page, per_page: query.per_page }, options: requestOptions },
-          ),
-        ) as RepositoryList,
-      link: async (projectId, input, requestOptions) =>
-        dataOr<LinkResult>(await send('linkRepository', { projectId }, { body: input, options: requestOptions }), {
-          project_id: projectId,
-          codehost_login: '',
-          repo_url: '',
-          branch: '',
-        }),
-      push: async (projectId, input, requestOptions) =>
-        dataOr<PushResult>(await send('pushRepository', { projectId }, { body: input, options: requestOptions }), {
-          repo_url: '',
-          codehost_login: '',
-          branch: input.branch ?? '',
-          repo_created: false,
-        }),
+      startConnect: (body, options) => send('startCodehostConnect', {}, { body, options }),
+      getConnection: (externalUserId, options) => send('getCodehostConnection', { externalUserId }, { options }),
+      listConnections: (options) => send('listCodehostConnections', {}, { options }),
+      listRepositories: (externalUserId, query = {}, options) =>
+        send(
+          'listRepositories',
+          { externalUserId },
+          { query: { page: query.page, per_page: query.per_page }, options },
+        ),
+      link: (projectId, body, options) =>
+        send(
+          'linkRepository',
+          { projectId },
+          { body, options, empty: { project_id: projectId, codehost_login: '', repo_url: '', branch: '' } },
+        ),
+      push: (projectId, body, options) =>
+        send(
+          'pushRepository',
+          { projectId },
+          {
+            body,
+            options,
+            empty: { repo_url: '', codehost_login: '', branch: body.branch ?? '', repo_created: false },
+          },
+        ),
     },
     plans: {
-      list: async (requestOptions) =>
-        unwrapList<SubscriptionPlan>(await send('listPlans', {}, { options: requestOptions })),
+      list: (options) => send('listPlans', {}, { options }),
     },
     projects: {
-      list: async (requestOptions) =>
-        unwrapList<ProjectSummary>(await send('listProjects', {}, { options: requestOptions })),
-      conversation: async (projectId, requestOptions) =>
-        unwrapList<ConversationTurn>(await send('getConversation', { projectId }, { options: requestOptions })),
+      list: (options) => send('listProjects', {}, { options }),
+      conversation: (projectId, options) => send('getConversation', { projectId }, { options }),
       events: replayEvents,
     },
     usage: {
-      get: async (requestOptions) => usageOf(await send('getUsage', {}, { options: requestOptions })),
+      get: async (options) => usageOf(await send('getUsage', {}, { options })),
     },
   };
 }

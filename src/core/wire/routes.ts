@@ -199,6 +199,30 @@ export type RouteBody<Name extends RouteName> = RouteTypes[Name]['body'];
 /** What a route answers on success (for a stream: each event). */
 export type RouteAnswer<Name extends RouteName> = RouteTypes[Name]['answer'];
 
+/** The routes answered with one JSON body (every route but the event streams). */
+export type JsonRouteName = {
+  [Name in RouteName]: ContractTable[Name] extends { stream: true } ? never : Name;
+}[RouteName];
+
+// The array a listing body carries under its key (`projects`, `turns`); never for a body without one.
+type ListIn<Body> = { [Key in keyof Body]-?: Body[Key] extends readonly unknown[] ? Body[Key] : never }[keyof Body];
+
+/**
+ * What the client resolves a JSON route with, read from its `RouteAnswer`: an envelope's `data`, a listing
+ * body's array, else the body itself.
+ */
+export type RouteData<Name extends JsonRouteName> =
+  RouteAnswer<Name> extends Envelope<infer Data>
+    ? Data
+    : [ListIn<RouteAnswer<Name>>] extends [never]
+      ? RouteAnswer<Name>
+      : ListIn<RouteAnswer<Name>>;
+
+/** The JSON routes whose data is a listing (the client reads those tolerantly: `RouteData` is an array). */
+export type ListRouteName = {
+  [Name in JsonRouteName]: RouteData<Name> extends readonly unknown[] ? Name : never;
+}[JsonRouteName];
+
 /** Overrides of route paths, by route name. */
 export type AgentPathOverrides = Partial<Record<RouteName, string>>;
 

@@ -71,7 +71,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
   const hasConnection =
     connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
   const repositories = useRepositories({ ...(perPage === undefined ? {} : { perPage }), enabled: hasConnection });
-  const { list, pageCount, loaded, canLoadMore, goToPage, loadMore, refresh } = repositories;
+  const { status: listStatus, data: list, page, pageCount, canLoadMore, goToPage, loadMore, refresh } = repositories;
   const { link, push } = useRepositoryActions(targetProject);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Repository | undefined>(undefined);
@@ -81,8 +81,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
 
   const knownTotal = typeof list?.totalCount === 'number';
   const trimmedQuery = query.trim().toLowerCase();
-  const listStatus = list?.status ?? 'idle';
-  const page = list?.page ?? 1;
+  const loaded = useMemo(() => list?.loaded ?? [], [list]);
   const loadedCount = loaded.length;
   const items = useMemo(() => {
     if (trimmedQuery !== '')
@@ -91,9 +90,9 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
     // A page that failed or is on its way leaves the nearest loaded page in place (and keyboard focus with it).
     const nearest = Object.keys(list.pages)
       .map(Number)
-      .sort((a, b) => Math.abs(a - list.page) - Math.abs(b - list.page))[0];
+      .sort((a, b) => Math.abs(a - page) - Math.abs(b - page))[0];
     return nearest === undefined ? [] : (list.pages[nearest] ?? []);
-  }, [trimmedQuery, loaded, knownTotal, list]);
+  }, [trimmedQuery, loaded, knownTotal, list, page]);
   const listbox = useListbox({ items, textOf: (repository) => repository.name, onChoose: setSelected });
 
   // Once when the connection becomes usable (the user fixed it on the code host): a list that failed
@@ -101,13 +100,13 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
   useEffect(() => {
     const before = previousConnectionStatus.current;
     previousConnectionStatus.current = connectionStatus;
-    if (before !== undefined && before !== 'connected' && connectionStatus === 'connected' && list?.status === 'error')
+    if (before !== undefined && before !== 'connected' && connectionStatus === 'connected' && listStatus === 'error')
       void refresh();
-  }, [connectionStatus, list?.status, refresh]);
+  }, [connectionStatus, listStatus, refresh]);
 
   const notConnected = connectionStatus === 'missing';
   const connectionError = connectionStatus === 'error' ? connection.error : undefined;
-  const listError = listStatus === 'error' ? list?.error : undefined;
+  const listError = listStatus === 'error' ? repositories.error : undefined;
   // A failing later page keeps what is loaded: its error sits under the list, with a retry.
   const pageError = listError !== undefined && loadedCount > 0 ? listError : undefined;
   const blockingError = connectionError ?? (pageError === undefined ? listError : undefined);
@@ -267,7 +266,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           error={pageError}
           title={text.pageErrorTitle}
           context="repositories"
-          onRetry={() => void (knownTotal ? goToPage(page) : loadMore())}
+          onRetry={() => void refresh()}
         />
       )}
       {state === 'ready' && trimmedQuery === '' && list !== undefined && pageError === undefined && (

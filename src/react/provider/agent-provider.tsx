@@ -81,7 +81,6 @@ const errorRecords = [
   'deployments',
   'deploymentConnects',
   'codehostStarts',
-  'repositoryLists',
   'repositoryLinks',
   'repositoryPushes',
 ] as const satisfies readonly (keyof AgentStoreState)[];
