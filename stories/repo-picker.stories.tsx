@@ -180,7 +180,7 @@ export const LinkOk: Story = {
   parameters: agentParameters(linked(0)),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await expect(element).toHaveAttribute('data-link', 'succeeded');
+    await expect(element).toHaveAttribute('data-link', 'success');
     await expect(view.getByText(/^Your code goes to ada-lovelace\//)).toBeInTheDocument();
     await expect(view.getByRole('link', { name: /^codehost\.agent-embed\.test\/ada-lovelace\// })).toHaveAttribute(
       'href',
@@ -204,7 +204,7 @@ export const LinkProjectNotFound: Story = {
   }),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await expect(element).toHaveAttribute('data-link', 'failed');
+    await expect(element).toHaveAttribute('data-link', 'error');
     await expect(view.getByRole('alert')).toHaveTextContent('This project could not be found.');
     await expect(view.getByRole('alert').querySelector('details')).toHaveTextContent(agentApiMessages.projectNotFound);
   },
@@ -225,7 +225,7 @@ export const PushToNew: Story = {
   }),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await expect(element).toHaveAttribute('data-push', 'succeeded');
+    await expect(element).toHaveAttribute('data-push', 'success');
     await expect(view.getByText('Created ada-lovelace/yoga-studio-site and saved your code')).toBeInTheDocument();
     await expect(
       view.getByRole('link', { name: 'codehost.agent-embed.test/ada-lovelace/yoga-studio-site' }),
@@ -240,8 +240,8 @@ export const PushToExisting: Story = {
   ),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
-    await expect(element).toHaveAttribute('data-link', 'succeeded');
-    await expect(element).toHaveAttribute('data-push', 'succeeded');
+    await expect(element).toHaveAttribute('data-link', 'success');
+    await expect(element).toHaveAttribute('data-push', 'success');
     await expect(view.getByText(/^Saved your code to ada-lovelace\//)).toBeInTheDocument();
   },
 };

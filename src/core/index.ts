@@ -182,23 +182,13 @@ export { codehostConnectionStatus, isPrivateRepository, selectRepositoryPages } 
 export type {
   CodehostConnectionStatus,
   CodehostSlice,
-  CodehostStartState,
-  CodehostStartStatus,
-  RepositoryActionStatus,
-  RepositoryLinkState,
   RepositoryPages,
-  RepositoryPushState,
   StartCodehostInput,
 } from './store/codehost-slice.js';
-export { deploymentConnectionKey, deploymentConnectionStatus, deploymentKey } from './store/deployments-slice.js';
-export type {
-  DeploymentConnectState,
-  DeploymentConnectionStatus,
-  DeploymentConnectStatus,
-  DeploymentsSlice,
-  DeploymentState,
-  DeploymentStatus,
-} from './store/deployments-slice.js';
+export { deploymentConnectionStatus } from './store/deployments-slice.js';
+export type { DeploymentConnectionStatus, DeploymentsSlice } from './store/deployments-slice.js';
+export { idleMutation, mutationKeys, selectMutation } from './store/mutations.js';
+export type { Mutation, MutationKey, MutationStatus, MutationsSlice, RepositoryRef } from './store/mutations.js';
 export type { IntegrationResult } from './store/slice-context.js';
 export {
   clampPage,

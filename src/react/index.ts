@@ -58,6 +58,7 @@ export { useUsage } from './usage/use-usage.js';
 export type { UseUsageResult } from './usage/use-usage.js';
 export type { UsePlansResult } from './integrations/use-plans.js';
 export { useResource } from './shared/use-resource.js';
+export { useMutation } from './shared/use-mutation.js';
 export type { UseResourceResult } from './shared/use-resource.js';
 export { DeployButton } from './integrations/deploy-button.js';
 export type { DeployButtonProps, DeployButtonState } from './integrations/deploy-button.js';
@@ -97,13 +98,11 @@ export type {
 } from '../core/index.js';
 export type {
   CodehostConnectionStatus,
-  DeploymentConnectState,
   DeploymentConnectionStatus,
-  DeploymentState,
   IntegrationResult,
+  Mutation,
+  MutationStatus,
   Resource,
   ResourceStatus,
-  RepositoryLinkState,
   RepositoryPages,
-  RepositoryPushState,
 } from '../core/index.js';

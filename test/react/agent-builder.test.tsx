@@ -124,12 +124,12 @@ describe('AgentBuilder, the one-line embed', () => {
       const linkedName = within(repositories).getAllByRole('option')[1]!.querySelector('.ae-repo-name')!.textContent!;
       await waitFor(() => expect(primaries()).toEqual([`Use ${linkedName}`]));
       await user.click(within(repositories).getByRole('button', { name: /^Use / }));
-      await waitFor(() => expect(repositories).toHaveAttribute('data-link', 'succeeded'));
+      await waitFor(() => expect(repositories).toHaveAttribute('data-link', 'success'));
       expect(repositories).toHaveTextContent(`Your code goes to ${linkedName}`);
       expect(primaries()).toEqual([`Save the code to ${linkedName}`]);
       await user.type(within(repositories).getByLabelText('New repository name'), 'yoga-studio-site');
       await user.click(within(repositories).getByRole('button', { name: 'Create and save' }));
-      await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'succeeded'));
+      await waitFor(() => expect(repositories).toHaveAttribute('data-push', 'success'));
       expect(repositories).toHaveTextContent('Created ada-lovelace/yoga-studio-site and saved your code');
       // The linked repository keeps its box and its action (no "Use" again), and a save there is told in it.
       expect(repositories).toHaveTextContent(`Your code goes to ${linkedName}`);

@@ -129,7 +129,7 @@ describe('hook actions return a Promise of their result, never undefined and nev
       'unauthorized',
     ]);
     expect(requests).toEqual([]);
-    expect(store.getState().deployments).toEqual({});
+    expect(store.getState().mutations).toEqual({});
   });
 
   it('an API failure resolves { ok: false, error } and is the same error the state shows', async () => {

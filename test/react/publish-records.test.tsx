@@ -7,7 +7,7 @@ import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentProvider, useCodehost, useDeployment, useRepositoryActions, type AgentStore } from 'agent-embed';
-import { createAgentClient, createAgentStore } from 'agent-embed/core';
+import { createAgentClient, createAgentStore, mutationKeys, selectMutation } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { createMemoryStorage } from '../store/fakes.js';
 
@@ -92,9 +92,12 @@ describe('the Publish story across pages', () => {
     const second = page();
     const { result } = hooksOn(second, projectId);
     const url = deployed.ok ? deployed.data.url : undefined;
-    expect(result.current.deployment.deployment).toMatchObject({ status: 'deployed', deployment: { url } });
-    expect(result.current.repository.link).toMatchObject({ status: 'succeeded', repository: { owner, name } });
-    expect(result.current.repository.push).toMatchObject({ status: 'succeeded', result: { repo_created: false } });
+    expect(result.current.deployment.deployment).toMatchObject({ status: 'success', data: { url } });
+    expect(result.current.repository.link).toMatchObject({ status: 'success', variables: { owner, name } });
+    expect(result.current.repository.push).toMatchObject({ status: 'success', data: { repo_created: false } });
+    // Only what the Publish sheet tells is kept: no token submission, no install start.
+    expect(result.current.deployment.connecting.status).toBe('idle');
+    expect(result.current.codehost.start.status).toBe('idle');
     expect(result.current.repository.linked).toEqual({ owner, name });
     await waitFor(() => expect(result.current.deployment.connectionStatus).toBe('connected'));
     await waitFor(() => expect(result.current.codehost.connectionStatus).toBe('connected'));
@@ -108,13 +111,13 @@ describe('the Publish story across pages', () => {
     // No provider connection: the deploy fails; no code host: the push fails.
     expect((await first.getState().deploy('vercel', projectId, 'ada')).ok).toBe(false);
     expect((await first.getState().pushRepository(projectId, 'ada', { owner: 'ada', name: 'site' })).ok).toBe(false);
-    expect(first.getState().deployments[`vercel:${projectId}`]?.status).toBe('failed');
+    expect(selectMutation(first.getState(), mutationKeys.deploy('vercel', projectId)).status).toBe('error');
     first.destroy();
 
     const second = page();
     const { result } = hooksOn(second, projectId);
-    expect(result.current.deployment.deployment).toBeUndefined();
-    expect(result.current.repository.push).toBeUndefined();
+    expect(result.current.deployment.deployment.status).toBe('idle');
+    expect(result.current.repository.push.status).toBe('idle');
     expect(result.current.repository.linked).toBeUndefined();
   });
 
@@ -128,7 +131,7 @@ describe('the Publish story across pages', () => {
     first.destroy();
 
     const { result } = hooksOn(page(), projectId);
-    expect(result.current.repository.link).toBeUndefined();
+    expect(result.current.repository.link.status).toBe('idle');
     expect(result.current.repository.linked).toEqual({ owner: 'ada-lovelace', name: 'new-site' });
   });
 });

@@ -256,7 +256,7 @@ describe('RepoPicker link and push', () => {
     const { user, region } = rendered;
     const fullName = await pick(rendered, 2);
     await user.click(within(region()).getByRole('button', { name: `Use ${fullName}` }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'success'));
     const linked = within(region()).getByText(`Your code goes to ${fullName}`).closest('.ae-outcome') as HTMLElement;
     expect(linked).toHaveTextContent(/Branch (main|master)/);
     // Linked: the one next step is the push, and the link button has done its job.
@@ -270,7 +270,7 @@ describe('RepoPicker link and push', () => {
     );
 
     await user.click(within(region()).getByRole('button', { name: `Save the code to ${fullName}` }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'success'));
     expect(region()).toHaveTextContent(`Saved your code to ${fullName}`);
     // The push is the latest news: the link result is not repeated under it.
     expect(within(region()).queryByText(`Your code goes to ${fullName}`)).not.toBeInTheDocument();
@@ -309,7 +309,7 @@ describe('RepoPicker link and push', () => {
     expect(sent.some((request) => request.path.endsWith('/push'))).toBe(false);
     await user.type(name, 'acme-org/client-site');
     await user.click(within(region()).getByRole('button', { name: 'Create and save' }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'success'));
     expect(sent.find((request) => request.path.endsWith('/push'))?.body).toEqual({
       external_user_id: 'ada',
       repo_owner: 'acme-org',
@@ -344,10 +344,10 @@ describe('RepoPicker link and push', () => {
 
     const fullName = await pick(rendered, 0);
     await user.click(within(region()).getByRole('button', { name: `Use ${fullName}` }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'success'));
     const other = await pick(rendered, 1);
     await user.click(within(region()).getByRole('button', { name: `Use ${other}` }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'failed'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'error'));
     const notLinked = within(region()).getByText('That repository could not be chosen').closest('[role="alert"]')!;
     expect(notLinked).toHaveTextContent('That repository could not be found.');
     // The API's own words stay for support, inside the closed Details disclosure.
@@ -359,7 +359,7 @@ describe('RepoPicker link and push', () => {
     const missingProject = renderPicker({ projectId: 'proj_missing' }, { mock: { api } });
     const chosen = await pick(missingProject, 0);
     await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: `Use ${chosen}` }));
-    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'failed'));
+    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-link', 'error'));
     expect(within(missingProject.region()).getByRole('alert')).toHaveTextContent(
       'This project could not be found. It may have been removed; start a new one.',
     );
@@ -368,7 +368,7 @@ describe('RepoPicker link and push', () => {
     );
     await missingProject.user.type(within(missingProject.region()).getByLabelText('New repository name'), 'new-one');
     await missingProject.user.click(within(missingProject.region()).getByRole('button', { name: 'Create and save' }));
-    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'failed'));
+    await waitFor(() => expect(missingProject.region()).toHaveAttribute('data-push', 'error'));
     // One error in one place: the push's replaces the link's.
     expect(within(missingProject.region()).getAllByRole('alert')).toHaveLength(1);
     expect(
@@ -475,11 +475,11 @@ describe('RepoPicker never links a non-http(s) repository address', () => {
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'ready'));
     await user.click(rendered.options()[0]!);
     await user.click(within(region()).getByRole('button', { name: /^Use / }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'success'));
     expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
     await user.click(within(region()).getByRole('button', { name: /^Save the code to / }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'success'));
     expect(within(region()).getAllByText('Not a web address')).toHaveLength(1);
     expect(screen.queryAllByRole('link')).toHaveLength(0);
     expect(container.innerHTML).not.toContain('javascript:');
@@ -501,9 +501,9 @@ describe('RepoPicker accessibility (axe, color-contrast off in jsdom)', () => {
     await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     expect(await violations(container)).toEqual([]);
     await user.click(within(region()).getByRole('button', { name: /^Use / }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-link', 'success'));
     await user.click(within(region()).getByRole('button', { name: /^Save the code to / }));
-    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'succeeded'));
+    await waitFor(() => expect(region()).toHaveAttribute('data-push', 'success'));
     expect(await violations(container)).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ import {
   codehostConnectionStatus,
   createAgentStore,
   deploymentConnectionStatus,
+  mutationKeys,
   resourceSpecs,
+  selectMutation,
   selectRepositoryPages,
   selectResource,
   type AgentLogEntry,
@@ -72,6 +74,8 @@ function setup(options: Setup = {}) {
     admin,
     sent,
     state: () => store.getState(),
+    connect: (provider: string, user: string) =>
+      selectMutation(store.getState(), mutationKeys.deploymentConnect(provider, user)),
     loadDeploymentConnection: (provider: string, user: string) =>
       store.getState().fetchResource(resourceSpecs.deploymentConnection(provider, user)),
     deploymentConnection: (provider: string, user: string) => {
@@ -110,7 +114,7 @@ function setup(options: Setup = {}) {
 
 describe('deployments slice', () => {
   it('a missing connection, a rejected token, a connected account; the token is in no state and no log', async () => {
-    const { state, store, log, loadDeploymentConnection, deploymentConnection } = setup();
+    const { state, store, log, loadDeploymentConnection, deploymentConnection, connect } = setup();
     const token = 'bad_secret_token_9f3a';
     const goodToken = 'acme-team:secret-value-771';
     expect(await loadDeploymentConnection('vercel', 'ada')).toEqual({ ok: true, data: null });
@@ -119,16 +123,19 @@ describe('deployments slice', () => {
     const rejected = await state().connectDeployment('vercel', 'ada', token);
     expect(rejected.ok).toBe(false);
     expect(deploymentConnection('vercel', 'ada').connectionStatus).toBe('missing');
-    const afterRejection = state().deploymentConnects['vercel:ada']!;
-    expect(afterRejection.status).toBe('failed');
+    const afterRejection = connect('vercel', 'ada');
+    expect(afterRejection.status).toBe('error');
     expect(afterRejection.error?.fieldErrors?.token?.[0]).toContain('rejected by Vercel');
 
     const connected = await state().connectDeployment('vercel', 'ada', goodToken);
     expect(connected.ok).toBe(true);
-    expect(state().deploymentConnects['vercel:ada']).toEqual({
-      provider: 'vercel',
-      status: 'connected',
+    expect(connect('vercel', 'ada')).toEqual({
+      status: 'success',
+      data: expect.objectContaining({ provider_account_name: 'acme-team (Vercel)' }),
       error: undefined,
+      variables: { provider: 'vercel', externalUserId: 'ada' },
+      startedAt: expect.any(Number),
+      endedAt: expect.any(Number),
     });
     expect(deploymentConnection('vercel', 'ada')).toMatchObject({
       connectionStatus: 'connected',
@@ -140,12 +147,12 @@ describe('deployments slice', () => {
     expect(serialized).not.toContain(goodToken);
     expect(serialized).not.toContain('secret-value');
     expect(log.map((entry) => entry.text)).toEqual(
-      expect.arrayContaining(['Connect vercel for ada', 'Connected vercel for ada']),
+      expect.arrayContaining(['deployment-connect:vercel:ada: pending', 'deployment-connect:vercel:ada: success']),
     );
   });
 
   it('409 for an account of another end user, unknown provider, and an expired connection', async () => {
-    const { state, transport, loadDeploymentConnection, deploymentConnection } = setup({
+    const { state, transport, loadDeploymentConnection, deploymentConnection, connect } = setup({
       store: { now: () => Date.now() },
     });
     // Grace, another end user of the same agency, signed in on another browser.
@@ -154,8 +161,8 @@ describe('deployments slice', () => {
     });
     await grace.deployments.connect('netlify', { external_user_id: 'grace', token: 'shared:one' });
     await state().connectDeployment('netlify', 'ada', 'shared:two');
-    expect(state().deploymentConnects['netlify:ada']).toMatchObject({
-      status: 'failed',
+    expect(connect('netlify', 'ada')).toMatchObject({
+      status: 'error',
       error: { kind: 'conflict', message: agentApiMessages.providerAccountTaken },
     });
 
@@ -166,7 +173,7 @@ describe('deployments slice', () => {
     });
     await state().connectDeployment('heroku', 'ada', 'long_enough_token');
     expect(deploymentConnection('heroku', 'ada').connectionStatus).toBe('unknown_provider');
-    expect(state().deploymentConnects['heroku:ada']?.status).toBe('failed');
+    expect(connect('heroku', 'ada').status).toBe('error');
 
     const expiring = setup({
       store: { now: () => Date.parse('2030-01-01T00:00:00Z') },
@@ -187,7 +194,7 @@ describe('deployments slice', () => {
 
   it('masks the token in an error that echoes it', async () => {
     const token = 'echoed_secret_4242';
-    const { state, store } = setup({
+    const { state, store, log, connect } = setup({
       wrap: (inner) => ({
         json: async (request) => {
           if (request.method === 'POST' && request.path.endsWith('/connections')) {
@@ -202,32 +209,33 @@ describe('deployments slice', () => {
       }),
     });
     await state().connectDeployment('vercel', 'ada', token);
-    const error = state().deploymentConnects['vercel:ada']!.error!;
+    const error = connect('vercel', 'ada').error!;
     expect(error.message).toBe('Token ••• is not valid.');
     expect(error.fieldErrors).toEqual({ token: ['••• was revoked'] });
     expect(error.kind).toBe('validation');
-    expect(JSON.stringify(store.getState()) + error.message).not.toContain(token);
+    expect(JSON.stringify(store.getState()) + JSON.stringify(log) + error.message).not.toContain(token);
   });
 
   it('deploys once per double click; a missing connection fails the deploy and marks the connection missing', async () => {
     const { state, posts, project, deploymentConnection } = setup();
+    const deployment = (projectId: string) => selectMutation(state(), mutationKeys.deploy('vercel', projectId));
     const projectId = await project();
     const missing = await state().deploy('vercel', projectId, 'ada');
     expect(missing).toMatchObject({ ok: false, error: { message: agentApiMessages.deploymentConnectionNotFound } });
-    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({ status: 'failed' });
+    expect(deployment(projectId)).toMatchObject({ status: 'error', variables: { provider: 'vercel', projectId } });
     expect(deploymentConnection('vercel', 'ada').connectionStatus).toBe('missing');
 
     await state().connectDeployment('vercel', 'ada', 'long_enough_token');
     const first = state().deploy('vercel', projectId, 'ada');
     const second = state().deploy('vercel', projectId, 'ada');
     expect(second).toBe(first);
-    expect(state().deployments[`vercel:${projectId}`]?.status).toBe('deploying');
+    expect(deployment(projectId)).toMatchObject({ status: 'pending', data: undefined, error: undefined });
     const result = await first;
     expect(result.ok).toBe(true);
-    expect(state().deployments[`vercel:${projectId}`]).toMatchObject({
-      status: 'deployed',
+    expect(deployment(projectId)).toMatchObject({
+      status: 'success',
       error: undefined,
-      deployment: { status: 'ready', url: expect.stringMatching(/^https:\/\//) },
+      data: { status: 'ready', url: expect.stringMatching(/^https:\/\//) },
     });
     expect(posts('/project/').filter((request) => request.path.endsWith('/deploy'))).toHaveLength(2);
   });
@@ -254,9 +262,9 @@ describe('code-host slice', () => {
 
     const flow = setup();
     await flow.connectCodehost('ada');
-    expect(flow.state().codehostStarts.ada).toMatchObject({
-      status: 'started',
-      redirectUrl: expect.stringContaining('/__mock/codehost/install?state='),
+    expect(selectMutation(flow.state(), mutationKeys.codehostStart('ada'))).toMatchObject({
+      status: 'success',
+      data: { redirect_url: expect.stringContaining('/__mock/codehost/install?state=') },
     });
     await flow.loadCodehostConnection('ada');
     expect(flow.codehostConnection('ada')).toMatchObject({
@@ -292,9 +300,9 @@ describe('code-host slice', () => {
       return_url: 'https://agency.example/app',
     });
     expect(result.ok).toBe(false);
-    expect(state().codehostStarts.ada).toMatchObject({
-      status: 'failed',
-      redirectUrl: undefined,
+    expect(selectMutation(state(), mutationKeys.codehostStart('ada'))).toMatchObject({
+      status: 'error',
+      data: undefined,
       error: { kind: 'protocol' },
     });
     expect(JSON.stringify(state())).not.toContain('javascript:');
@@ -302,7 +310,7 @@ describe('code-host slice', () => {
     // A session without a name or an email: the upstream asks for them.
     const plain = setup({ mock: { externalUser: { id: 'ada' } } });
     await plain.state().startCodehostConnect({ external_user_id: 'ada', return_url: 'https://agency.example/app' });
-    expect(plain.state().codehostStarts.ada?.error?.fieldErrors).toMatchObject({
+    expect(selectMutation(plain.state(), mutationKeys.codehostStart('ada')).error?.fieldErrors).toMatchObject({
       external_user_name: expect.any(Array),
       external_user_email: expect.any(Array),
     });
@@ -355,19 +363,22 @@ describe('code-host slice', () => {
     const { state, connectCodehost, project } = setup();
     await connectCodehost('ada');
     const projectId = await project();
+    const link = () => selectMutation(state(), mutationKeys.repositoryLink(projectId));
+    const push = () => selectMutation(state(), mutationKeys.repositoryPush(projectId));
     const page = await state().loadRepositories('ada', { perPage: 5 });
     const first = (page.ok ? page.data.items : [])[0]!;
     const [owner, name] = first.full_name.split('/') as [string, string];
 
     await state().pushRepository(projectId, 'ada');
-    expect(state().repositoryPushes[projectId]).toMatchObject({ status: 'failed', error: { kind: 'validation' } });
+    expect(push()).toMatchObject({ status: 'error', error: { kind: 'validation' } });
 
     await state().linkRepository(projectId, 'ada', { owner, name: 'no-such-repository' });
-    expect(state().repositoryLinks[projectId]).toMatchObject({ status: 'failed', error: { kind: 'not_found' } });
+    expect(link()).toMatchObject({ status: 'error', error: { kind: 'not_found' } });
     await state().linkRepository(projectId, 'ada', { owner, name });
-    expect(state().repositoryLinks[projectId]).toMatchObject({
-      status: 'succeeded',
-      result: {
+    expect(link()).toMatchObject({
+      status: 'success',
+      variables: { owner, name },
+      data: {
         project_id: projectId,
         repo_url: first.html_url,
         branch: first.default_branch,
@@ -376,25 +387,25 @@ describe('code-host slice', () => {
     });
 
     await state().pushRepository(projectId, 'ada');
-    expect(state().repositoryPushes[projectId]).toMatchObject({
-      status: 'succeeded',
-      repository: undefined,
-      result: { repo_created: false, repo_url: first.html_url },
+    expect(push()).toMatchObject({
+      status: 'success',
+      variables: undefined,
+      data: { repo_created: false, repo_url: first.html_url },
     });
     await state().pushRepository(projectId, 'ada', { owner, name });
-    expect(state().repositoryPushes[projectId]?.result?.repo_created).toBe(false);
+    expect(push().data?.repo_created).toBe(false);
     await state().pushRepository(projectId, 'ada', { owner, name: 'brand-new-site' });
-    expect(state().repositoryPushes[projectId]).toMatchObject({
-      status: 'succeeded',
-      repository: { owner, name: 'brand-new-site' },
-      result: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') },
+    expect(push()).toMatchObject({
+      status: 'success',
+      variables: { owner, name: 'brand-new-site' },
+      data: { repo_created: true, repo_url: expect.stringContaining('brand-new-site') },
     });
 
     const missingProject = await state().linkRepository('proj_missing', 'ada', { owner, name });
     expect(missingProject).toMatchObject({ ok: false, error: { message: agentApiMessages.projectNotFound } });
     // Another end user's id is refused by the proxy before anything goes upstream.
     await state().pushRepository(projectId, 'grace');
-    expect(state().repositoryPushes[projectId]?.error?.kind).toBe('forbidden');
+    expect(push().error?.kind).toBe('forbidden');
   });
 });
 

@@ -19,6 +19,7 @@ import { createConversationRecorder, readSaved, type ConversationSlice } from '.
 import { generationOutcome } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
+import type { MutationsSlice } from './mutations.js';
 import { readPublishRecords, writePublishRecords } from './publish-records.js';
 import type { SliceContext } from './slice-context.js';
 
@@ -34,9 +35,16 @@ export interface AgentLogEntry {
   key: string | undefined;
 }
 
-/** State and actions of the store, one slice per family; server data lives in `resources`. */
+/** State and actions of the store, one slice per family; server data lives in `resources`, server actions in `mutations`. */
 export interface AgentState
-  extends GenerationsSlice, ResourcesSlice, DeploymentsSlice, CodehostSlice, ProjectListSlice, ConversationSlice {}
+  extends
+    GenerationsSlice,
+    ResourcesSlice,
+    MutationsSlice,
+    DeploymentsSlice,
+    CodehostSlice,
+    ProjectListSlice,
+    ConversationSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -138,10 +146,12 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       ...createProjectListSlice(context, generations.open),
       conversations: readSaved(conversationOptions),
       ...generations.slice,
-      ...(readPublishRecords(platform.storage, publishKey) as Partial<AgentState>),
+      mutations: readPublishRecords(platform.storage, publishKey),
     };
   });
-  store.subscribe((state, previous) => writePublishRecords(platform.storage, publishKey, state, previous));
+  store.subscribe((state, previous) =>
+    writePublishRecords(platform.storage, publishKey, state.mutations, previous.mutations),
+  );
 
   return Object.assign(store, {
     client,

@@ -23,7 +23,8 @@ import {
   type Resource,
   type ResourcesSlice,
 } from './resources.js';
-import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
+import { createMutationRunner, mutationKeys, type MutationsSlice, type RepositoryRef } from './mutations.js';
+import { isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
  * Where an end user's code-host connection stands: `missing` (the spec's "connection not found"),
@@ -31,17 +32,6 @@ import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } 
  * did not authorize it).
  */
 export type CodehostConnectionStatus = 'idle' | 'loading' | 'connected' | 'expired' | 'inactive' | 'missing' | 'error';
-
-/** Where starting the install flow stands; `started` carries a checked http(s) `redirectUrl`. */
-export type CodehostStartStatus = 'idle' | 'starting' | 'started' | 'failed';
-
-/** The latest start of the install flow for an end user. */
-export interface CodehostStartState {
-  status: CodehostStartStatus;
-  redirectUrl: string | undefined;
-  state: string | undefined;
-  error: AgentApiError | undefined;
-}
 
 /** The repository pages of one page size that the store holds for an end user. */
 export interface RepositoryPages {
@@ -53,25 +43,6 @@ export interface RepositoryPages {
   totalCount: number | null;
 }
 
-/** Where linking or pushing stands. */
-export type RepositoryActionStatus = 'idle' | 'running' | 'succeeded' | 'failed';
-
-/** The latest link of a project to a repository. */
-export interface RepositoryLinkState {
-  status: RepositoryActionStatus;
-  repository: { owner: string; name: string } | undefined;
-  result: LinkResult | undefined;
-  error: AgentApiError | undefined;
-}
-
-/** The latest push of a project. `repository` is undefined for a push to the linked repository. */
-export interface RepositoryPushState {
-  status: RepositoryActionStatus;
-  repository: { owner: string; name: string } | undefined;
-  result: PushResult | undefined;
-  error: AgentApiError | undefined;
-}
-
 /** The body of a start, as the library sends it: name and email may be left to the agency's proxy to fill in. */
 export interface StartCodehostInput {
   external_user_id: string;
@@ -80,14 +51,8 @@ export interface StartCodehostInput {
   return_url: string;
 }
 
-/** State and actions of the code-host slice. */
+/** Actions of the code-host slice; starting, linking and pushing are mutations (`mutationKeys`). */
 export interface CodehostSlice {
-  /** By external user id. */
-  codehostStarts: Record<string, CodehostStartState>;
-  /** By project id. */
-  repositoryLinks: Record<string, RepositoryLinkState>;
-  /** By project id. */
-  repositoryPushes: Record<string, RepositoryPushState>;
   /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
   startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
   /**
@@ -98,16 +63,17 @@ export interface CodehostSlice {
     externalUserId: string,
     query?: { page?: number; perPage?: number },
   ): Promise<IntegrationResult<RepositoryList>>;
+  /** Links a project to an existing repository. */
   linkRepository(
     projectId: string,
     externalUserId: string,
-    repository: { owner: string; name: string },
+    repository: RepositoryRef,
   ): Promise<IntegrationResult<LinkResult>>;
   /** Pushes to the given repository (created if missing) or, without one, to the linked repository. */
   pushRepository(
     projectId: string,
     externalUserId: string,
-    repository?: { owner: string; name: string; private?: boolean },
+    repository?: RepositoryRef,
   ): Promise<IntegrationResult<PushResult>>;
 }
 
@@ -157,19 +123,11 @@ export function selectRepositoryPages(
 }
 
 /** Creates the code-host slice. */
-export function createCodehostSlice(context: SliceContext<CodehostSlice & ResourcesSlice>): CodehostSlice {
-  const { client, get, set } = context;
-  const run = createSliceRunner(context.signal);
-
-  type Records = Pick<CodehostSlice, 'codehostStarts' | 'repositoryLinks' | 'repositoryPushes'>;
-  // Every field of a start, a link and a push, none set yet.
-  const idle = { status: 'idle', error: undefined, redirectUrl: undefined, state: undefined, repository: undefined };
-
-  // The latest start, link or push by id: a patch changes the fields it names, the others stay (idle at first).
-  function patch<Name extends keyof Records>(name: Name, id: string, next: Partial<Records[Name][string]>): void {
-    const records: Record<string, object> = get()[name];
-    set({ [name]: { ...records, [id]: { ...idle, result: undefined, ...records[id], ...next } } });
-  }
+export function createCodehostSlice(
+  context: SliceContext<CodehostSlice & ResourcesSlice & MutationsSlice>,
+): CodehostSlice {
+  const { client, get } = context;
+  const mutate = createMutationRunner(context);
 
   // A "connection not found" from any code-host call is news about the connection itself.
   function noteMissing(externalUserId: string, error: AgentApiError): void {
@@ -179,17 +137,10 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
   }
 
   return {
-    codehostStarts: {},
-    repositoryLinks: {},
-    repositoryPushes: {},
-
-    startCodehostConnect(input) {
-      const externalUserId = input.external_user_id;
-      const record = `start:${externalUserId}`;
-      context.log('action', `Start the code-host install flow for ${externalUserId}`);
-      return run({
-        key: record,
-        record,
+    startCodehostConnect: (input) =>
+      mutate({
+        key: mutationKeys.codehostStart(input.external_user_id),
+        variables: { externalUserId: input.external_user_id },
         call: async (signal) => {
           // Name and email may be absent: the agency's proxy fills them from its session, or the API says which is missing.
           const result = await client.codehost.startConnect(input as StartCodehostConnectInput, { signal });
@@ -200,25 +151,7 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
             );
           return result;
         },
-        start: () =>
-          patch('codehostStarts', externalUserId, {
-            status: 'starting',
-            redirectUrl: undefined,
-            state: undefined,
-            error: undefined,
-          }),
-        succeed: (result) =>
-          patch('codehostStarts', externalUserId, {
-            status: 'started',
-            redirectUrl: result.redirect_url,
-            state: result.state,
-          }),
-        fail: (error) => {
-          context.log('error', `Starting the code-host install flow failed (${error.message})`);
-          patch('codehostStarts', externalUserId, { status: 'failed', error });
-        },
-      });
-    },
+      }),
 
     async loadRepositories(externalUserId, query) {
       const result = await get().fetchResource(resourceSpecs.repositories(externalUserId, query));
@@ -226,60 +159,35 @@ export function createCodehostSlice(context: SliceContext<CodehostSlice & Resour
       return result;
     },
 
-    linkRepository(projectId, externalUserId, repository) {
-      const record = `link:${projectId}`;
-      context.log('action', `Link ${projectId} to ${repository.owner}/${repository.name}`);
-      return run({
-        key: `${record}:${repository.owner}/${repository.name}`,
-        record,
+    linkRepository: (projectId, externalUserId, repository) =>
+      mutate({
+        key: mutationKeys.repositoryLink(projectId),
+        variables: { owner: repository.owner, name: repository.name },
         call: (signal) =>
           client.codehost.link(
             projectId,
             { external_user_id: externalUserId, repo_owner: repository.owner, repo_name: repository.name },
             { signal },
           ),
-        start: () => patch('repositoryLinks', projectId, { status: 'running', repository, error: undefined }),
-        succeed: (result) => patch('repositoryLinks', projectId, { status: 'succeeded', result }),
-        fail: (error) => {
-          patch('repositoryLinks', projectId, { status: 'failed', error });
-          noteMissing(externalUserId, error);
-        },
-      });
-    },
+        onError: (error) => noteMissing(externalUserId, error),
+      }),
 
     pushRepository(projectId, externalUserId, repository) {
-      const record = `push:${projectId}`;
-      context.log(
-        'action',
-        repository === undefined
-          ? `Push ${projectId} to its linked repository`
-          : `Push ${projectId} to ${repository.owner}/${repository.name}`,
-      );
       const body: PushInput = { external_user_id: externalUserId };
       if (repository !== undefined) {
         body.repo_owner = repository.owner;
         body.repo_name = repository.name;
         if (repository.private !== undefined) body.private = repository.private;
       }
-      return run({
-        key: record,
-        record,
+      return mutate({
+        key: mutationKeys.repositoryPush(projectId),
+        variables: repository,
         call: (signal) => client.codehost.push(projectId, body, { signal }),
-        start: () =>
-          patch('repositoryPushes', projectId, {
-            status: 'running',
-            repository: repository === undefined ? undefined : { owner: repository.owner, name: repository.name },
-            error: undefined,
-          }),
-        succeed: (result) => {
-          patch('repositoryPushes', projectId, { status: 'succeeded', result });
-          // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
+        // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
+        onSuccess: (result) => {
           if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
         },
-        fail: (error) => {
-          patch('repositoryPushes', projectId, { status: 'failed', error });
-          noteMissing(externalUserId, error);
-        },
+        onError: (error) => noteMissing(externalUserId, error),
       });
     },
   };

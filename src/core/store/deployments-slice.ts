@@ -1,12 +1,13 @@
 /**
- * The deployments slice of the store: connecting with a provider token and deploying a project (the end
- * user's connection and the listing are resources; the connection's status is derived here). The token is passed to the
- * client and nowhere else: it never enters the state, the log or an error kept in the state.
+ * The deployments slice of the store: connecting with a provider token and deploying a project, two mutations
+ * (the end user's connection and the listing are resources; the connection's status is derived here). The token is
+ * passed to the client and nowhere else: it never enters the state, the log or an error kept in the state.
  */
 import { AgentApiError } from '../wire/errors.js';
 import type { Deployment, DeploymentConnection } from '../wire/resources.js';
 import { resourceSpecs, type Resource, type ResourcesSlice } from './resources.js';
-import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
+import { createMutationRunner, mutationKeys, type MutationsSlice } from './mutations.js';
+import { isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
  * Where an end user's connection to a provider stands: `missing` (the spec's "connection not found"),
@@ -15,55 +16,19 @@ import { createSliceRunner, isPast, type IntegrationResult, type SliceContext } 
 export type DeploymentConnectionStatus =
   'idle' | 'loading' | 'connected' | 'expired' | 'missing' | 'unknown_provider' | 'error';
 
-/** Where the last token submission stands. */
-export type DeploymentConnectStatus = 'idle' | 'submitting' | 'connected' | 'failed';
-
-/** The last token submission of an end user to one provider. */
-export interface DeploymentConnectState {
-  provider: string;
-  status: DeploymentConnectStatus;
-  /** Why the token was refused: field errors (422), the provider's rejection, the 409 conflict. */
-  error: AgentApiError | undefined;
-}
-
-/** Where a deployment stands. */
-export type DeploymentStatus = 'idle' | 'deploying' | 'deployed' | 'failed';
-
-/** The latest deployment of a project to a provider. */
-export interface DeploymentState {
-  provider: string;
-  projectId: string;
-  status: DeploymentStatus;
-  deployment: Deployment | undefined;
-  error: AgentApiError | undefined;
-  startedAt: number | undefined;
-  endedAt: number | undefined;
-}
-
 /** State and actions of the deployments slice. */
 export interface DeploymentsSlice {
-  /** By `deploymentConnectionKey(provider, externalUserId)`; the connection itself is the `deploymentConnection` resource. */
-  deploymentConnects: Record<string, DeploymentConnectState>;
-  /** By `deploymentKey(provider, projectId)`. */
-  deployments: Record<string, DeploymentState>;
-  /** Stores a provider token for an end user; the token is sent and forgotten. */
+  /**
+   * Stores a provider token for an end user, the `deploymentConnect` mutation; the token is sent and forgotten
+   * (the connection itself is the `deploymentConnection` resource).
+   */
   connectDeployment(
     provider: string,
     externalUserId: string,
     token: string,
   ): Promise<IntegrationResult<DeploymentConnection>>;
-  /** Deploys a project; while one runs for that project and provider, returns its promise and sends nothing. */
+  /** Deploys a project, the `deploy` mutation; while one runs for that project and provider, returns its promise. */
   deploy(provider: string, projectId: string, externalUserId?: string): Promise<IntegrationResult<Deployment>>;
-}
-
-/** The key of an end user's token submission to a provider in `deploymentConnects`. */
-export function deploymentConnectionKey(provider: string, externalUserId: string): string {
-  return `${provider}:${externalUserId}`;
-}
-
-/** The key of a project's deployment to a provider in `deployments`. */
-export function deploymentKey(provider: string, projectId: string): string {
-  return `${provider}:${projectId}`;
 }
 
 /** A copy of the error with every occurrence of the secret masked, in case a server echoes the token. */
@@ -96,39 +61,16 @@ export function deploymentConnectionStatus(
 }
 
 /** Creates the deployments slice. */
-export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice & ResourcesSlice>): DeploymentsSlice {
-  const { client, get, set, now } = context;
-  const run = createSliceRunner(context.signal);
-
-  function patchConnect(provider: string, externalUserId: string, patch: Omit<DeploymentConnectState, 'provider'>) {
-    const key = deploymentConnectionKey(provider, externalUserId);
-    set({ deploymentConnects: { ...get().deploymentConnects, [key]: { provider, ...patch } } });
-  }
-
-  function patchDeployment(provider: string, projectId: string, patch: Partial<DeploymentState>): void {
-    const key = deploymentKey(provider, projectId);
-    const previous = get().deployments[key] ?? {
-      provider,
-      projectId,
-      status: 'idle',
-      deployment: undefined,
-      error: undefined,
-      startedAt: undefined,
-      endedAt: undefined,
-    };
-    set({ deployments: { ...get().deployments, [key]: { ...previous, ...patch } } });
-  }
-
+export function createDeploymentsSlice(
+  context: SliceContext<DeploymentsSlice & ResourcesSlice & MutationsSlice>,
+): DeploymentsSlice {
+  const { client, get } = context;
+  const mutate = createMutationRunner(context);
   return {
-    deploymentConnects: {},
-    deployments: {},
-
-    connectDeployment(provider, externalUserId, token) {
-      const record = `connection:${deploymentConnectionKey(provider, externalUserId)}`;
-      context.log('action', `Connect ${provider} for ${externalUserId}`);
-      return run({
-        key: `connect:${record}`,
-        record,
+    connectDeployment: (provider, externalUserId, token) =>
+      mutate({
+        key: mutationKeys.deploymentConnect(provider, externalUserId),
+        variables: { provider, externalUserId },
         call: async (signal) => {
           try {
             return await client.deployments.connect(provider, { external_user_id: externalUserId, token }, { signal });
@@ -136,26 +78,16 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice & 
             throw thrown instanceof AgentApiError ? withoutSecret(thrown, token) : thrown;
           }
         },
-        start: () => patchConnect(provider, externalUserId, { status: 'submitting', error: undefined }),
-        succeed: (connection) => {
-          context.log('action', `Connected ${provider} for ${externalUserId}`);
+        onSuccess: (connection) => {
           get().putResource(resourceSpecs.deploymentConnection(provider, externalUserId), connection);
           get().invalidate(`deployment-connections:${provider}`);
-          patchConnect(provider, externalUserId, { status: 'connected', error: undefined });
         },
-        fail: (error) => {
-          context.log('error', `Connecting ${provider} failed (${error.message})`);
-          patchConnect(provider, externalUserId, { status: 'failed', error });
-        },
-      });
-    },
+      }),
 
-    deploy(provider, projectId, externalUserId) {
-      const record = `deploy:${deploymentKey(provider, projectId)}`;
-      context.log('action', `Deploy ${projectId} to ${provider}`);
-      return run({
-        key: record,
-        record,
+    deploy: (provider, projectId, externalUserId) =>
+      mutate({
+        key: mutationKeys.deploy(provider, projectId),
+        variables: { provider, projectId },
         call: (signal) =>
           client.deployments.deploy(
             provider,
@@ -163,27 +95,13 @@ export function createDeploymentsSlice(context: SliceContext<DeploymentsSlice & 
             externalUserId === undefined ? {} : { external_user_id: externalUserId },
             { signal },
           ),
-        start: () =>
-          patchDeployment(provider, projectId, {
-            status: 'deploying',
-            error: undefined,
-            startedAt: now(),
-            endedAt: undefined,
-          }),
-        succeed: (deployment) => {
-          context.log('action', `Deployed ${projectId} to ${provider} (${String(deployment.status)})`);
-          patchDeployment(provider, projectId, { status: 'deployed', deployment, endedAt: now() });
-          // Deploying may have linked the project to the connection: the listing says so now.
-          get().invalidate(`deployment-connections:${provider}`);
-        },
-        fail: (error) => {
-          context.log('error', `Deploying ${projectId} to ${provider} failed (${error.message})`);
-          patchDeployment(provider, projectId, { status: 'failed', error, endedAt: now() });
+        // Deploying may have linked the project to the connection: the listing says so now.
+        onSuccess: () => get().invalidate(`deployment-connections:${provider}`),
+        onError: (error) => {
           // The deploy answer is fresher news about the connection than what was loaded before.
           if (error.code === 'connection_not_found' && externalUserId !== undefined)
             get().putResource(resourceSpecs.deploymentConnection(provider, externalUserId), null);
         },
-      });
-    },
+      }),
   };
 }

@@ -5,9 +5,10 @@
  */
 import { generationOutcome } from '../wire/generation-machine.js';
 import type { GenerationOutcome } from '../wire/generation-transitions.js';
-import type { CodehostConnection, GenerationMode } from '../wire/resources.js';
+import type { CodehostConnection, Deployment, GenerationMode, PushResult } from '../wire/resources.js';
 import type { AgentState } from './agent-store.js';
 import { codehostConnectionStatus } from './codehost-slice.js';
+import type { Mutation } from './mutations.js';
 import type { Resource } from './resources.js';
 import type { GenerationState } from './generation.js';
 
@@ -43,6 +44,8 @@ export interface LifecycleOptions {
   includePrompt?: boolean;
   now?: () => number;
 }
+
+type Facts = { provider: string; projectId: string };
 
 const identityOf = (generation: GenerationState) => `${generation.kind}|${generation.startedAt}`;
 
@@ -100,20 +103,6 @@ export function observeLifecycle(
   };
   return store.subscribe((state, previous) => {
     if (state.generations !== previous.generations) onGenerations(state.generations);
-    if (state.deployments !== previous.deployments)
-      for (const [key, deployment] of Object.entries(state.deployments))
-        if (deployment.status === 'deployed' && previous.deployments[key]?.status === 'deploying')
-          emit({
-            type: 'deployed',
-            at: now(),
-            provider: deployment.provider,
-            projectId: deployment.projectId,
-            url: deployment.deployment?.url ?? null,
-          });
-    if (state.repositoryPushes !== previous.repositoryPushes)
-      for (const [projectId, push] of Object.entries(state.repositoryPushes))
-        if (push.status === 'succeeded' && previous.repositoryPushes[projectId]?.status === 'running')
-          emit({ type: 'pushed', at: now(), projectId, repoCreated: push.result?.repo_created === true });
     if (state.resources !== previous.resources)
       for (const [key, resource] of Object.entries(state.resources)) {
         const held = previous.resources[key];
@@ -128,9 +117,22 @@ export function observeLifecycle(
         )
           emit({ type: 'codehost_connected', at: now() });
       }
-    if (state.deploymentConnects !== previous.deploymentConnects)
-      for (const [key, connect] of Object.entries(state.deploymentConnects))
-        if (connect.status === 'connected' && previous.deploymentConnects[key]?.status === 'submitting')
-          emit({ type: 'deployment_connected', at: now(), provider: connect.provider });
+    if (state.mutations !== previous.mutations)
+      for (const [key, mutation] of Object.entries(state.mutations)) {
+        if (mutation.status !== 'success' || previous.mutations[key]?.status !== 'pending') continue;
+        const kind = key.slice(0, key.indexOf(':'));
+        // The variables of a deploy and a provider's connect name the provider (a push's is the repository).
+        const { variables, data } = mutation as Mutation<Deployment & PushResult, Facts>;
+        const { provider, projectId } = variables ?? ({} as Facts);
+        if (kind === 'deploy') emit({ type: 'deployed', at: now(), provider, projectId, url: data?.url ?? null });
+        if (kind === 'repository-push')
+          emit({
+            type: 'pushed',
+            at: now(),
+            projectId: key.slice(kind.length + 1),
+            repoCreated: data?.repo_created === true,
+          });
+        if (kind === 'deployment-connect') emit({ type: 'deployment_connected', at: now(), provider });
+      }
   });
 }

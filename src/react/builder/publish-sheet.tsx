@@ -23,7 +23,7 @@ export interface PublishSheetProps {
 export function PublishSheet({ provider, codehost, repositoriesPerPage }: PublishSheetProps) {
   const { generation } = useGeneration();
   const projectId = isDeployable(generation) ? generation?.projectId : undefined;
-  const live = useDeployment(provider, projectId).deployment?.status === 'deployed';
+  const live = useDeployment(provider, projectId).deployment.status === 'success';
   const connected = useCodehost({ refreshOnReturn: false }).connectionStatus === 'connected';
   const next = !live ? 'deploy' : connected ? 'repository' : 'connect';
   return (

@@ -63,7 +63,7 @@ function viewState(
   signedIn: boolean,
 ): CodehostConnectState {
   if (!signedIn) return 'signed_out';
-  if (start?.status === 'starting') return 'starting';
+  if (start.status === 'pending') return 'starting';
   if (phase !== 'idle' && status !== 'connected') return phase;
   switch (status) {
     case 'idle':
@@ -158,8 +158,8 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
   }, [phase, checkedAt]);
 
   useEffect(() => {
-    if (start?.status === 'failed') alertRef.current?.focus();
-  }, [start?.status, start?.error]);
+    if (start.error !== undefined) alertRef.current?.focus();
+  }, [start.error]);
 
   async function connect() {
     const pending = startConnect(returnUrl ?? window.location.href);
@@ -189,7 +189,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
 
   const busy = state === 'starting' || state === 'redirecting';
   const installation = details?.installation_status;
-  const startError = start?.status === 'failed' ? start.error : undefined;
+  const startError = start.error;
 
   return (
     <section

@@ -5,8 +5,7 @@
  * after a refusal), never held in React state.
  */
 import { forwardRef, useId, useRef } from 'react';
-import type { DeploymentState } from '../../core/index.js';
-import { isDeployable, safeHttpUrl } from '../../core/index.js';
+import { isDeployable, safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { readableUrl } from '../shared/external-link.js';
@@ -29,7 +28,7 @@ export type DeployButtonProps = WithRootProps<
     /** The project to deploy; the provider's current generation's project by default. */
     projectId?: string;
     /** Called once per successful deployment. */
-    onDeployed?: (deployment: NonNullable<DeploymentState['deployment']>) => void;
+    onDeployed?: (deployment: Deployment) => void;
     /** Whether the connect dialog is open, controlled (with `onDialogOpenChange`). */
     dialogOpen?: boolean;
     /** Opens the connect dialog on first render, showing a connect under way in the store or its refusal. */
@@ -41,8 +40,8 @@ export type DeployButtonProps = WithRootProps<
 >;
 
 /**
- * What the component shows, as `data-state`: the deployment's status once one was asked for, else the
- * connection's (`signed_out`, `loading`, `missing`, `expired`, `connected`, `unknown_provider`, `error`).
+ * What the component shows, as `data-state`: the deploy mutation's once one was asked for (`deploying`,
+ * `deployed`, `failed`), else the connection's (`signed_out`, `loading`, `missing`, `expired`, `connected`, `unknown_provider`, `error`).
  */
 export type DeployButtonState =
   | 'signed_out'
@@ -56,12 +55,14 @@ export type DeployButtonState =
   | 'deployed'
   | 'failed';
 
+const deployShown = { pending: 'deploying', success: 'deployed', error: 'failed' } as const;
+
 function viewState(
   { connectionStatus: status, deployment }: ReturnType<typeof useDeployment>,
   signedIn: boolean,
 ): DeployButtonState {
   if (!signedIn) return 'signed_out';
-  if (deployment !== undefined && deployment.status !== 'idle') return deployment.status;
+  if (deployment.status !== 'idle') return deployShown[deployment.status];
   switch (status) {
     case 'idle':
     case 'loading':
@@ -106,9 +107,10 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
 
-  const deploying = deployment?.status === 'deploying';
+  const deploying = deployment.status === 'pending';
+  const deployError = deployment.error;
   // A 429 holds the deploy button until its countdown (shown in the alert) reaches zero.
-  const waitSeconds = useRetryCountdown(deployment?.status === 'failed' ? deployment.error : undefined);
+  const waitSeconds = useRetryCountdown(deployError);
   const canDeploy =
     signedIn &&
     targetProject !== undefined &&
@@ -117,9 +119,9 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
     connectionStatus !== 'idle';
-  const deployed = deployment?.status === 'deployed';
-  const deploymentUrl = safeHttpUrl(deployment?.deployment?.url);
-  const deployError = deployment?.status === 'failed' ? deployment.error : undefined;
+  const deployed = deployment.status === 'success';
+  const site = deployment.data;
+  const deploymentUrl = safeHttpUrl(site?.url);
 
   function startDeploy() {
     void deploy().then((result) => {
@@ -187,14 +189,14 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
             {text.deploying(providerName)}
           </span>
         )}
-        {deployment?.status === 'deployed' && deployment.deployment !== undefined && (
+        {site !== undefined && (
           <div className="ae-outcome" data-outcome="completed">
             <p className="ae-outcome-title">
               <Icon name="check" />
               <span>{text.deployed}</span>
-              {typeof deployment.deployment.status === 'string' && (
-                <span className="ae-badge" data-status={deployment.deployment.status}>
-                  {statusName(deployment.deployment.status, text.deploymentStatuses)}
+              {typeof site.status === 'string' && (
+                <span className="ae-badge" data-status={site.status}>
+                  {statusName(site.status, text.deploymentStatuses)}
                 </span>
               )}
             </p>
@@ -205,8 +207,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
                 <Icon name="external" />
               </a>
             ) : (
-              deployment.deployment.url !== null &&
-              deployment.deployment.url !== undefined && <p className="ae-muted">{text.unsafeUrl}</p>
+              site.url !== null && site.url !== undefined && <p className="ae-muted">{text.unsafeUrl}</p>
             )}
           </div>
         )}

@@ -4,7 +4,8 @@
  * kept after a refusal so the end user can correct it, with the provider's field errors under it.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { AgentApiError, DeploymentConnectState } from '../../core/index.js';
+import type { AgentApiError } from '../../core/index.js';
+import type { UseDeploymentResult } from './use-deployment.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -26,7 +27,7 @@ export interface TokenDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
   providerName: string;
-  connecting: DeploymentConnectState | undefined;
+  connecting: UseDeploymentResult['connecting'];
   /** Sends the token; resolves true when it was accepted. */
   onToken(token: string): Promise<boolean>;
 }
@@ -38,8 +39,8 @@ export function TokenDialog({ open, onOpenChange, providerName, connecting, onTo
   const alertRef = useRef<HTMLDivElement>(null);
   const [emptyError, setEmptyError] = useState(false);
   const id = useId();
-  const submitting = connecting?.status === 'submitting';
-  const failed = connecting?.status === 'failed' ? connecting.error : undefined;
+  const submitting = connecting.status === 'pending';
+  const failed = connecting.error;
   // Each opening starts clean: a refusal from before it (or before a mount with the dialog closed) is not its business.
   const [dismissed, setDismissed] = useState(() => (open ? undefined : failed));
   const error = failed !== dismissed ? failed : undefined;
@@ -83,7 +84,7 @@ export function TokenDialog({ open, onOpenChange, providerName, connecting, onTo
       open={open}
       onClose={() => changeOpen(false)}
       className="ae-dialog"
-      data-connect={connecting?.status ?? 'idle'}
+      data-connect={connecting.status}
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-description`}
     >

@@ -87,26 +87,26 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
   // One error in one place: the latest action's (a push's failure replaces a link's, and back).
   // On mount (the sheet opened again) it is what the store holds: a push's outcome if there is one, else a link's.
   const [latest, setLatest] = useState<'link' | 'push' | undefined>(() =>
-    push?.status === 'failed' ? 'push' : link?.status === 'failed' ? 'link' : undefined,
+    push.status === 'error' ? 'push' : link.status === 'error' ? 'link' : undefined,
   );
   const callOnLinked = useLatestCallback(onLinked);
   const callOnPushed = useLatestCallback(onPushed);
   const id = useId();
 
-  const linking = link?.status === 'running';
-  const pushing = push?.status === 'running';
+  const linking = link.status === 'pending';
+  const pushing = push.status === 'pending';
   const chosen = selected === undefined ? undefined : ownerAndName(selected);
   const chosenIsLinked = chosen !== undefined && linked !== undefined && sameRepository(chosen, linked);
   const noProject = projectId === undefined;
   const primaryClass = emphasis === 'primary' ? 'ae-button ae-button-primary ae-truncate' : 'ae-button ae-truncate';
   // The linked repository is where the project's code goes: its box tells the last save there, if any. A save
   // to another repository by name (something else is linked) is told on its own, under the form it came from.
-  const pushed = push?.status === 'succeeded' ? push.result : undefined;
+  const pushed = push.data;
   const pushedToLinked =
     pushed !== undefined &&
     linked !== undefined &&
-    (push?.repository === undefined || sameRepository(push.repository, linked));
-  const pushedElsewhere = pushed !== undefined && !pushedToLinked ? push?.repository : undefined;
+    (push.variables === undefined || sameRepository(push.variables, linked));
+  const pushedElsewhere = pushed !== undefined && !pushedToLinked ? push.variables : undefined;
   const savedTitle = (repository: RepositoryRef, result: PushResult) =>
     result.repo_created ? text.pushedCreated(fullName(repository)) : text.pushedExisting(fullName(repository));
 
@@ -146,8 +146,8 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
       {linked !== undefined && (
         <Outcome
           title={pushedToLinked ? savedTitle(linked, pushed) : text.linkedTitle(fullName(linked))}
-          url={(pushedToLinked ? pushed.repo_url : link?.result?.repo_url) ?? ''}
-          branch={(pushedToLinked ? pushed.branch : link?.result?.branch) ?? ''}
+          url={(pushedToLinked ? pushed.repo_url : link.data?.repo_url) ?? ''}
+          branch={(pushedToLinked ? pushed.branch : link.data?.branch) ?? ''}
           created={pushedToLinked ? pushed.repo_created : undefined}
           text={text}
         />
@@ -165,15 +165,15 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
         ) : (
           linked !== undefined && (
             <button type="button" className={primaryClass} disabled={noProject || pushing} onClick={() => startPush()}>
-              {pushing && push?.repository === undefined ? text.pushing : text.pushTo(fullName(linked))}
+              {pushing && push.variables === undefined ? text.pushing : text.pushTo(fullName(linked))}
             </button>
           )
         )}
       </div>
-      {latest === 'link' && link?.status === 'failed' && (
+      {latest === 'link' && link.error !== undefined && (
         <ErrorAlert error={link.error} title={text.linkErrorTitle} context="repository" />
       )}
-      {latest === 'push' && push?.status === 'failed' && push.repository === undefined && (
+      {latest === 'push' && push.error !== undefined && push.variables === undefined && (
         <ErrorAlert error={push.error} title={text.pushErrorTitle} context="repository" />
       )}
       <form className="ae-push-new" noValidate onSubmit={onPushNew} aria-labelledby={`${id}-push-heading`}>
@@ -200,7 +200,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
               }}
             />
             <button type="submit" className="ae-button" disabled={noProject || pushing}>
-              {pushing && push?.repository !== undefined ? text.pushing : text.pushNew}
+              {pushing && push.variables !== undefined ? text.pushing : text.pushNew}
             </button>
           </div>
           <p id={hintId} className="ae-hint">
@@ -222,7 +222,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
           text={text}
         />
       )}
-      {latest === 'push' && push?.status === 'failed' && push.repository !== undefined && (
+      {latest === 'push' && push.error !== undefined && push.variables !== undefined && (
         <ErrorAlert error={push.error} title={text.pushErrorTitle} context="repository" />
       )}
     </div>

@@ -131,8 +131,8 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
       ref={ref}
       className={cx('ae-repo-picker', className)}
       data-state={state}
-      data-link={link?.status ?? 'idle'}
-      data-push={push?.status ?? 'idle'}
+      data-link={link.status}
+      data-push={push.status}
       aria-labelledby={headingId}
       aria-busy={listStatus === 'loading'}
       {...rest}

@@ -1,20 +1,21 @@
 'use client';
 /** The signed-in end user's code-host connection and install flow, refreshed when the user comes back. */
 import { useEffect, useMemo } from 'react';
-import { useStore } from 'zustand';
 import {
   codehostConnectionStatus,
+  mutationKeys,
   resourceSpecs,
   selectResource,
   type CodehostConnection,
   type CodehostConnectionStatus,
-  type CodehostStartState,
   type IntegrationResult,
+  type Mutation,
   type StartCodehostConnectResult,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
 import type { UseLoadOptions } from '../shared/use-auto-load.js';
+import { useMutation } from '../shared/use-mutation.js';
 import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
 /** Options of `useCodehost`. */
@@ -31,7 +32,8 @@ export interface UseCodehostOptions extends UseLoadOptions {
 export interface UseCodehostResult extends UseResourceResult<CodehostConnection | null> {
   /** Where the connection stands (`missing`, `connected`, `expired`, `inactive`, or the load's `idle`, `loading`, `error`). */
   connectionStatus: CodehostConnectionStatus;
-  start: CodehostStartState | undefined;
+  /** The latest start of the install flow (the `codehostStart` mutation); its data's `redirect_url` is http(s). */
+  start: Mutation<StartCodehostConnectResult, { externalUserId: string }>;
   /** Starts the install flow; name and email come from the provider's `externalUser`. */
   startConnect(returnUrl: string): Promise<IntegrationResult<StartCodehostConnectResult>>;
 }
@@ -46,7 +48,7 @@ export function useCodehost(options: UseCodehostOptions = {}): UseCodehostResult
   const userEmail = externalUser?.email;
   const spec = resourceSpecs.codehostConnection(userId ?? '');
   const connection = useResource(spec, { enabled: enabled && userId !== undefined });
-  const start = useStore(store, (state) => (userId === undefined ? undefined : state.codehostStarts[userId]));
+  const start = useMutation(userId === undefined ? undefined : mutationKeys.codehostStart(userId));
   const load = connection.refresh;
 
   useEffect(() => {

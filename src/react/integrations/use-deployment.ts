@@ -1,32 +1,30 @@
 'use client';
 /** An end user's connection to a deployment provider and a project's deployment there, with their actions. */
 import { useMemo } from 'react';
-import { useStore } from 'zustand';
 import {
-  deploymentConnectionKey,
   deploymentConnectionStatus,
-  deploymentKey,
+  mutationKeys,
   resourceSpecs,
   type Deployment,
-  type DeploymentConnectState,
   type DeploymentConnection,
   type DeploymentConnectionStatus,
-  type DeploymentState,
   type IntegrationResult,
+  type Mutation,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
 import type { UseLoadOptions } from '../shared/use-auto-load.js';
+import { useMutation } from '../shared/use-mutation.js';
 import { useResource, type UseResourceResult } from '../shared/use-resource.js';
 
 /** What `useDeployment` returns: `data` is the end user's connection, or null when they have none. */
 export interface UseDeploymentResult extends UseResourceResult<DeploymentConnection | null> {
   /** Where the connection stands (`missing`, `connected`, `expired`, `unknown_provider`, or the load's `idle`, `loading`, `error`). */
   connectionStatus: DeploymentConnectionStatus;
-  /** The last token sent from here, if any: `submitting`, `connected` or `failed` with why. */
-  connecting: DeploymentConnectState | undefined;
-  /** The project's latest deployment to the provider. */
-  deployment: DeploymentState | undefined;
+  /** The last token sent from here (the `deploymentConnect` mutation): `pending`, `success` or `error` with why. */
+  connecting: Mutation<DeploymentConnection, { provider: string; externalUserId: string }>;
+  /** The project's latest deployment to the provider (the `deploy` mutation). */
+  deployment: Mutation<Deployment, { provider: string; projectId: string }>;
   /** Sends a provider token once; it is not kept anywhere. Call it from an event handler. */
   connect(token: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Deploys the project (de-duplicated while one runs). Call it from an event handler, never an effect. */
@@ -44,12 +42,8 @@ export function useDeployment(
   const connection = useResource(resourceSpecs.deploymentConnection(provider, userId ?? ''), {
     enabled: userId !== undefined && (options.enabled ?? true),
   });
-  const connecting = useStore(store, (state) =>
-    userId === undefined ? undefined : state.deploymentConnects[deploymentConnectionKey(provider, userId)],
-  );
-  const deployment = useStore(store, (state) =>
-    projectId === undefined ? undefined : state.deployments[deploymentKey(provider, projectId)],
-  );
+  const connecting = useMutation(userId === undefined ? undefined : mutationKeys.deploymentConnect(provider, userId));
+  const deployment = useMutation(projectId === undefined ? undefined : mutationKeys.deploy(provider, projectId));
   const load = connection.refresh;
   const actions = useMemo(
     () => ({

@@ -1,29 +1,26 @@
 'use client';
 /** Linking a project to a repository and pushing its code, for the signed-in end user. */
 import { useMemo } from 'react';
-import { useStore } from 'zustand';
-import type {
-  IntegrationResult,
-  LinkResult,
-  PushResult,
-  RepositoryLinkState,
-  RepositoryPushState,
+import {
+  mutationKeys,
+  type IntegrationResult,
+  type LinkResult,
+  type Mutation,
+  type PushResult,
+  type RepositoryRef,
 } from '../../core/index.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { unavailableResult } from '../shared/unavailable-result.js';
+import { useMutation } from '../shared/use-mutation.js';
 
-/** A repository by owner and name. */
-export interface RepositoryRef {
-  owner: string;
-  name: string;
-}
+export type { RepositoryRef };
 
 /** What `useRepositoryActions` returns. */
 export interface UseRepositoryActionsResult {
-  /** The latest link made for the project (kept across the code-host round trip and a reload once it succeeded). */
-  link: RepositoryLinkState | undefined;
-  /** The latest push (kept like the link). */
-  push: RepositoryPushState | undefined;
+  /** The latest link made for the project, its variables the repository (kept across the code-host round trip and a reload once it succeeded). */
+  link: Mutation<LinkResult, RepositoryRef>;
+  /** The latest push, its variables the repository it named, none for the linked one (kept like the link). */
+  push: Mutation<PushResult, RepositoryRef | undefined>;
   /**
    * The repository the project's code goes to, as far as this browser knows: the one it linked, or else the
    * one its last successful push named. Undefined before either.
@@ -39,8 +36,8 @@ export interface UseRepositoryActionsResult {
 export function useRepositoryActions(projectId: string | undefined): UseRepositoryActionsResult {
   const { store, externalUser } = useAgentContext();
   const userId = externalUser?.id;
-  const link = useStore(store, (state) => (projectId === undefined ? undefined : state.repositoryLinks[projectId]));
-  const push = useStore(store, (state) => (projectId === undefined ? undefined : state.repositoryPushes[projectId]));
+  const link = useMutation(projectId === undefined ? undefined : mutationKeys.repositoryLink(projectId));
+  const push = useMutation(projectId === undefined ? undefined : mutationKeys.repositoryPush(projectId));
   const actions = useMemo(
     () => ({
       linkRepository: (repository: RepositoryRef) =>
@@ -59,7 +56,7 @@ export function useRepositoryActions(projectId: string | undefined): UseReposito
     [store, projectId, userId],
   );
   const linked =
-    (link?.status === 'succeeded' ? link.repository : undefined) ??
-    (push?.status === 'succeeded' ? push.repository : undefined);
+    (link.status === 'success' ? link.variables : undefined) ??
+    (push.status === 'success' ? push.variables : undefined);
   return { link, push, linked, ...actions };
 }

@@ -78,11 +78,7 @@ const errorRecords = [
   'generations',
   'projects',
   'resources',
-  'deployments',
-  'deploymentConnects',
-  'codehostStarts',
-  'repositoryLinks',
-  'repositoryPushes',
+  'mutations',
 ] as const satisfies readonly (keyof AgentStoreState)[];
 
 /**
