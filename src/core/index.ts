@@ -179,16 +179,18 @@ export type { Platform, PlatformOptions } from './store/platform.js';
 export { isTerminalProjectStatus } from './store/project-poller.js';
 export type { ProjectSnapshot, ProjectWatchStatus } from './store/project-poller.js';
 export { codehostConnectionStatus, isPrivateRepository, selectRepositoryPages } from './store/codehost-slice.js';
-export type {
-  CodehostConnectionStatus,
-  CodehostSlice,
-  RepositoryPages,
-  StartCodehostInput,
-} from './store/codehost-slice.js';
-export { deploymentConnectionStatus } from './store/deployments-slice.js';
-export type { DeploymentConnectionStatus, DeploymentsSlice } from './store/deployments-slice.js';
+export type { CodehostConnectionStatus, CodehostSlice, RepositoryPages } from './store/codehost-slice.js';
+export { deploymentConnectionStatus } from './store/deployment-connection.js';
+export type { DeploymentConnectionStatus } from './store/deployment-connection.js';
 export { idleMutation, mutationKeys, selectMutation } from './store/mutations.js';
-export type { Mutation, MutationKey, MutationStatus, MutationsSlice, RepositoryRef } from './store/mutations.js';
+export type {
+  Mutation,
+  MutationKey,
+  MutationStatus,
+  MutationsSlice,
+  RepositoryRef,
+  StartCodehostInput,
+} from './store/mutations.js';
 export type { IntegrationResult } from './store/slice-context.js';
 export {
   clampPage,

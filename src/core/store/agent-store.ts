@@ -1,12 +1,11 @@
 /**
  * The agent store (zustand vanilla, one per provider): it composes the slices (generations, resources,
- * deployments, code host, the project list) and owns the frame batcher that publishes the generations slice
+ * mutations, code host, the project list) and owns the frame batcher that publishes the generations slice
  * (first event at once, then at most once per frame, the final state at once).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentClient } from '../wire/client.js';
 import { createCodehostSlice, type CodehostSlice } from './codehost-slice.js';
-import { createDeploymentsSlice, type DeploymentsSlice } from './deployments-slice.js';
 import { createFrameBatcher } from './frame-batcher.js';
 import {
   createGenerationsSlice,
@@ -19,7 +18,7 @@ import { createConversationRecorder, readSaved, type ConversationSlice } from '.
 import { generationOutcome } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
-import type { MutationsSlice } from './mutations.js';
+import { createMutationsSlice, type MutationsSlice } from './mutations.js';
 import { readPublishRecords, writePublishRecords } from './publish-records.js';
 import type { SliceContext } from './slice-context.js';
 
@@ -37,14 +36,7 @@ export interface AgentLogEntry {
 
 /** State and actions of the store, one slice per family; server data lives in `resources`, server actions in `mutations`. */
 export interface AgentState
-  extends
-    GenerationsSlice,
-    ResourcesSlice,
-    MutationsSlice,
-    DeploymentsSlice,
-    CodehostSlice,
-    ProjectListSlice,
-    ConversationSlice {}
+  extends GenerationsSlice, ResourcesSlice, MutationsSlice, CodehostSlice, ProjectListSlice, ConversationSlice {}
 
 /** A zustand vanilla store of `AgentState`, with its client and a few extras. */
 export type AgentStore = StoreApi<AgentState> & {
@@ -141,17 +133,14 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     };
     return {
       ...createResourcesSlice(context),
-      ...createDeploymentsSlice(context),
+      ...createMutationsSlice(context, readPublishRecords(platform.storage, publishKey)),
       ...createCodehostSlice(context),
       ...createProjectListSlice(context, generations.open),
       conversations: readSaved(conversationOptions),
       ...generations.slice,
-      mutations: readPublishRecords(platform.storage, publishKey),
     };
   });
-  store.subscribe((state, previous) =>
-    writePublishRecords(platform.storage, publishKey, state.mutations, previous.mutations),
-  );
+  store.subscribe((state, previous) => writePublishRecords(platform.storage, publishKey, state, previous));
 
   return Object.assign(store, {
     client,

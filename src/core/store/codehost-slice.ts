@@ -1,20 +1,10 @@
 /**
- * The code-host slice of the store: starting the install flow, the repository pages, and linking and pushing a
- * project. The end user's connection is the `codehostConnection` resource and each repository page a
- * `repositories` resource (docs/architecture.md, "Server data: resources"); what they say is derived here.
+ * The code-host slice of the store: the repository pages. The end user's connection is the `codehostConnection`
+ * resource and each repository page a `repositories` resource (docs/architecture.md, "Server data: resources");
+ * what they say is derived here. Starting the install, linking and pushing are mutations (`mutations.ts`).
  */
-import { AgentApiError } from '../wire/errors.js';
-import { parseHttpUrl } from '../wire/safe-url.js';
-import type {
-  CodehostConnection,
-  LinkResult,
-  PushInput,
-  PushResult,
-  Repository,
-  RepositoryList,
-  StartCodehostConnectInput,
-  StartCodehostConnectResult,
-} from '../wire/resources.js';
+import type { AgentApiError } from '../wire/errors.js';
+import type { CodehostConnection, Repository, RepositoryList } from '../wire/resources.js';
 import {
   clampPerPage,
   repositoryKeyPrefix,
@@ -23,7 +13,6 @@ import {
   type Resource,
   type ResourcesSlice,
 } from './resources.js';
-import { createMutationRunner, mutationKeys, type MutationsSlice, type RepositoryRef } from './mutations.js';
 import { isPast, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /**
@@ -43,18 +32,8 @@ export interface RepositoryPages {
   totalCount: number | null;
 }
 
-/** The body of a start, as the library sends it: name and email may be left to the agency's proxy to fill in. */
-export interface StartCodehostInput {
-  external_user_id: string;
-  external_user_name?: string;
-  external_user_email?: string;
-  return_url: string;
-}
-
-/** Actions of the code-host slice; starting, linking and pushing are mutations (`mutationKeys`). */
+/** The code-host slice's action: the repository pages are resources; starting, linking and pushing are mutations. */
 export interface CodehostSlice {
-  /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
-  startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
   /**
    * Loads one page, the `repositories` resource (page >= 1, perPage 1 to 100, out-of-range values clamped); a load
    * of the page already running is joined. A "connection not found" makes the connection `null`.
@@ -63,18 +42,6 @@ export interface CodehostSlice {
     externalUserId: string,
     query?: { page?: number; perPage?: number },
   ): Promise<IntegrationResult<RepositoryList>>;
-  /** Links a project to an existing repository. */
-  linkRepository(
-    projectId: string,
-    externalUserId: string,
-    repository: RepositoryRef,
-  ): Promise<IntegrationResult<LinkResult>>;
-  /** Pushes to the given repository (created if missing) or, without one, to the linked repository. */
-  pushRepository(
-    projectId: string,
-    externalUserId: string,
-    repository?: RepositoryRef,
-  ): Promise<IntegrationResult<PushResult>>;
 }
 
 /** Whether a repository is private: the reference types `private` as a string. */
@@ -122,73 +89,19 @@ export function selectRepositoryPages(
   return { pages, loaded, totalCount: typeof totalCount === 'number' ? totalCount : null };
 }
 
+/** A "connection not found" from any code-host call is news about the connection itself: it is `null` now. */
+export function noteCodehostMissing(state: ResourcesSlice, externalUserId: string, error: AgentApiError): void {
+  const spec = resourceSpecs.codehostConnection(externalUserId);
+  if (error.code === 'connection_not_found' && selectResource(state, spec).data !== null) state.putResource(spec, null);
+}
+
 /** Creates the code-host slice. */
-export function createCodehostSlice(
-  context: SliceContext<CodehostSlice & ResourcesSlice & MutationsSlice>,
-): CodehostSlice {
-  const { client, get } = context;
-  const mutate = createMutationRunner(context);
-
-  // A "connection not found" from any code-host call is news about the connection itself.
-  function noteMissing(externalUserId: string, error: AgentApiError): void {
-    const spec = resourceSpecs.codehostConnection(externalUserId);
-    if (error.code === 'connection_not_found' && selectResource(get(), spec).data !== null)
-      get().putResource(spec, null);
-  }
-
+export function createCodehostSlice(context: SliceContext<ResourcesSlice>): CodehostSlice {
   return {
-    startCodehostConnect: (input) =>
-      mutate({
-        key: mutationKeys.codehostStart(input.external_user_id),
-        variables: { externalUserId: input.external_user_id },
-        call: async (signal) => {
-          // Name and email may be absent: the agency's proxy fills them from its session, or the API says which is missing.
-          const result = await client.codehost.startConnect(input as StartCodehostConnectInput, { signal });
-          if (parseHttpUrl(result.redirect_url) === undefined)
-            throw new AgentApiError(
-              'protocol',
-              'The code host answered with an installation address that is not a web address.',
-            );
-          return result;
-        },
-      }),
-
     async loadRepositories(externalUserId, query) {
-      const result = await get().fetchResource(resourceSpecs.repositories(externalUserId, query));
-      if (!result.ok) noteMissing(externalUserId, result.error);
+      const result = await context.get().fetchResource(resourceSpecs.repositories(externalUserId, query));
+      if (!result.ok) noteCodehostMissing(context.get(), externalUserId, result.error);
       return result;
-    },
-
-    linkRepository: (projectId, externalUserId, repository) =>
-      mutate({
-        key: mutationKeys.repositoryLink(projectId),
-        variables: { owner: repository.owner, name: repository.name },
-        call: (signal) =>
-          client.codehost.link(
-            projectId,
-            { external_user_id: externalUserId, repo_owner: repository.owner, repo_name: repository.name },
-            { signal },
-          ),
-        onError: (error) => noteMissing(externalUserId, error),
-      }),
-
-    pushRepository(projectId, externalUserId, repository) {
-      const body: PushInput = { external_user_id: externalUserId };
-      if (repository !== undefined) {
-        body.repo_owner = repository.owner;
-        body.repo_name = repository.name;
-        if (repository.private !== undefined) body.private = repository.private;
-      }
-      return mutate({
-        key: mutationKeys.repositoryPush(projectId),
-        variables: repository,
-        call: (signal) => client.codehost.push(projectId, body, { signal }),
-        // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
-        onSuccess: (result) => {
-          if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
-        },
-        onError: (error) => noteMissing(externalUserId, error),
-      });
     },
   };
 }

@@ -121,17 +121,12 @@ export function observeLifecycle(
       for (const [key, mutation] of Object.entries(state.mutations)) {
         if (mutation.status !== 'success' || previous.mutations[key]?.status !== 'pending') continue;
         const kind = key.slice(0, key.indexOf(':'));
-        // The variables of a deploy and a provider's connect name the provider (a push's is the repository).
+        // A deploy's and a connect's variables name the provider; a push's name the repository, its key the project.
         const { variables, data } = mutation as Mutation<Deployment & PushResult, Facts>;
-        const { provider, projectId } = variables ?? ({} as Facts);
+        const { provider, projectId = key.slice(kind.length + 1) } = variables ?? ({} as Facts);
         if (kind === 'deploy') emit({ type: 'deployed', at: now(), provider, projectId, url: data?.url ?? null });
         if (kind === 'repository-push')
-          emit({
-            type: 'pushed',
-            at: now(),
-            projectId: key.slice(kind.length + 1),
-            repoCreated: data?.repo_created === true,
-          });
+          emit({ type: 'pushed', at: now(), projectId, repoCreated: data?.repo_created === true });
         if (kind === 'deployment-connect') emit({ type: 'deployment_connected', at: now(), provider });
       }
   });

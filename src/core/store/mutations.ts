@@ -1,17 +1,22 @@
 /**
  * Server actions as mutations (docs/architecture.md, "Server actions: mutations"), the counterpart of resources:
- * each action on the end user's behalf has a key and one entry in `state.mutations` with `status`, `data`,
- * `error`, `variables` and its times. Requests of one key and variables share one promise, and an answer
- * overtaken by a newer request of its key is dropped.
+ * each action on the end user's behalf (connect a provider, deploy, start the code-host install, link, push) has
+ * a key and one entry in `state.mutations` with `status`, `data`, `error`, `variables` and its times. Requests of
+ * one key and variables share one promise, and an answer overtaken by a newer request of its key is dropped.
  */
-import type { AgentApiError } from '../wire/errors.js';
+import { AgentApiError } from '../wire/errors.js';
+import { parseHttpUrl } from '../wire/safe-url.js';
 import type {
   Deployment,
   DeploymentConnection,
   LinkResult,
+  PushInput,
   PushResult,
+  StartCodehostConnectInput,
   StartCodehostConnectResult,
 } from '../wire/resources.js';
+import { noteCodehostMissing } from './codehost-slice.js';
+import { repositoryKeyPrefix, resourceSpecs, type ResourcesSlice } from './resources.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /** Where a server action is: never asked for, sent, answered, failed (the words of resources). */
@@ -31,12 +36,6 @@ export interface Mutation<Data, Variables> {
 /** A mutation's key in `state.mutations`, typed with its data and variables. */
 export type MutationKey<Data, Variables> = string & { readonly mutation?: [Data, Variables] };
 
-/** The state of the mutations. */
-export interface MutationsSlice {
-  /** By mutation key (`mutationKeys`). */
-  mutations: Record<string, Mutation<unknown, unknown>>;
-}
-
 /** A repository by owner and name, as a link or a push names it. */
 export interface RepositoryRef {
   owner: string;
@@ -44,21 +43,56 @@ export interface RepositoryRef {
   private?: boolean;
 }
 
-/** The mutations of the store, by name; a push without a repository goes to the linked one. */
+/** The body of a start, as the library sends it: name and email may be left to the agency's proxy to fill in. */
+export interface StartCodehostInput {
+  external_user_id: string;
+  external_user_name?: string;
+  external_user_email?: string;
+  return_url: string;
+}
+
+type Target = { provider: string; projectId: string };
+type Account = { provider: string; externalUserId: string };
+
+/** The keys of the store's mutations, by name; a push's variables are undefined for the linked repository. */
 export const mutationKeys = {
-  deploy: (provider: string, projectId: string) =>
-    `deploy:${provider}:${projectId}` as MutationKey<Deployment, { provider: string; projectId: string }>,
+  deploy: (provider: string, projectId: string) => `deploy:${provider}:${projectId}` as MutationKey<Deployment, Target>,
   deploymentConnect: (provider: string, externalUserId: string) =>
-    `deployment-connect:${provider}:${externalUserId}` as MutationKey<
-      DeploymentConnection,
-      { provider: string; externalUserId: string }
-    >,
+    `deployment-connect:${provider}:${externalUserId}` as MutationKey<DeploymentConnection, Account>,
   codehostStart: (externalUserId: string) =>
     `codehost-start:${externalUserId}` as MutationKey<StartCodehostConnectResult, { externalUserId: string }>,
   repositoryLink: (projectId: string) => `repository-link:${projectId}` as MutationKey<LinkResult, RepositoryRef>,
   repositoryPush: (projectId: string) =>
     `repository-push:${projectId}` as MutationKey<PushResult, RepositoryRef | undefined>,
 };
+
+/** The mutations and the actions that run them; actions never reject, and never send twice while one runs. */
+export interface MutationsSlice {
+  /** By mutation key (`mutationKeys`). */
+  mutations: Record<string, Mutation<unknown, unknown>>;
+  /** Stores a provider token for an end user; the token is sent and forgotten (the connection is a resource). */
+  connectDeployment(
+    provider: string,
+    externalUserId: string,
+    token: string,
+  ): Promise<IntegrationResult<DeploymentConnection>>;
+  /** Deploys a project. */
+  deploy(provider: string, projectId: string, externalUserId?: string): Promise<IntegrationResult<Deployment>>;
+  /** Starts the install flow; an answer whose redirect_url is not http(s) is a failure, never a redirect. */
+  startCodehostConnect(input: StartCodehostInput): Promise<IntegrationResult<StartCodehostConnectResult>>;
+  /** Links a project to an existing repository. */
+  linkRepository(
+    projectId: string,
+    externalUserId: string,
+    repository: RepositoryRef,
+  ): Promise<IntegrationResult<LinkResult>>;
+  /** Pushes to the given repository (created if missing) or, without one, to the linked repository. */
+  pushRepository(
+    projectId: string,
+    externalUserId: string,
+    repository?: RepositoryRef,
+  ): Promise<IntegrationResult<PushResult>>;
+}
 
 /** A mutation that was never run. */
 export const idleMutation: Mutation<never, never> = {
@@ -72,14 +106,28 @@ export const idleMutation: Mutation<never, never> = {
 
 /** The mutation of `key` in a store state (idle without a key). */
 export function selectMutation<Data, Variables>(
-  state: MutationsSlice,
+  state: Pick<MutationsSlice, 'mutations'>,
   key: MutationKey<Data, Variables> | undefined,
 ): Mutation<Data, Variables> {
   return ((key === undefined ? undefined : state.mutations[key]) ?? idleMutation) as Mutation<Data, Variables>;
 }
 
+/** A copy of the error with every occurrence of the secret masked, in case a server echoes the token. */
+function withoutSecret(error: AgentApiError, secret: string): AgentApiError {
+  const mask = (text: string) => text.split(secret).join('•••');
+  const fieldErrors = Object.entries(error.fieldErrors ?? {});
+  const texts = [error.message, ...fieldErrors.flatMap(([, messages]) => messages)];
+  if (secret === '' || !texts.some((text) => text.includes(secret))) return error;
+  const options: ConstructorParameters<typeof AgentApiError>[2] = { code: error.code };
+  if (error.status !== undefined) options.status = error.status;
+  if (error.retryAfterMs !== undefined) options.retryAfterMs = error.retryAfterMs;
+  if (error.fieldErrors !== undefined)
+    options.fieldErrors = Object.fromEntries(fieldErrors.map(([field, messages]) => [field, messages.map(mask)]));
+  return new AgentApiError(error.kind, mask(error.message), options);
+}
+
 /** One run of a server action; `onSuccess` and `onError` go just before its record is written. */
-export interface MutationRun<Data, Variables> {
+interface MutationRun<Data, Variables> {
   key: MutationKey<Data, Variables>;
   variables: Variables;
   call(signal: AbortSignal): Promise<Data>;
@@ -87,15 +135,16 @@ export interface MutationRun<Data, Variables> {
   onError?(error: AgentApiError): void;
 }
 
-/** Creates the one runner of server actions of a slice: it writes `state.mutations` and the log. */
-export function createMutationRunner(context: SliceContext<MutationsSlice>) {
-  const { get, set, now, log } = context;
+/** Creates the mutations slice: one runner writes every action's record and the log. */
+export function createMutationsSlice(
+  context: SliceContext<MutationsSlice & ResourcesSlice>,
+  mutations: MutationsSlice['mutations'],
+): MutationsSlice {
+  const { client, get, set, now, log } = context;
   const run = createSliceRunner(context.signal);
-  const write = (key: string, next: Partial<Mutation<unknown, unknown>>) => {
-    const mutations = get().mutations;
-    set({ mutations: { ...mutations, [key]: { ...(mutations[key] ?? idleMutation), ...next } } });
-  };
-  return <Data, Variables>(mutation: MutationRun<Data, Variables>): Promise<IntegrationResult<Data>> => {
+  const write = (key: string, next: Partial<Mutation<unknown, unknown>>) =>
+    set({ mutations: { ...get().mutations, [key]: { ...(get().mutations[key] ?? idleMutation), ...next } } });
+  const mutate = <Data, Variables>(mutation: MutationRun<Data, Variables>) => {
     const { key, variables } = mutation;
     return run<Data>({
       key: `${key} ${JSON.stringify(variables)}`,
@@ -116,5 +165,91 @@ export function createMutationRunner(context: SliceContext<MutationsSlice>) {
         write(key, { status: 'error', error, endedAt: now() });
       },
     });
+  };
+  const connection = resourceSpecs.deploymentConnection;
+
+  return {
+    mutations,
+
+    connectDeployment: (provider, externalUserId, token) =>
+      mutate({
+        key: mutationKeys.deploymentConnect(provider, externalUserId),
+        variables: { provider, externalUserId },
+        call: async (signal) => {
+          try {
+            return await client.deployments.connect(provider, { external_user_id: externalUserId, token }, { signal });
+          } catch (thrown) {
+            throw thrown instanceof AgentApiError ? withoutSecret(thrown, token) : thrown;
+          }
+        },
+        onSuccess: (data) => {
+          get().putResource(connection(provider, externalUserId), data);
+          get().invalidate(`deployment-connections:${provider}`);
+        },
+      }),
+
+    deploy: (provider, projectId, externalUserId) =>
+      mutate({
+        key: mutationKeys.deploy(provider, projectId),
+        variables: { provider, projectId },
+        call: (signal) =>
+          client.deployments.deploy(
+            provider,
+            projectId,
+            externalUserId === undefined ? {} : { external_user_id: externalUserId },
+            { signal },
+          ),
+        // Deploying may have linked the project to the connection: the listing says so now.
+        onSuccess: () => get().invalidate(`deployment-connections:${provider}`),
+        // The deploy answer is fresher news about the connection than what was loaded before.
+        onError: (error) => {
+          if (error.code === 'connection_not_found' && externalUserId !== undefined)
+            get().putResource(connection(provider, externalUserId), null);
+        },
+      }),
+
+    startCodehostConnect: (input) =>
+      mutate({
+        key: mutationKeys.codehostStart(input.external_user_id),
+        variables: { externalUserId: input.external_user_id },
+        call: async (signal) => {
+          // Name and email may be absent: the agency's proxy fills them from its session, or the API says which is missing.
+          const result = await client.codehost.startConnect(input as StartCodehostConnectInput, { signal });
+          if (parseHttpUrl(result.redirect_url) !== undefined) return result;
+          throw new AgentApiError(
+            'protocol',
+            'The code host answered with an installation address that is not a web address.',
+          );
+        },
+      }),
+
+    linkRepository: (projectId, externalUserId, { owner, name }) =>
+      mutate({
+        key: mutationKeys.repositoryLink(projectId),
+        variables: { owner, name },
+        call: (signal) =>
+          client.codehost.link(
+            projectId,
+            { external_user_id: externalUserId, repo_owner: owner, repo_name: name },
+            { signal },
+          ),
+        onError: (error) => noteCodehostMissing(get(), externalUserId, error),
+      }),
+
+    pushRepository(projectId, externalUserId, repository) {
+      const body: PushInput = { external_user_id: externalUserId };
+      if (repository !== undefined) Object.assign(body, { repo_owner: repository.owner, repo_name: repository.name });
+      if (repository?.private !== undefined) body.private = repository.private;
+      return mutate({
+        key: mutationKeys.repositoryPush(projectId),
+        variables: repository,
+        call: (signal) => client.codehost.push(projectId, body, { signal }),
+        // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
+        onSuccess: (result) => {
+          if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
+        },
+        onError: (error) => noteCodehostMissing(get(), externalUserId, error),
+      });
+    },
   };
 }

@@ -5,28 +5,22 @@
  * there (and on a reload). Only successes are kept: a failure or a request under way is no longer true on the
  * next page.
  */
-import type { Mutation } from './mutations.js';
+import type { MutationsSlice } from './mutations.js';
 import type { AgentStorage } from './persistence.js';
 
+type Mutations = MutationsSlice['mutations'];
 const kept = /^(deploy|repository-link|repository-push):/;
 const maxEntries = 30;
 
-function keptEntries(record: unknown): Record<string, Mutation<unknown, unknown>> {
-  if (typeof record !== 'object' || record === null) return {};
-  const entries = Object.entries(record as Record<string, Mutation<unknown, unknown> | null>).filter(
-    (entry): entry is [string, Mutation<unknown, unknown>] => kept.test(entry[0]) && entry[1]?.status === 'success',
-  );
+function keptEntries(record: Mutations | null): Mutations {
+  const entries = Object.entries(record ?? {}).filter(([key, entry]) => kept.test(key) && entry?.status === 'success');
   return Object.fromEntries(entries.slice(-maxEntries));
 }
 
 /** The kept mutations of an earlier page (empty without storage, or when nothing readable was kept). */
-export function readPublishRecords(
-  storage: AgentStorage | null,
-  key: string,
-): Record<string, Mutation<unknown, unknown>> {
+export function readPublishRecords(storage: AgentStorage | null, key: string): Mutations {
   try {
-    const text = storage?.getItem(key);
-    return keptEntries(text === null || text === undefined ? undefined : JSON.parse(text));
+    return keptEntries(JSON.parse(storage?.getItem(key) ?? 'null') as Mutations | null);
   } catch {
     return {};
   }
@@ -36,12 +30,12 @@ export function readPublishRecords(
 export function writePublishRecords(
   storage: AgentStorage | null,
   key: string,
-  next: Record<string, Mutation<unknown, unknown>>,
-  previous: Record<string, Mutation<unknown, unknown>>,
-): void {
-  if (storage === null || next === previous) return;
+  next: MutationsSlice,
+  previous: MutationsSlice,
+) {
+  if (storage === null || next.mutations === previous.mutations) return;
   try {
-    storage.setItem(key, JSON.stringify(keptEntries(next)));
+    storage.setItem(key, JSON.stringify(keptEntries(next.mutations)));
   } catch {
     // The records still live in memory for this page.
   }

@@ -187,32 +187,23 @@ export function createResourcesSlice<State extends ResourcesSlice>(context: Slic
     const resources = get().resources;
     set({ ...extra, resources: { ...resources, [key]: { ...(resources[key] ?? idleResource), ...next } } } as State);
   };
-  // A put is news newer than any load running: the runner drops answers overtaken by a newer load, this by a put.
-  const puts = new Map<string, number>();
   const load = <T>(spec: ResourceSpec<T>, fresh: boolean) => {
     held.set(spec.key, spec as ResourceSpec<unknown>);
-    let put = 0;
-    const current = () => (puts.get(spec.key) ?? 0) === put;
     return run<T>({
       key: spec.key,
       record: spec.key,
       fresh,
       call: (signal) => spec.fetch(client, signal),
       start: () => {
-        put = puts.get(spec.key) ?? 0;
         if (get().resources[spec.key]?.data === undefined) patch(spec.key, { status: 'loading', error: undefined });
       },
-      succeed: (data) => {
-        if (current())
-          patch(
-            spec.key,
-            { status: 'success', data, error: undefined, updatedAt: now() },
-            spec.settle?.(data, get()) as Partial<State> | undefined,
-          );
-      },
-      fail: (error) => {
-        if (current()) patch(spec.key, { status: 'error', error, updatedAt: now() });
-      },
+      succeed: (data) =>
+        patch(
+          spec.key,
+          { status: 'success', data, error: undefined, updatedAt: now() },
+          spec.settle?.(data, get()) as Partial<State> | undefined,
+        ),
+      fail: (error) => patch(spec.key, { status: 'error', error, updatedAt: now() }),
     });
   };
   return {
@@ -223,7 +214,8 @@ export function createResourcesSlice<State extends ResourcesSlice>(context: Slic
     },
     putResource(spec, data) {
       if (context.signal.aborted) return;
-      puts.set(spec.key, (puts.get(spec.key) ?? 0) + 1);
+      // A put is news newer than any load running: their answers are dropped.
+      run.overtake(spec.key);
       patch(spec.key, { status: 'success', data, error: undefined, updatedAt: now() });
     },
   };

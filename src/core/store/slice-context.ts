@@ -1,7 +1,6 @@
 /**
- * Shared plumbing of the store's integration slices (deployments, code host, plans): what an action
- * resolves to, what a slice gets from the store, and one runner that de-duplicates requests and drops
- * answers overtaken by a newer request for the same record.
+ * Shared plumbing of the store's slices: what an action resolves to, what a slice gets from the store, and the one
+ * runner of resources and mutations, which de-duplicates requests and drops answers overtaken for their record.
  */
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, errorFromThrown } from '../wire/errors.js';
@@ -27,7 +26,7 @@ export interface SliceTask<T> {
   key: string;
   /** Sends a new request even while one of the key runs (an invalidation: the running one may answer stale data). */
   fresh?: boolean;
-  /** The record the answer is written to: an answer is dropped if a newer request for it started since. */
+  /** The record the answer is written to: an answer is dropped if a newer request for it started since, or `overtake`. */
   record: string;
   call(signal: AbortSignal): Promise<T>;
   start(): void;
@@ -35,28 +34,20 @@ export interface SliceTask<T> {
   fail(error: AgentApiError): void;
 }
 
-/** Runs slice tasks. */
-export type SliceRunner = <T>(task: SliceTask<T>) => Promise<IntegrationResult<T>>;
-
-/** Creates the runner of one slice. */
-export function createSliceRunner(signal: AbortSignal): SliceRunner {
+/** Creates the runner of one slice; `overtake(record)` drops the answers running for a record (news came first). */
+export function createSliceRunner(signal: AbortSignal) {
   const sequences = new Map<string, number>();
   const inflight = new Map<string, Promise<IntegrationResult<unknown>>>();
-  return <T>(task: SliceTask<T>): Promise<IntegrationResult<T>> => {
+  const overtake = (record: string) => sequences.set(record, (sequences.get(record) ?? 0) + 1).get(record);
+  const run = <T>(task: SliceTask<T>): Promise<IntegrationResult<T>> => {
     const running = inflight.get(task.key);
     if (running !== undefined && task.fresh !== true) return running as Promise<IntegrationResult<T>>;
     if (signal.aborted)
       return Promise.resolve({ ok: false, error: new AgentApiError('aborted', 'The store was destroyed.') });
-    const sequence = (sequences.get(task.record) ?? 0) + 1;
-    sequences.set(task.record, sequence);
+    const sequence = overtake(task.record);
     task.start();
-    let call: Promise<T>;
-    try {
-      call = task.call(signal);
-    } catch (thrown) {
-      call = Promise.reject(thrown);
-    }
-    const promise: Promise<IntegrationResult<T>> = call
+    // The request is sent now; a call that throws at once is a failure like any other.
+    const promise: Promise<IntegrationResult<T>> = new Promise<T>((resolve) => resolve(task.call(signal)))
       .then(
         (data): IntegrationResult<T> => ({ ok: true, data }),
         (thrown: unknown): IntegrationResult<T> => ({ ok: false, error: errorFromThrown(thrown, signal) }),
@@ -72,6 +63,7 @@ export function createSliceRunner(signal: AbortSignal): SliceRunner {
     inflight.set(task.key, promise as Promise<IntegrationResult<unknown>>);
     return promise;
   };
+  return Object.assign(run, { overtake });
 }
 
 /** Whether an ISO timestamp lies in the past by the store's clock; unreadable or null dates never expire. */
