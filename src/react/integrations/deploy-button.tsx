@@ -40,8 +40,8 @@ export type DeployButtonProps = WithRootProps<
 >;
 
 /**
- * What the component shows, as `data-state`: the deploy mutation's once one was asked for (`deploying`,
- * `deployed`, `failed`), else the connection's (`signed_out`, `loading`, `missing`, `expired`, `connected`, `unknown_provider`, `error`).
+ * What the component shows, as `data-state`: the deploy's once one was asked for (`deploying`, `deployed`, `failed`),
+ * else the connection's (`signed_out`, `loading`, `missing`, `expired`, `connected`, `unknown_provider`, `error`).
  */
 export type DeployButtonState =
   | 'signed_out'
@@ -108,9 +108,8 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   const headingId = useId();
 
   const deploying = deployment.status === 'pending';
-  const deployError = deployment.error;
   // A 429 holds the deploy button until its countdown (shown in the alert) reaches zero.
-  const waitSeconds = useRetryCountdown(deployError);
+  const waitSeconds = useRetryCountdown(deployment.error);
   const canDeploy =
     signedIn &&
     targetProject !== undefined &&
@@ -213,7 +212,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
         )}
       </div>
       {/* The deploy button stays beside it: the alert needs no retry of its own. */}
-      <ErrorAlert error={deployError} title={text.failedTitle} context="deployment" />
+      <ErrorAlert error={deployment.error} title={text.failedTitle} context="deployment" />
       {signedIn && (
         <TokenDialog
           open={dialogOpen}
