@@ -8,7 +8,6 @@ import {
   createAgentClient,
   createAgentStore,
   createHttpTransport,
-  createSlicer,
   type AgentEvent,
   type StreamSlicing,
 } from 'agent-embed/core';
@@ -119,26 +118,6 @@ describe('time-sliced ingestion', () => {
     expect(abortedAt).toBeGreaterThan(0);
     expect(seen).toHaveLength(abortedAt);
     expect(seen).toEqual(events.slice(0, abortedAt));
-  });
-
-  it('stages over one slicing share its slice: a task that runs three of them still has one budget', async () => {
-    let clock = 0;
-    const slicing: StreamSlicing = { now: () => clock, yieldTask: async () => {} };
-    const asks = (slicer: ReturnType<typeof createSlicer>, count: number) =>
-      Array.from({ length: count }, () => slicer.due()).some(Boolean);
-    const producer = createSlicer(slicing);
-    clock = 95;
-    await producer.pause();
-    // The relay starts reading in the producer's task, 5 ms into its slice; 4 ms later the task's 8 ms are spent.
-    clock = 100;
-    const relay = createSlicer(slicing);
-    clock = 104;
-    expect(asks(relay, 32)).toBe(true);
-    await relay.pause();
-    expect(asks(relay, 32)).toBe(false);
-    expect(asks(producer, 32)).toBe(false);
-    // Without a slicing nothing is ever due.
-    expect(asks(createSlicer(undefined), 1000)).toBe(false);
   });
 
   it("the store's generation after a sliced stream equals the unsliced fold", async () => {

@@ -41,45 +41,33 @@ export interface Slicer {
   pause(): Promise<void>;
 }
 
-/**
- * When the current slice of each slicing began. Slicers over one slicing share it: the in-browser mock's producer,
- * the proxy's relay and the client's ingestion run in one another's tasks (a read resolved in a task goes on in
- * it), so a task's budget is the slice, not a slice per stage.
- */
-const sliceStarts = new WeakMap<StreamSlicing, number>();
-
 /** A slicer over `slicing`; without one it is never due (Node, workers, tests that want no slicing). */
 export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
   let untilCheck = eventsPerCheck;
-  if (slicing !== undefined && !sliceStarts.has(slicing)) sliceStarts.set(slicing, slicing.now());
+  let sliceStart = slicing?.now() ?? 0;
   return {
     due() {
       if (slicing === undefined || --untilCheck > 0) return false;
       untilCheck = eventsPerCheck;
-      return slicing.now() - (sliceStarts.get(slicing) ?? 0) >= sliceMs;
+      return slicing.now() - sliceStart >= sliceMs;
     },
     async pause() {
-      if (slicing === undefined) return;
-      await slicing.yieldTask();
-      sliceStarts.set(slicing, slicing.now());
+      await slicing?.yieldTask();
+      sliceStart = slicing?.now() ?? 0;
     },
   };
 }
 
-/** The page's one slicing: its thread is one, whatever reads streams in it. */
-let pageSlicing: StreamSlicing | undefined;
-
 /**
  * In a page's main thread: the platform's clock and `yieldToBrowser`, and at least every 50 ms of continuous
  * work the next frame is awaited first (a page that is loading may give rendering no turn among busy tasks);
- * elsewhere (Node, workers) no slicing. Every caller in a page gets the same one.
+ * elsewhere (Node, workers) no slicing.
  */
 export function defaultStreamSlicing(): StreamSlicing | undefined {
   if (typeof document !== 'object' || typeof requestAnimationFrame !== 'function') return undefined;
-  if (pageSlicing !== undefined) return pageSlicing;
   let framedAt = 0;
   const now = () => performance.now();
-  pageSlicing = {
+  return {
     now,
     async yieldTask() {
       // A hidden page runs no frames: waiting for one would stop the stream.
@@ -90,5 +78,4 @@ export function defaultStreamSlicing(): StreamSlicing | undefined {
       return yieldToBrowser();
     },
   };
-  return pageSlicing;
 }
