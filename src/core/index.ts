@@ -18,7 +18,8 @@ export type {
   StreamHandlers,
   TransportRequest,
 } from './wire/transport.js';
-export type { StreamSlicing } from './wire/time-slice.js';
+export { createSlicer, defaultStreamSlicing } from './wire/time-slice.js';
+export type { Slicer, StreamSlicing } from './wire/time-slice.js';
 export {
   AgentApiError,
   agentApiMessages,

@@ -191,6 +191,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
       fault,
       heartbeatMs: settings.heartbeatMs,
       timers: settings.timers,
+      slicing: settings.slicing,
       now,
       // Its own signal per run: waits listen there, not on the shared lifetime, which thousands of runs share.
       lifetime: AbortSignal.any([context.lifetime]),

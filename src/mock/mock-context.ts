@@ -1,4 +1,5 @@
 /** What every handler of the mock shares: the state, the clock, the options and the caller. */
+import type { StreamSlicing } from '../core/index.js';
 import type { FaultQueue } from './mock-fault.js';
 import type { MockSpeed, MockTimers } from './mock-generation.js';
 import type { MockScenario } from './mock-script.js';
@@ -10,6 +11,8 @@ export interface MockSettings {
   heartbeatMs: number;
   scenario: MockScenario;
   timers: MockTimers;
+  /** How a generation shares the thread (a page's main thread); undefined: it never pauses. */
+  slicing: StreamSlicing | undefined;
   rateLimit: { limit: number; windowMs: number; scope: 'agent' | 'all' } | false;
   /** The API base URL, ending in /api/v1. */
   baseUrl: string;

@@ -3,7 +3,14 @@
  * status is what the generation machine reads in the events sent, so the status endpoint and the stream
  * never disagree.
  */
-import { createRecordingDraft, parseAgentEvent, projectStatusOf, reduceGenerationEvent } from '../core/index.js';
+import {
+  createRecordingDraft,
+  createSlicer,
+  parseAgentEvent,
+  projectStatusOf,
+  reduceGenerationEvent,
+  type StreamSlicing,
+} from '../core/index.js';
 import type { MockStreamFault } from './mock-fault.js';
 import type { MockProject, MockState } from './mock-state.js';
 import { creditsExhaustedMessage, type MockGenerationStep } from './mock-script.js';
@@ -114,6 +121,8 @@ export interface GenerationRun {
   fault: MockStreamFault | undefined;
   heartbeatMs: number;
   timers: MockTimers;
+  /** How an instant generation shares the thread (a page's main thread); undefined: it runs to its end at once. */
+  slicing: StreamSlicing | undefined;
   now: () => number;
   /** Aborted when the mock is reset or disposed: the generation stops where it is. */
   lifetime: AbortSignal;
@@ -208,7 +217,7 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     return run.speed === 'realistic' ? realisticDelays[kind] : 0;
   };
 
-  // Only called with ms > 0: an instant generation never awaits, so it runs to its end synchronously.
+  // Only called with ms > 0: an instant generation waits for nothing but the slicing below.
   const pause = async (ms: number) => {
     let remaining = ms;
     while (remaining > run.heartbeatMs) {
@@ -257,7 +266,14 @@ async function runGeneration(run: GenerationRun, channel: EventChannel): Promise
     emit({ type: 'container_ready', message: 'Container ready. Starting AI generation.' });
   }
 
+  // An instant build of thousands of steps would otherwise be one long task in a page (the producer, then the
+  // proxy relaying it): its events go over in slices, the thread handed back between them.
+  const slicer = createSlicer(run.slicing);
   for (const step of run.steps) {
+    if (slicer.due()) {
+      await slicer.pause();
+      run.lifetime.throwIfAborted();
+    }
     if (paused) await hold();
     if (failedByFault) return fail(faultMessage());
     const wait = delay(step.type === 'error' ? 'tool' : step.type);

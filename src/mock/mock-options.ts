@@ -1,5 +1,5 @@
 /** The options of the mock Agent API, the handle it returns, and its settings resolved from the options. */
-import { parseHttpUrl } from '../core/index.js';
+import { defaultStreamSlicing, parseHttpUrl, type StreamSlicing } from '../core/index.js';
 import type { MockAdmin } from './mock-admin.js';
 import type { MockSettings } from './mock-context.js';
 import { systemTimers, type MockSpeed, type MockTimers } from './mock-generation.js';
@@ -25,6 +25,11 @@ export interface MockAgentApiOptions {
   heartbeatMs?: number;
   /** The generation script and repository seeding. */
   scenario?: MockScenario;
+  /**
+   * How an 'instant' generation shares the thread: by default, in a page's main thread it hands its events over
+   * in slices of a few milliseconds with the thread handed back between them, elsewhere all at once; null: all at once.
+   */
+  slicing?: StreamSlicing | null;
 }
 
 /** A running mock Agent API. */
@@ -64,6 +69,7 @@ export function resolveSettings(options: MockAgentApiOptions): MockSettings {
     heartbeatMs: Math.max(1, options.heartbeatMs ?? 1000),
     scenario: options.scenario ?? {},
     timers: options.timers ?? systemTimers,
+    slicing: options.slicing === undefined ? defaultStreamSlicing() : (options.slicing ?? undefined),
     rateLimit:
       rateLimit === false
         ? false

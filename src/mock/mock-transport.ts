@@ -129,6 +129,8 @@ export function createMockTransport(
 ): AgentTransport & { api: MockAgentApi; fetch: typeof globalThis.fetch; proxy: AgentProxyHandler } {
   const { api: given, externalUser = defaultMockExternalUser, proxy: proxyOptions, ...apiOptions } = options;
   const api = given ?? createMockAgentApi(apiOptions);
+  // One slicing for the whole chain in the page: the mock's producer, the proxy's relay, the client's ingestion.
+  const { slicing } = apiOptions;
   const page = parseHttpUrl((globalThis as { location?: { href?: string } }).location?.href)?.href;
   const user = {
     externalUserId: externalUser.id,
@@ -141,6 +143,7 @@ export function createMockTransport(
     teamAnswersCacheMs: 0,
     store: proxyStoreOf(api),
     ...(page === undefined ? {} : { appUrl: page }),
+    ...(slicing === undefined ? {} : { slicing }),
     ...proxyOptions,
     apiBaseUrl: api.baseUrl,
     apiToken: api.token,
@@ -150,7 +153,11 @@ export function createMockTransport(
     authorize: () => user,
   });
   const proxyFetch = fetchOf(proxy);
-  const transport = createHttpTransport({ baseUrl: api.baseUrl, fetch: proxyFetch });
+  const transport = createHttpTransport({
+    baseUrl: api.baseUrl,
+    fetch: proxyFetch,
+    ...(slicing === undefined ? {} : { slicing }),
+  });
   return {
     json: (request) => transport.json(request),
     stream: (request, handlers) => transport.stream(request, handlers),

@@ -89,8 +89,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     maxJsonDepth,
     upstreamBody,
     maxRetryAfterMs,
-    maxBufferedBytes,
-    slowReaderMs,
+    relaying,
   } = resolveProxySettings(options);
   const token = options.apiToken;
   const upstream = createUpstreamCaller({
@@ -326,8 +325,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               timers,
               heartbeatMs,
               upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
-              maxBufferedBytes,
-              slowReaderMs,
+              ...relaying,
               log,
               now,
               drainState,

@@ -5,6 +5,7 @@
  * at most a bounded buffer: the relay waits for it to make room, and drops it with a resumable close when
  * it stays behind (it resumes from its `Last-Event-ID` through the events route).
  */
+import { createSlicer, type StreamSlicing } from '../core/index.js';
 import { parseUpstreamEvents } from './upstream-events.js';
 
 /** Timers the relay uses; injected so tests control them. */
@@ -43,6 +44,11 @@ export interface EventStreamRelayOptions {
   slowReaderMs?: number;
   /** The browser was dropped for reading too slowly (called once). */
   onSlowReader?(): void;
+  /**
+   * Hands the thread back every few milliseconds of relaying (a proxy in a page's main thread: the in-browser
+   * mock), so a burst is never one long task; without it (Node) events are relayed without a pause.
+   */
+  slicing?: StreamSlicing | undefined;
 }
 
 /** How the relay ended, for logs. */
@@ -199,6 +205,7 @@ export function relayEvents(
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
+  const slicer = createSlicer(options.slicing);
   const pump = async (): Promise<RelayOutcome> => {
     armHeartbeat();
     try {
@@ -212,6 +219,7 @@ export function relayEvents(
         send(encodeEvent(value));
         armHeartbeat();
         await waitForRoom();
+        if (slicer.due()) await slicer.pause();
       }
       const browserDisconnected = !browserOpen;
       detach();

@@ -4,7 +4,7 @@
  * recorded from `project_created` (even after the browser left), tracked for a drain, and logged when it
  * closes.
  */
-import type { AgentRouteName } from '../core/index.js';
+import type { AgentRouteName, StreamSlicing } from '../core/index.js';
 import type { createDrainState } from './drain.js';
 import { eventStreamHeaders, relayEvents, type RelayTimers } from './event-stream-relay.js';
 import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
@@ -21,6 +21,8 @@ export interface GenerationRelayContext {
   upstreamIdleTimeoutMs: number;
   maxBufferedBytes: number;
   slowReaderMs: number;
+  /** How the relay shares the thread it runs on (a page's main thread); undefined: it never pauses. */
+  slicing: StreamSlicing | undefined;
   log(entry: ProxyLogEntry): void;
   now(): number;
   /** The agency's `onGeneration`, called once per ended generation. */
@@ -106,6 +108,7 @@ export function relayGenerationStream(
     signal: request.signal,
     maxBufferedBytes: context.maxBufferedBytes,
     slowReaderMs: context.slowReaderMs,
+    slicing: context.slicing,
     onSlowReader: () =>
       log({
         level: 'warn',

@@ -1,5 +1,11 @@
 /** The proxy's options resolved once, at its first request: defaults filled in, origins and limits checked. */
-import { agentRoutes, parseHttpUrl, type AgentRoute, type AgentRouteName } from '../core/index.js';
+import {
+  agentRoutes,
+  defaultStreamSlicing,
+  parseHttpUrl,
+  type AgentRoute,
+  type AgentRouteName,
+} from '../core/index.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import type { BudgetLimits } from './fair-budget.js';
 import { createMemoryProxyStore } from './memory-proxy-store.js';
@@ -98,7 +104,10 @@ export function resolveProxySettings(options: AgentProxyOptions) {
       timers,
     },
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
-    maxBufferedBytes: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
-    slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
+    relaying: {
+      maxBufferedBytes: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
+      slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
+      slicing: options.slicing === undefined ? defaultStreamSlicing() : (options.slicing ?? undefined),
+    },
   };
 }

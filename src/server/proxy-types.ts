@@ -1,5 +1,5 @@
 /** The proxy's public types: its options, its log entries and the handler it returns. */
-import type { AgentPathOverrides, AgentRouteName, ProxyRouteName } from '../core/index.js';
+import type { AgentPathOverrides, AgentRouteName, ProxyRouteName, StreamSlicing } from '../core/index.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { GenerationRecord } from './generation-records.js';
@@ -89,6 +89,11 @@ export interface AgentProxyOptions {
   maxBufferedBytes?: number;
   /** How long the relay waits for a slow browser to make room, then closes for it to resume (default 10000 ms). */
   slowReaderMs?: number;
+  /**
+   * How relayed streams share the thread the proxy runs on: by default, in a page's main thread (the in-browser
+   * mock) the relay hands it back every few milliseconds, elsewhere never; null: never. Inject a clock and yield to test.
+   */
+  slicing?: StreamSlicing | null;
   /** Upstream paths that differ from the spec's; the browser keeps using the spec's paths. */
   paths?: AgentPathOverrides;
   /** Longest time a request body may take to arrive (default 10000 ms; 0: none); then 408. */

@@ -6,8 +6,15 @@ export interface SseEvent {
   data: string;
 }
 
-/** Reads events until the stream ends or `stopAfter` events arrived (then cancels, like a closed tab). */
-export async function readSse(response: Response, stopAfter = Infinity): Promise<SseEvent[]> {
+/**
+ * Reads events until the stream ends or `stopAfter` events arrived (then cancels, like a closed tab);
+ * `onRead` hears how many events have been read after each chunk.
+ */
+export async function readSse(
+  response: Response,
+  stopAfter = Infinity,
+  onRead?: (events: number) => void,
+): Promise<SseEvent[]> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   const events: SseEvent[] = [];
@@ -30,6 +37,7 @@ export async function readSse(response: Response, stopAfter = Infinity): Promise
       }
       end = text.indexOf('\n\n');
     }
+    onRead?.(events.length);
   }
   return events;
 }

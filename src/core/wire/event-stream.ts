@@ -8,7 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { AgentApiError, errorFromResponse, errorFromThrown, streamInterruptedError } from './errors.js';
 import { isTerminalEvent, readAgentEvent } from './events.js';
 import type { AgentEvent } from './events.js';
-import { eventsPerCheck, sliceMs, type StreamSlicing } from './time-slice.js';
+import { createSlicer, type StreamSlicing } from './time-slice.js';
 
 /** Callbacks of an event stream. */
 export interface StreamHandlers {
@@ -126,29 +126,20 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
     if (isTerminalEvent(event)) close();
   };
   // The parser only queues messages; `drain` applies them, so the slice's deadline can fall between any two.
-  const { slicing } = request;
+  const slicer = createSlicer(request.slicing);
   // Reused from piece to piece: `queued` messages wait in it, `next` is the first not yet applied.
   const queue: EventSourceMessage[] = [];
   let queued = 0;
   let next = 0;
-  let untilCheck = eventsPerCheck;
-  let sliceStart = slicing?.now() ?? 0;
   /** Applies the queued events; true when the slice ran out of time with events left (then yield, drain again). */
   const drain = (): boolean => {
     while (next < queued && !closed) {
       deliver(queue[next++] as EventSourceMessage);
-      if (slicing !== undefined && --untilCheck === 0) {
-        untilCheck = eventsPerCheck;
-        if (slicing.now() - sliceStart >= sliceMs) return true;
-      }
+      if (slicer.due()) return true;
     }
     queued = 0;
     next = 0;
     return false;
-  };
-  const pause = async () => {
-    await slicing?.yieldTask();
-    sliceStart = slicing?.now() ?? 0;
   };
   const parser = createParser({
     maxBufferSize: maxEventChars,
@@ -179,7 +170,7 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
         noteBytes();
         for (let offset = 0; offset < value.length && !closed; offset += maxPieceBytes) {
           parser.feed(decoder.decode(value.subarray(offset, offset + maxPieceBytes), { stream: true }));
-          while (drain()) await pause();
+          while (drain()) await slicer.pause();
         }
       }
     }

@@ -33,6 +33,31 @@ export function yieldToBrowser(): Promise<void> {
   });
 }
 
+/** A slice's deadline over a `StreamSlicing`, for any loop that works through a burst one item at a time. */
+export interface Slicer {
+  /** Asked after each item: whether the slice has run out (the clock is read every `eventsPerCheck` asks). */
+  due(): boolean;
+  /** Hands the thread back, then starts the next slice. */
+  pause(): Promise<void>;
+}
+
+/** A slicer over `slicing`; without one it is never due (Node, workers, tests that want no slicing). */
+export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
+  let untilCheck = eventsPerCheck;
+  let sliceStart = slicing?.now() ?? 0;
+  return {
+    due() {
+      if (slicing === undefined || --untilCheck > 0) return false;
+      untilCheck = eventsPerCheck;
+      return slicing.now() - sliceStart >= sliceMs;
+    },
+    async pause() {
+      await slicing?.yieldTask();
+      sliceStart = slicing?.now() ?? 0;
+    },
+  };
+}
+
 /**
  * In a page's main thread: the platform's clock and `yieldToBrowser`, and at least every 50 ms of continuous
  * work the next frame is awaited first (a page that is loading may give rendering no turn among busy tasks);
