@@ -1,4 +1,4 @@
-/** How the store finds an end user's connections and keeps a repository listing through a failing page. */
+/** How the store finds an end user's connections (a listing through a failing page: repository-pages.test.tsx). */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   codehostConnectionStatus,
@@ -6,7 +6,6 @@ import {
   createAgentStore,
   deploymentConnectionStatus,
   resourceSpecs,
-  selectRepositoryPages,
   selectResource,
   type AgentStore,
   type TransportRequest,
@@ -85,32 +84,5 @@ describe('connection lookups answer 200 for "not connected yet"', () => {
     await grace.deployments.connect('vercel', { external_user_id: 'grace', token: 'grace-account:token' });
     await loadVercel();
     expect(vercelStatus()).toBe('missing');
-  });
-});
-
-describe('a repository listing keeps what it has', () => {
-  it('a failing second page leaves the first page loaded, and its retry adds the second', async () => {
-    const { store, client, transport } = setup();
-    const started = await client.codehost.startConnect({
-      external_user_id: 'ada',
-      external_user_name: 'Ada Lovelace',
-      external_user_email: 'ada@example.com',
-      return_url: 'http://localhost:3000/',
-    });
-    await transport.api.fetch(
-      new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url)),
-    );
-    await store.getState().loadRepositories('ada', { page: 1, perPage: 20 });
-    transport.api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
-    const failed = await store.getState().loadRepositories('ada', { page: 2, perPage: 20 });
-    expect(failed.ok).toBe(false);
-    const pageTwo = resourceSpecs.repositories('ada', { page: 2, perPage: 20 });
-    expect(selectResource(store.getState(), pageTwo).status).toBe('error');
-    const list = selectRepositoryPages(store.getState(), 'ada', 20)!;
-    expect(Object.keys(list.pages)).toEqual(['1']);
-    expect(list.pages[1]).toHaveLength(20);
-    await store.getState().loadRepositories('ada', { page: 2, perPage: 20 });
-    expect(Object.keys(selectRepositoryPages(store.getState(), 'ada', 20)!.pages)).toEqual(['1', '2']);
-    expect(selectResource(store.getState(), pageTwo).status).toBe('success');
   });
 });
