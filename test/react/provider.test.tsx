@@ -216,6 +216,26 @@ describe('LiveBuildLog at thousands of files', () => {
   });
 });
 
+describe('LiveBuildLog at hundreds of agent steps', () => {
+  it('shows the newest 50 steps and says how many earlier ones it leaves out', async () => {
+    const script = () =>
+      Array.from({ length: 120 }, (_, index) => ({
+        type: 'tool' as const,
+        tool: `step_${index + 1}`,
+        message: `Step ${index + 1}`,
+        status: 'completed',
+      }));
+    const { store, container } = renderWithMock(<LiveBuildLog />, { mock: { scenario: { script } }, store: {} });
+    await store!.getState().generate({ prompt: 'An app built in many small steps' });
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    await waitFor(() => expect(log).toHaveAttribute('data-state', 'completed'));
+    const steps = [...container.querySelectorAll('.ae-tool-message')].map((step) => step.textContent);
+    expect(steps).toHaveLength(50);
+    expect([steps[0], steps.at(-1)]).toEqual(['Step 71', 'Step 120']);
+    expect(within(log).getByText('70 earlier steps not shown')).toBeInTheDocument();
+  });
+});
+
 describe('URL and sandbox rules', () => {
   it('only absolute http(s) URLs pass', () => {
     expect(safeHttpUrl('https://app.example.test/x')).toBe('https://app.example.test/x');
