@@ -224,3 +224,47 @@ export function createScriptedStore(overrides: Partial<AgentStoreOptions> = {}) 
   });
   return { store, scripted, timers, frames, storage };
 }
+/** A scripted store whose notifications are counted and whose page visibility the test sets. */
+export function setupStore(overrides: Partial<AgentStoreOptions> = {}) {
+  let hidden = false;
+  const visibilityListeners = new Set<() => void>();
+  const { store, scripted, timers, frames, storage } = createScriptedStore({
+    isHidden: () => hidden,
+    onVisibilityChange: (listener) => {
+      visibilityListeners.add(listener);
+      return () => visibilityListeners.delete(listener);
+    },
+    maxPollIntervalMs: 8000,
+    ...overrides,
+  });
+  let notifications = 0;
+  store.subscribe(() => {
+    notifications++;
+  });
+  return {
+    store,
+    scripted,
+    timers,
+    frames,
+    storage,
+    notifications: () => notifications,
+    setHidden(value: boolean) {
+      hidden = value;
+      for (const listener of [...visibilityListeners]) listener();
+    },
+    visibilityListenerCount: () => visibilityListeners.size,
+  };
+}
+
+/** A `project_created` event for `id`. */
+export const created = (id: string): AgentEvent => ({
+  type: 'project_created',
+  project_id: id,
+  app_url: `https://${id}.apps.example.test`,
+});
+/** A `stream_end` event for `id`. */
+export const end = (id: string): AgentEvent => ({
+  type: 'stream_end',
+  project_id: id,
+  app_url: `https://${id}.apps.example.test`,
+});

@@ -1,0 +1,179 @@
+/** The store's notifications: one per frame for a burst, a new status and the end at once, and the work per event. */
+import { describe, expect, it } from 'vitest';
+import { createAgentClient, createAgentStore, type AgentEvent, type AgentLogEntry } from 'agent-embed/core';
+import {
+  createManualTimers,
+  createScriptedTransport,
+  project,
+  settle,
+  setupStore as setup,
+  created,
+  end,
+} from './fakes.js';
+
+describe('batched notifications and work per event', () => {
+  function burst(count: number) {
+    const events: AgentEvent[] = [];
+    for (let index = 0; index < count; index++) {
+      events.push(
+        index % 4 === 3
+          ? { type: 'tool_progress', tool: `tool-${index % 7}`, message: `step ${index}` }
+          : { type: 'file_created', path: `src/file-${index % 5000}.ts` },
+      );
+    }
+    return events;
+  }
+
+  it('applies 10 000 events with one notification per frame; a new status and the end at once', async () => {
+    const { store, scripted, frames, notifications } = setup();
+    const promise = store.getState().generate({ prompt: 'A big generated application' });
+    expect(notifications()).toBe(1); // submitting
+    const stream = scripted.streams[0]!;
+    stream.open();
+    stream.emit(created('big'));
+    expect(notifications()).toBe(2); // the project named, at once
+    const events = burst(10_000);
+    let framesRun = 0;
+    for (let index = 0; index < events.length; index++) {
+      stream.emit(events[index]!);
+      if (index % 1000 === 999) {
+        frames.runFrame();
+        framesRun++;
+      }
+    }
+    expect(framesRun).toBe(10);
+    // The first file moved provisioning to generating (at once); then one notification per frame, never per event.
+    expect(notifications()).toBe(3 + framesRun);
+    stream.emit(end('big'));
+    expect(notifications()).toBe(4 + framesRun); // the terminal event flushes at once
+    expect(store.getState().generations.big?.status).toBe('completed');
+    stream.close();
+    await promise;
+    frames.runFrame();
+    expect(notifications()).toBe(4 + framesRun); // settling changed nothing visible: no extra notification
+
+    const stats = store.getStats();
+    expect(stats.events).toBe(10_002);
+    expect(stats.flushes).toBe(notifications());
+    const generation = store.getState().generations.big!;
+    expect(generation.eventCount).toBe(10_002);
+    // Every fourth event is a tool step; the 7500 file events name 3750 distinct paths.
+    expect(generation.files).toHaveLength(3750);
+    expect(generation.files[0]?.path).toBe('src/file-0.ts');
+    expect(generation.modifiedCount).toBe(3750);
+    expect(generation.toolCount).toBe(2500);
+    expect(generation.tools).toHaveLength(200);
+    expect('log' in store.getState()).toBe(false);
+    // Work is proportional to flushes × list size, not to events: at most 3750 files + 200 steps per flush
+    // (the log is no longer state). Copying the lists on every event would have been ~20 million items.
+    expect(stats.copiedItems).toBeLessThanOrEqual(stats.flushes * (3750 + 200));
+    expect(stats.copiedItems).toBeLessThan(100_000);
+  });
+
+  it('with no frame at all, 10 000 events cost two notifications: the first event and the final state', async () => {
+    const { store, scripted, notifications } = setup();
+    const promise = store.getState().generate({ prompt: 'A big generated application' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    const before = notifications();
+    for (const event of burst(10_000)) stream.emit(event);
+    stream.emit(end('big'));
+    stream.close();
+    await promise;
+    expect(notifications() - before).toBe(2);
+    expect(store.getStats().events).toBe(10_001);
+  });
+
+  it('reads the clock once per burst of events (one network chunk), not once per event', async () => {
+    let clock = 1_000;
+    let reads = 0;
+    const { store, scripted } = setup({
+      now: () => {
+        reads++;
+        return clock;
+      },
+    });
+    const promise = store.getState().generate({ prompt: 'A big generated application' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    const before = reads;
+    stream.emit(created('big'));
+    for (const event of burst(1_000)) stream.emit(event);
+    expect(reads - before).toBe(1);
+    // The next chunk arrives in a later task, at a later time.
+    await Promise.resolve();
+    clock = 2_000;
+    stream.emit({ type: 'tool_progress', tool: 'lint', message: 'Linting' });
+    stream.emit(end('big'));
+    stream.close();
+    await promise;
+    const { tools, endedAt } = store.getState().generations.big!;
+    expect(tools.at(-2)?.at).toBe(1_000);
+    expect(tools.at(-1)).toMatchObject({ tool: 'lint', at: 2_000 });
+    expect(endedAt).toBe(2_000);
+  });
+
+  it('a stream event never publishes in the middle of a slice: one frame publishes every event before it', () => {
+    const { store, scripted, frames, notifications } = setup();
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.emit(created('p1'));
+    stream.emit({ type: 'file_created', path: 'a.ts' });
+    const published = notifications();
+    expect(frames.pending).toBe(0);
+    stream.emit({ type: 'file_created', path: 'b.ts' });
+    stream.emit({ type: 'file_created', path: 'c.ts' });
+    expect(notifications()).toBe(published);
+    expect(frames.pending).toBe(1);
+    frames.runFrame();
+    expect(notifications()).toBe(published + 1);
+    expect(store.getState().generations.p1?.files).toHaveLength(3);
+    // A frame is asked for only when something waits for it.
+    expect(frames.pending).toBe(0);
+  });
+
+  it('outside a DOM, frames fall back to 16 ms timers and visibility is assumed', async () => {
+    expect(typeof requestAnimationFrame).toBe('undefined');
+    const scripted = createScriptedTransport();
+    const timers = createManualTimers();
+    scripted.setDefaultProject(project('p1', 'generating'));
+    const store = createAgentStore({
+      client: createAgentClient({ transport: scripted.transport }),
+      storage: null,
+      setTimeout: timers.setTimeout,
+      clearTimeout: timers.clearTimeout,
+      now: timers.now,
+    });
+    let notifications = 0;
+    store.subscribe(() => void notifications++);
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.emit(created('p1'));
+    // The first file starts generating (a new status, at once); the second waits for the frame.
+    scripted.streams[0]!.emit({ type: 'file_created', path: 'a.ts' });
+    scripted.streams[0]!.emit({ type: 'file_created', path: 'b.ts' });
+    const before = notifications;
+    expect(timers.pending()).toEqual([16]);
+    await timers.advance(16);
+    expect(notifications).toBe(before + 1);
+    expect(store.getState().generations.p1?.files).toHaveLength(2);
+    store.getState().watchProject('p1');
+    await settle();
+    expect(store.getState().projects.p1?.status).toBe('polling');
+    store.destroy();
+  });
+
+  it('hands every log line to onLog, none to the state', () => {
+    const log: AgentLogEntry[] = [];
+    const { store, scripted } = setup({ onLog: (entry) => log.push(entry) });
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    for (let index = 0; index < 20; index++) stream.emit({ type: 'file_created', path: `f${index}` });
+    stream.emit(end('p1'));
+    expect(log).toHaveLength(22);
+    expect(log[0]).toMatchObject({ kind: 'action', text: 'Generate (build)' });
+    expect(log[1]).toMatchObject({ kind: 'event', text: 'File: f0' });
+    expect(log.at(-1)).toMatchObject({ kind: 'event', text: 'Generation completed', key: 'p1' });
+    expect(log[0]!.id).toBeLessThan(log[21]!.id);
+    expect('log' in store.getState()).toBe(false);
+  });
+});
