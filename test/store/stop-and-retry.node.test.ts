@@ -4,19 +4,13 @@
  * prompt once more (one POST per call). Components only dispatch them.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, isDeployable, selectProjectView, type AgentEvent } from 'agent-embed/core';
-import { project, settle, createScriptedStore } from './fakes.js';
+import { AgentApiError, isDeployable, selectProjectView } from 'agent-embed/core';
+import { created, project, settle, createScriptedStore } from './fakes.js';
 
 function setup() {
   const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000 });
   return { store, scripted, timers };
 }
-
-const created = (id: string): AgentEvent => ({
-  type: 'project_created',
-  project_id: id,
-  app_url: `https://${id}.apps.example.test`,
-});
 
 describe('stopWatching', () => {
   it('closes a live stream, then polls until the build ends: stopped, then ready and deployable', async () => {
@@ -28,6 +22,8 @@ describe('stopWatching', () => {
     store.getState().stopWatching();
     expect(scripted.streams[0]!.aborted).toBe(true);
     expect((await promise).outcome).toBe('aborted');
+    expect(store.getState().generations.p1?.status).toBe('aborted');
+    expect(scripted.posts()).toHaveLength(1);
     expect(selectProjectView(store.getState())).toMatchObject({ phase: 'stopped', busy: false, building: true });
     await settle();
     await timers.advance(1000);

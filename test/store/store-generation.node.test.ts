@@ -230,18 +230,6 @@ describe('refusals, cancel and end states', () => {
     expect(store.getState().generations.p1?.error?.message).toBe('The model is overloaded.');
   });
 
-  it('stopWatching aborts the request and ends in aborted', async () => {
-    const { store, scripted } = setup();
-    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
-    scripted.streams[0]!.open();
-    scripted.streams[0]!.emit(created('p1'));
-    store.getState().stopWatching();
-    expect(scripted.streams[0]!.aborted).toBe(true);
-    expect((await promise).outcome).toBe('aborted');
-    expect(store.getState().generations.p1?.status).toBe('aborted');
-    expect(scripted.posts()).toHaveLength(1);
-  });
-
   it('reset forgets a generation, its persisted id, and no longer blocks a new generation', async () => {
     const { store, scripted, storage } = setup();
     const first = store.getState().generate({ prompt: 'A todo app with tags' });
