@@ -10,7 +10,8 @@
  * to the final render, for a replay the first file rows after the answer's first byte (target 100 ms), and DOM
  * rows left in the file list. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per case;
  * BENCH_PORT, BENCH_MOCK_PORT and BENCH_REPLAY_PORT fix the ports (default: free ones); BENCH_PROFILE=dir
- * writes a CPU profile of each run there (open it in the Performance panel). BENCH_CASES=replay,burst runs
+ * writes a CPU profile of each run there (open it in the Performance panel), and BENCH_TRACE=dir a Chromium
+ * trace of each run (tasks with their scripts, style, layout and paint; load it in the Performance panel). BENCH_CASES=replay,burst runs
  * only the cases whose name contains one of the words. In the same run, the AI SDK's `useChat` renders the same
  * build from the same server in the same 16 KiB chunks, as data parts and as text (bench/browser/chat.tsx),
  * measured by the same code and printed as ratios to agent-embed's replay. A run that has not ended after
@@ -51,6 +52,16 @@ function portOf(name: string): number {
 
 const profileDir = process.env.BENCH_PROFILE;
 if (profileDir !== undefined) await mkdir(profileDir, { recursive: true });
+const traceDir = process.env.BENCH_TRACE;
+if (traceDir !== undefined) await mkdir(traceDir, { recursive: true });
+/** The trace's categories: the Performance panel's (tasks, scripts, style, layout, paint) and React's marks. */
+const traceCategories = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink.user_timing',
+];
 
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
@@ -83,8 +94,8 @@ const benchCases: BenchCase[] = [
   { transport: 'memory', throttle: 1, name: 'burst: in-browser mock (createMockTransport)' },
   { transport: 'http', throttle: 1, name: 'HTTP: Node mock (createHttpTransport)' },
   { transport: 'replay', throttle: 1, name: 'replay: resume after a reload through the events route' },
-  { transport: 'memory', throttle: 4, name: 'burst, CPU throttled 4x' },
-  { transport: 'replay', throttle: 4, name: 'replay, CPU throttled 4x' },
+  { transport: 'memory', throttle: 4, name: 'burst 4x: the burst, CPU throttled 4x' },
+  { transport: 'replay', throttle: 4, name: 'replay 4x: the replay, CPU throttled 4x' },
   { transport: 'chat-data', throttle: 1, name: 'useChat (AI SDK): the same build as data parts' },
   { transport: 'chat-text', throttle: 1, name: 'useChat (AI SDK): the same build as text' },
 ];
@@ -186,6 +197,8 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       await session.send('Profiler.setSamplingInterval', { interval: 200 });
       await session.send('Profiler.start');
     }
+    const traceFile = join(traceDir ?? '', `${benchCase.transport}-${benchCase.throttle}x-${run}.json`);
+    if (traceDir !== undefined) await browser.startTracing(page, { path: traceFile, categories: traceCategories });
     const chat =
       benchCase.transport === 'chat-data' ? 'data' : benchCase.transport === 'chat-text' ? 'text' : undefined;
     const query = new URLSearchParams(
@@ -196,10 +209,13 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
     await page.goto(`${url}${chat === undefined ? '' : 'chat.html'}?${query}`);
     if (benchCase.transport !== 'replay') {
       await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
-      // Armed and clicked in one task, so the measurement starts exactly at the click.
+      // Armed and clicked in one task, so the measurement starts exactly at the click; focused first, as a
+      // person's click focuses the button (the panel then moves focus to "Stop watching" and back).
       await page.evaluate(() => {
         (window as unknown as { agentBench: AgentBench }).agentBench.arm();
-        document.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+        const button = document.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+        button.focus();
+        button.click();
       });
     }
     const result = await resultWithin(page);
@@ -218,6 +234,10 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       const file = join(profileDir, `${benchCase.transport}-${benchCase.throttle}x-${run}.cpuprofile`);
       await writeFile(file, JSON.stringify(profile));
       console.log(`  CPU profile: ${file}`);
+    }
+    if (traceDir !== undefined) {
+      await browser.stopTracing();
+      console.log(`  trace: ${traceFile}`);
     }
     await page.close();
   }

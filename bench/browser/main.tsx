@@ -38,6 +38,7 @@ const timedFetch: typeof fetch = async (input, init) => {
   if (replay) measurement.firstByte();
   return response;
 };
+const script = benchScript(steps);
 const transport =
   mode === 'http' || mode === 'replay'
     ? createHttpTransport({
@@ -49,7 +50,8 @@ const transport =
         speed: 'instant',
         credits: steps * 2,
         rateLimit: false,
-        scenario: { script: () => benchScript(steps) },
+        // Built once at load: the bench's own data, not work of agent-embed's to measure after the click.
+        scenario: { script: () => script },
       });
 
 // A reload in the middle of a build: the provider resumes the saved project by replaying its events.
