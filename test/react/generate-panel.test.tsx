@@ -143,6 +143,30 @@ describe('one POST per user action', () => {
   });
 });
 
+describe('focus', () => {
+  it('stays where it is for a build the person did not start here (a store action, a resume after a reload)', async () => {
+    const { transport, store } = renderWithMock(
+      <>
+        <button type="button">Elsewhere</button>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { store: {} },
+    );
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 10_000 });
+    expect(document.body).toHaveFocus();
+    act(() => void store!.getState().generate({ prompt: validPrompt }));
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    await waitFor(() => expect(log).toHaveAttribute('data-state', 'provisioning'));
+    expect(screen.getByRole('button', { name: 'Stop watching' })).not.toHaveFocus();
+    expect(document.body).toHaveFocus();
+    act(() => store!.getState().stopWatching());
+    await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
+    expect(screen.getByLabelText('Describe the app you want')).not.toHaveFocus();
+    expect(document.body).toHaveFocus();
+  });
+});
+
 describe('cancel', () => {
   it('aborts the running generation, ends in aborted and frees the form', async () => {
     const { user, transport, generationPosts } = renderWithMock(
