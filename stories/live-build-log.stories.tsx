@@ -141,6 +141,20 @@ export const GeneratingThousandsOfFiles: Story = {
   },
 };
 
+export const ManyAgentSteps: Story = {
+  parameters: agentParameters(reach.manySteps),
+  play: async ({ canvasElement }) => {
+    const { region, log } = parts(canvasElement);
+    await expect(region).toHaveAttribute('data-state', 'completed');
+    // The newest ten, oldest first, all in view; the earlier ones are counted, not shown.
+    const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
+    await expect(steps).toHaveLength(10);
+    await expect(steps[0]).toHaveTextContent('Step 111 of 120');
+    await expect(steps.at(-1)).toHaveTextContent('Step 120 of 120');
+    await expect(log.getByText('110 earlier steps not shown')).toBeInTheDocument();
+  },
+};
+
 export const Completed: Story = {
   parameters: agentParameters(reach.completed),
   play: async (context) => {

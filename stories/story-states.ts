@@ -113,6 +113,20 @@ export const reach = {
     },
   }),
   completed: generateTo('completed'),
+  /** A completed build of 120 agent steps (more than the log shows). */
+  manySteps: generateTo('completed', undefined, {
+    mock: {
+      scenario: {
+        script: () =>
+          Array.from({ length: 120 }, (_, index) => ({
+            type: 'tool' as const,
+            tool: index % 2 === 0 ? 'write_files' : 'lint',
+            message: `Step ${index + 1} of 120`,
+            status: 'completed',
+          })),
+      },
+    },
+  }),
   /** A follow-up on a completed project, frozen after it modified `src/App.tsx`. */
   followUpRunning: {
     setup: async (agent) => {
