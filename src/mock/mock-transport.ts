@@ -100,11 +100,24 @@ function abortable(response: Response, signal: AbortSignal): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** A `fetch` over a Request handler (a mock, a proxy): the Request goes straight to it, with abort wired like a network fetch. */
-function fetchOf(handler: (request: Request) => Promise<Response>): typeof fetch {
+/** Where the page's scheduler can yield (Chromium), a new task for each request, as a network would give it. */
+function networkHop(): (() => Promise<void>) | undefined {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return typeof scheduler?.yield === 'function' ? () => scheduler.yield!() : undefined;
+}
+
+/**
+ * A `fetch` over a Request handler (a mock, a proxy): the Request goes straight to it, with abort wired like a network
+ * fetch. With `hop`, it reaches the handler in a new task, as over a network: the click that sent it ends first.
+ */
+function fetchOf(handler: (request: Request) => Promise<Response>, hop?: () => Promise<void>): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw abortError(signal.reason);
+    if (hop !== undefined) {
+      await hop();
+      if (signal?.aborted) throw abortError(signal.reason);
+    }
     // The signal stays out of the Request: under jsdom it may come from another realm than Request.
     const { signal: _signal, ...rest } = init ?? {};
     const request = input instanceof Request ? new Request(input, rest) : new Request(input, rest);
@@ -152,7 +165,8 @@ export function createMockTransport(
     fetch: createMockFetch(api),
     authorize: () => user,
   });
-  const proxyFetch = fetchOf(proxy);
+  // The browser's requests cross a network to the proxy: in a page they reach it in a task of their own.
+  const proxyFetch = fetchOf(proxy, networkHop());
   const transport = createHttpTransport({
     baseUrl: api.baseUrl,
     fetch: proxyFetch,
