@@ -27,7 +27,10 @@ export const defaultSlowReaderMs = 10_000;
 
 /** Options of `relayEventStream`. */
 export interface EventStreamRelayOptions {
-  /** A comment `: ping` is sent after this long without an upstream event; 0 turns it off. */
+  /**
+   * A comment `: ping` is sent at the end of each period of this long in which no event was sent (so after between
+   * one and two periods of quiet); 0 turns it off.
+   */
   heartbeatMs: number;
   timers: RelayTimers;
   /** Aborted when the browser goes away (the request's signal). */
@@ -124,17 +127,20 @@ export function relayEvents(
   let upstreamOpen = true;
   let roomMade: (() => void) | undefined;
 
+  // Whether an event went out in the heartbeat's current period: one timer runs for the whole stream and an event
+  // only sets this flag (re-arming a timer per event cost a tenth of the in-browser burst's main thread).
+  let sentThisPeriod = false;
   const stopHeartbeat = () => {
     if (timer !== undefined) options.timers.clearTimeout(timer);
     timer = undefined;
   };
   const armHeartbeat = () => {
-    stopHeartbeat();
-    if (options.heartbeatMs <= 0 || !browserOpen) return;
+    if (timer !== undefined || options.heartbeatMs <= 0 || !browserOpen) return;
     timer = options.timers.setTimeout(() => {
       timer = undefined;
-      // A browser with a full buffer has had no use for a ping.
-      if (hasRoom()) send(heartbeatBytes);
+      // A period with an event needed no ping; a browser with a full buffer has had no use for one.
+      if (!sentThisPeriod && hasRoom()) send(heartbeatBytes);
+      sentThisPeriod = false;
       armHeartbeat();
     }, options.heartbeatMs);
   };
@@ -217,7 +223,7 @@ export function relayEvents(
         }
         if (options.wantsEvents?.() ?? true) await options.inspect?.(value.data);
         send(encodeEvent(value));
-        armHeartbeat();
+        sentThisPeriod = true;
         await waitForRoom();
         if (slicer.due()) await slicer.pause();
       }

@@ -63,7 +63,10 @@ export interface AgentProxyOptions {
   statusCacheMs?: number;
   /** How long an answer that is the same for every end user (subscription plans) is reused (default 60000 ms; 0: never). */
   teamAnswersCacheMs?: number;
-  /** Idle time after which a `: ping` comment is sent on a relayed stream (default 15000 ms; 0: never). */
+  /**
+   * The heartbeat's period on a relayed stream: a `: ping` comment ends each period in which no event went out, so
+   * it follows one to two periods of quiet (default 15000 ms; 0: never).
+   */
   heartbeatMs?: number;
   /** Cross-site request defence for cookie sessions: POSTs must come from these origins (or same-origin). */
   csrf?: { allowedOrigins: string[] };
