@@ -44,19 +44,25 @@ export interface Slicer {
   pause(): Promise<void>;
 }
 
+// When the current slice of each slicing began. Stages that share a slicing (in a page: the in-browser mock's
+// producer, the proxy's relay and the client, which can run in one task through the streams' promise callbacks)
+// share one slice, so the task's work stays within one budget rather than one per stage.
+const sliceStarts = new WeakMap<StreamSlicing, number>();
+
 /** A slicer over `slicing`; without one it is never due (Node, workers, tests that want no slicing). */
 export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
   let untilCheck = eventsPerCheck;
-  let sliceStart = slicing?.now() ?? 0;
+  if (slicing !== undefined && !sliceStarts.has(slicing)) sliceStarts.set(slicing, slicing.now());
   return {
     due() {
       if (slicing === undefined || --untilCheck > 0) return false;
       untilCheck = eventsPerCheck;
-      return slicing.now() - sliceStart >= sliceMs;
+      return slicing.now() - (sliceStarts.get(slicing) ?? 0) >= sliceMs;
     },
     async pause() {
-      await slicing?.yieldTask();
-      sliceStart = slicing?.now() ?? 0;
+      if (slicing === undefined) return;
+      await slicing.yieldTask();
+      sliceStarts.set(slicing, slicing.now());
     },
   };
 }
@@ -64,10 +70,18 @@ export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
 /**
  * In a page's main thread: the platform's clock and `yieldToBrowser`, and after 16 ms of continuous work (one
  * display refresh) the next frame is awaited first (a page that is loading may give rendering no turn among busy tasks);
- * elsewhere (Node, workers) no slicing.
+ * one for the whole page, so every stage in it shares the task's slice; elsewhere (Node, workers) no slicing.
  */
 export function defaultStreamSlicing(): StreamSlicing | undefined {
   if (typeof document !== 'object' || typeof requestAnimationFrame !== 'function') return undefined;
+  pageSlicing ??= createPageSlicing();
+  return pageSlicing;
+}
+
+// One for the page: its stages share one slice per task and one frame wait.
+let pageSlicing: StreamSlicing | undefined;
+
+function createPageSlicing(): StreamSlicing {
   let framedAt = 0;
   const now = () => performance.now();
   return {
