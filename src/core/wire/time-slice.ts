@@ -52,7 +52,8 @@ const sliceStarts = new WeakMap<StreamSlicing, number>();
 /** A slicer over `slicing`; without one it is never due (Node, workers, tests that want no slicing). */
 export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
   let untilCheck = eventsPerCheck;
-  if (slicing !== undefined && !sliceStarts.has(slicing)) sliceStarts.set(slicing, slicing.now());
+  // A stream starts in a task of its own (its answer's arrival): a new slice.
+  if (slicing !== undefined) sliceStarts.set(slicing, slicing.now());
   return {
     due() {
       if (slicing === undefined || --untilCheck > 0) return false;
