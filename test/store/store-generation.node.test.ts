@@ -1,7 +1,7 @@
 /** The store's generation state machine through the public core entry: its walk, one POST per action, refusals, cancel and end states. */
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient, createAgentStore, selectProjectView } from 'agent-embed/core';
-import { createScriptedTransport, setupStore as setup, created, end } from './fakes.js';
+import { createScriptedTransport, settle, setupStore as setup, created, end } from './fakes.js';
 
 describe('generation state machine', () => {
   it('walks submitting → provisioning → generating → completed and re-keys the generation by project id', async () => {
@@ -16,6 +16,8 @@ describe('generation state machine', () => {
     expect(stream.request.body).toEqual({ prompt: 'A todo app with tags', mode: 'design' });
     stream.open();
     stream.emit(created('p1'));
+    // Published once the code that applied it yields (the slice of events it came in), before React renders.
+    await settle();
     expect(store.getState().currentKey).toBe('p1');
     expect(store.getState().generations[pendingKey]).toBeUndefined();
     expect(store.getState().generations.p1?.status).toBe('provisioning');
@@ -49,7 +51,7 @@ describe('generation state machine', () => {
     expect(generation.endedAt).toBeDefined();
   });
 
-  it('de-duplicates files by path, keeps first-seen order and counts modified files', () => {
+  it('de-duplicates files by path, keeps first-seen order and counts modified files', async () => {
     const { store, scripted } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
@@ -63,6 +65,7 @@ describe('generation state machine', () => {
     stream.emit({ type: 'file_created' });
     stream.emit({ type: 'unknown', originalType: 'thinking', data: {} });
     stream.emit(end('p1'));
+    await settle();
     const generation = store.getState().generations.p1!;
     expect(generation.files).toEqual([
       { path: 'a.ts', action: 'modified', updates: 3 },
@@ -91,13 +94,13 @@ describe('generation state machine', () => {
     expect(result.appUrl).toBe('https://first.example.test');
   });
 
-  it('keeps published snapshots immutable while later events arrive', () => {
+  it('keeps published snapshots immutable while later events arrive', async () => {
     const { store, scripted, frames } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
     stream.emit(created('p1'));
     stream.emit({ type: 'file_created', path: 'a.ts' });
-    frames.runFrame();
+    await settle();
     const before = store.getState().generations.p1!;
     expect(before.files).toHaveLength(1);
     stream.emit({ type: 'file_created', path: 'a.ts' });
@@ -140,6 +143,7 @@ describe('generate and followUp are idempotent per user action', () => {
     expect(store.getState().currentKey).toBe('p1');
     expect(store.getState().generations.p1).toMatchObject({ kind: 'followUp', status: 'submitting', projectId: 'p1' });
     scripted.streams[0]!.emit({ type: 'file_created', path: 'src/Header.tsx', action: 'modified' });
+    await settle();
     expect(store.getState().generations.p1?.status).toBe('generating');
     scripted.streams[0]!.emit(end('p1'));
     scripted.streams[0]!.close();

@@ -24,17 +24,23 @@ describe('batched notifications and work per event', () => {
     return events;
   }
 
-  it('applies 10 000 events with one notification per frame; a new status and the end at once', async () => {
+  it('applies 10 000 events with one notification per frame; a new status and the end once their chunk is applied', async () => {
     const { store, scripted, frames, notifications } = setup();
     const promise = store.getState().generate({ prompt: 'A big generated application' });
     expect(notifications()).toBe(1); // submitting
     const stream = scripted.streams[0]!;
     stream.open();
     stream.emit(created('big'));
-    expect(notifications()).toBe(2); // the project named, at once
+    expect(notifications()).toBe(1); // not in the middle of the chunk that named it…
+    await settle();
+    expect(notifications()).toBe(2); // …but as soon as that code yields, before anything renders
     const events = burst(10_000);
+    // The first file moves provisioning to generating: published with the rest of its chunk.
+    stream.emit(events[0]!);
+    await settle();
+    expect(notifications()).toBe(3);
     let framesRun = 0;
-    for (let index = 0; index < events.length; index++) {
+    for (let index = 1; index < events.length; index++) {
       stream.emit(events[index]!);
       if (index % 1000 === 999) {
         frames.runFrame();
@@ -42,10 +48,11 @@ describe('batched notifications and work per event', () => {
       }
     }
     expect(framesRun).toBe(10);
-    // The first file moved provisioning to generating (at once); then one notification per frame, never per event.
+    // Then one notification per frame, never per event.
     expect(notifications()).toBe(3 + framesRun);
     stream.emit(end('big'));
-    expect(notifications()).toBe(4 + framesRun); // the terminal event flushes at once
+    await settle();
+    expect(notifications()).toBe(4 + framesRun); // the terminal event flushes without waiting for a frame
     expect(store.getState().generations.big?.status).toBe('completed');
     stream.close();
     await promise;
@@ -70,13 +77,32 @@ describe('batched notifications and work per event', () => {
     expect(stats.copiedItems).toBeLessThan(100_000);
   });
 
-  it('with no frame at all, 10 000 events cost two notifications: the first event and the final state', async () => {
+  it('a new status publishes with the rest of its slice: the first rows come with the first event, in one notification', async () => {
+    const { store, scripted, notifications } = setup();
+    void store.getState().generate({ prompt: 'A big generated application' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    const before = notifications();
+    // One network chunk: the project named, then its first files (no frame runs in between).
+    stream.emit(created('big'));
+    for (const path of ['a.ts', 'b.ts', 'c.ts']) stream.emit({ type: 'file_created', path });
+    await settle();
+    expect(notifications() - before).toBe(1);
+    const generation = store.getState().generations.big!;
+    expect(generation.status).toBe('generating');
+    expect(generation.files.map((file) => file.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+
+  it('with no frame at all, 10 000 events cost two notifications: the first chunk and the final state', async () => {
     const { store, scripted, notifications } = setup();
     const promise = store.getState().generate({ prompt: 'A big generated application' });
     const stream = scripted.streams[0]!;
     stream.open();
     const before = notifications();
-    for (const event of burst(10_000)) stream.emit(event);
+    const [first, ...rest] = burst(10_000);
+    stream.emit(first!);
+    await settle();
+    for (const event of rest) stream.emit(event);
     stream.emit(end('big'));
     stream.close();
     await promise;

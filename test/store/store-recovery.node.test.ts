@@ -131,7 +131,7 @@ describe('reload resume', () => {
     expect(second.scripted.requests).toHaveLength(0);
   });
 
-  it('ignores unreadable storage', () => {
+  it('ignores unreadable storage', async () => {
     const storage = createMemoryStorage();
     storage.setItem('agent-embed:last-project', '{not json');
     const { store, scripted } = setup({ storage });
@@ -152,6 +152,7 @@ describe('reload resume', () => {
     throwing.store.getState().resume();
     void throwing.store.getState().generate({ prompt: 'A todo app with tags' });
     throwing.scripted.streams[0]!.emit(created('p1'));
+    await settle();
     expect(throwing.store.getState().generations.p1?.status).toBe('provisioning');
   });
 });

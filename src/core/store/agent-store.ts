@@ -85,7 +85,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     storageKey: options.storageKey ?? defaultStorageKey,
     stats,
     log,
-    requestPublish: (immediate) => batcher.request(immediate),
+    requestPublish: (timing) => batcher.request(timing),
   });
 
   const conversationOptions = {

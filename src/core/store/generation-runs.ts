@@ -11,6 +11,7 @@ import { applyGenerationAction, generationOutcome, type GenerationAction } from 
 import { reduceGenerationEvent, type GenerationKind } from '../wire/generation-reducer.js';
 import { isGenerationReporting, isGenerationRunning, isGenerationSettled } from '../wire/generation-transitions.js';
 import type { GenerationMode } from '../wire/resources.js';
+import type { PublishTiming } from './frame-batcher.js';
 import { createStoreGeneration, describeGenerationEvent, type StoreGeneration } from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
 import { recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
@@ -59,7 +60,7 @@ export interface GenerationRunsContext {
   stats: AgentStoreStats;
   /** Adds a line to the log; `undefined` when nobody listens, so `log?.(…)` does not even build the text's closure. */
   log: ((kind: AgentLogKind, text: () => string, key: string | undefined) => void) | undefined;
-  requestPublish(immediate: boolean): void;
+  requestPublish(timing: PublishTiming): void;
   isDestroyed(): boolean;
 }
 
@@ -185,7 +186,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     registry.keyByProject(generation);
     persist(generation);
     registry.touch(generation);
-    requestPublish(true);
+    requestPublish('now');
     const { status, error } = generation;
     if (status === before || !isGenerationSettled(status)) return true;
     log?.(
@@ -276,14 +277,15 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     // Most events only add detail (a file, a tool step): they show in the next frame, nothing else to do.
     if (applied === 'applied' && !first && generation.status === before) {
       log?.('event', () => describeGenerationEvent(event), generation.key);
-      requestPublish(false);
+      requestPublish('frame');
       return;
     }
     registry.keyByProject(generation);
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
     log?.('event', () => describeGenerationEvent(event), generation.key);
-    // A new status, a project named or the end shows at once (a few times per stream).
-    requestPublish(applied !== 'applied' || generation.status !== before);
+    // A new status, a project named or the end shows as soon as the slice of events that brought it ends, with the
+    // rest of that slice (a few times per stream); the detail alone waits for the next frame.
+    requestPublish(applied !== 'applied' || generation.status !== before ? 'soon' : 'frame');
     if (applied === 'ended') {
       resolveRun(run);
       if (generation.projectId !== undefined) pollers.refresh(generation.projectId);
@@ -318,7 +320,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return run.promise;
     }
     if (kind === 'followUp') persist(generation);
-    requestPublish(true);
+    requestPublish('now');
     const streamOptions = {
       signal: run.controller.signal,
       onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),

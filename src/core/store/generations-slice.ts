@@ -20,6 +20,7 @@ import {
 
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation-runs.js';
 import { createProjectPersistence, savedError } from './persistence.js';
+import type { PublishTiming } from './frame-batcher.js';
 import type { Platform } from './platform.js';
 import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } from './project-poller.js';
 
@@ -71,7 +72,7 @@ export interface GenerationsContext {
   /** Adds a line to the log; `undefined` when nobody listens, so no text is formatted. */
   log: ((kind: AgentLogKind, text: string, key: string | undefined) => void) | undefined;
   /** Asks the store's batcher to publish: at once, or with the next frame. */
-  requestPublish(immediate: boolean): void;
+  requestPublish(timing: PublishTiming): void;
 }
 
 /** The slice and what the store needs to publish it. */
@@ -140,7 +141,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     isStreaming: (projectId) => runs.isStreaming(projectId),
     onSnapshot(snapshot) {
       registry.setProject(snapshot);
-      requestPublish(true);
+      requestPublish('now');
     },
     onProject(projectId, project) {
       const generation = registry.get(projectId);
@@ -262,11 +263,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       });
       if (registry.currentKey === undefined) registry.setCurrent(generation.key);
       log?.('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);
-      requestPublish(true);
+      requestPublish('now');
     },
     newProject() {
       registry.setCurrent(undefined);
-      requestPublish(true);
+      requestPublish('now');
     },
     reset(key = registry.currentKey) {
       if (key === undefined) return;
@@ -278,7 +279,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (generation.projectId !== undefined) persistence.forget(generation.projectId);
       if (registry.currentKey === key) registry.setCurrent(undefined);
       log?.('action', () => `Reset ${key}`, undefined);
-      requestPublish(true);
+      requestPublish('now');
     },
   };
 
@@ -308,7 +309,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       registry.setCurrent(running?.generation.key ?? projectId);
       const generation = running?.generation ?? registry.get(projectId);
       if (generation !== undefined) runs.persist(generation);
-      requestPublish(true);
+      requestPublish('now');
       pollers.refresh(projectId);
     },
     destroy() {
