@@ -11,7 +11,8 @@
  * rows left in the file list. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per case;
  * BENCH_PORT, BENCH_MOCK_PORT and BENCH_REPLAY_PORT fix the ports (default: free ones); BENCH_PROFILE=dir
  * writes a CPU profile of each run there (open it in the Performance panel), and BENCH_TRACE=dir a Chromium
- * trace of each run (tasks with their scripts, style, layout and paint; load it in the Performance panel). BENCH_CASES=replay,burst runs
+ * trace of each run (tasks with their scripts, style, layout and paint; load it in the Performance panel) and prints
+ * its frames' times and the counts that do not move with the machine's load (scripts/bench-trace.ts). BENCH_CASES=replay,burst runs
  * only the cases whose name contains one of the words. In the same run, the AI SDK's `useChat` renders the same
  * build from the same server in the same 16 KiB chunks, as data parts and as text (bench/browser/chat.tsx),
  * measured by the same code and printed as ratios to agent-embed's replay. A run that has not ended after
@@ -29,6 +30,7 @@ import { benchEvents, benchScript } from '../bench/browser/bench-script.ts';
 import type { AgentBench, BenchResult } from '../bench/browser/main.tsx';
 import { uiMessageStream, uiMessageStreamHeaders, type ChatVariant } from '../bench/browser/ui-message-stream.ts';
 import { format, printComparison, printSummary, type CaseResults } from './bench-browser-compare.ts';
+import { summarizeTrace } from './bench-trace.ts';
 import { startMockAgentServer } from '../src/mock/index.ts';
 import { entryAliases } from '../vite.config.ts';
 
@@ -237,7 +239,7 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
     }
     if (traceDir !== undefined) {
       await browser.stopTracing();
-      console.log(`  trace: ${traceFile}`);
+      console.log(`  trace: ${traceFile}\n  ${await summarizeTrace(traceFile)}`);
     }
     await page.close();
   }

@@ -1,0 +1,115 @@
+/**
+ * Reads a Chromium trace written by `npm run bench:browser` with BENCH_TRACE and sums up its frames (the tasks that
+ * paint) on the page's main thread: their median and 90th-percentile times, split into script, style, layout and
+ * paint, and the counts that do not move with the machine's load (elements restyled, layout objects dirtied per
+ * frame), plus the layouts that scripts forced. A change that removes work shows in the counts even when the
+ * times are noise.
+ */
+import { readFile } from 'node:fs/promises';
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: {
+    name?: string;
+    elementCount?: number;
+    beginData?: { dirtyObjects?: number };
+  };
+}
+
+interface Frame {
+  durationMs: number;
+  parts: Map<string, number>;
+  elements: number;
+  dirtyObjects: number;
+}
+
+const rendering = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
+const scripting = ['FunctionCall', 'RunMicrotasks', 'FireAnimationFrame', 'EvaluateScript'];
+
+/** The complete events of the busiest renderer main thread (the page's), in order. */
+function mainThreadEvents(events: TraceEvent[]): TraceEvent[] {
+  const mainThreads = new Set(
+    events
+      .filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain')
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const event of events) {
+    const thread = `${event.pid}:${event.tid}`;
+    if (event.ph !== 'X' || event.dur === undefined || !mainThreads.has(thread)) continue;
+    const list = byThread.get(thread) ?? [];
+    list.push(event);
+    byThread.set(thread, list);
+  }
+  const busiest = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  return busiest.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+}
+
+/** Each task's own time per event name (nested events subtracted), and the forced layouts among them. */
+function readTasks(events: TraceEvent[]) {
+  const frames: Frame[] = [];
+  let forcedLayouts = 0;
+  let forcedMs = 0;
+  let index = 0;
+  for (const task of events.filter((event) => event.name === 'ThreadControllerImpl::RunTask')) {
+    const end = task.ts + (task.dur ?? 0);
+    while (index < events.length && (events[index] as TraceEvent).ts < task.ts) index++;
+    const parts = new Map<string, number>();
+    const open: TraceEvent[] = [];
+    let elements = 0;
+    let dirtyObjects = 0;
+    for (let at = index; at < events.length && (events[at] as TraceEvent).ts < end; at++) {
+      const event = events[at] as TraceEvent;
+      if (event === task || event.name === 'RunTask') continue;
+      while (open.length > 0) {
+        const last = open[open.length - 1] as TraceEvent;
+        if (last.ts + (last.dur ?? 0) > event.ts) break;
+        open.pop();
+      }
+      const parent = open[open.length - 1];
+      if (parent !== undefined) parts.set(parent.name, (parts.get(parent.name) ?? 0) - (event.dur ?? 0));
+      parts.set(event.name, (parts.get(event.name) ?? 0) + (event.dur ?? 0));
+      if (event.name === 'UpdateLayoutTree') elements += event.args?.elementCount ?? 0;
+      if (event.name === 'Layout') dirtyObjects += event.args?.beginData?.dirtyObjects ?? 0;
+      if (
+        (event.name === 'Layout' || event.name === 'UpdateLayoutTree') &&
+        open.some((outer) => scripting.includes(outer.name))
+      ) {
+        forcedLayouts++;
+        forcedMs += (event.dur ?? 0) / 1000;
+      }
+      open.push(event);
+    }
+    if (parts.has('PrePaint')) frames.push({ durationMs: (task.dur ?? 0) / 1000, parts, elements, dirtyObjects });
+  }
+  return { frames, forcedLayouts, forcedMs };
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+const sumOf = (frame: Frame, names: string[]) =>
+  names.reduce((sum, name) => sum + (frame.parts.get(name) ?? 0), 0) / 1000;
+
+/** One line about the frames of a trace file. */
+export async function summarizeTrace(file: string): Promise<string> {
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = mainThreadEvents(Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []));
+  const { frames, forcedLayouts, forcedMs } = readTasks(events);
+  const both = (pick: (frame: Frame) => number, digits = 1) =>
+    `${quantile(frames.map(pick), 0.5).toFixed(digits)}/${quantile(frames.map(pick), 0.9).toFixed(digits)}`;
+  return (
+    `${frames.length} frames (page load included), median/p90: task ${both((frame) => frame.durationMs)} ms, ` +
+    `script ${both((frame) => sumOf(frame, scripting))} ms, style and layout ${both((frame) => sumOf(frame, rendering.slice(0, 2)))} ms, ` +
+    `paint ${both((frame) => sumOf(frame, rendering.slice(2)))} ms; elements restyled ${both((frame) => frame.elements, 0)}, ` +
+    `layout objects dirtied ${both((frame) => frame.dirtyObjects, 0)}; ${frames.filter((frame) => frame.durationMs > 50).length} frames over 50 ms; ` +
+    `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms)`
+  );
+}
