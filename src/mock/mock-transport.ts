@@ -2,7 +2,7 @@
  * The in-browser mock as an agency runs it: the real agency proxy (`createAgentProxy`, memory store) in front
  * of an in-memory mock Agent API, both reached through `fetch` functions: no server, production's code path.
  */
-import { createHttpTransport, parseHttpUrl, type AgentTransport } from '../core/index.js';
+import { createHttpTransport, parseHttpUrl, schedulerYield, type AgentTransport } from '../core/index.js';
 import {
   createAgentProxy,
   createMemoryProxyStore,
@@ -100,12 +100,6 @@ function abortable(response: Response, signal: AbortSignal): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Where the page's scheduler can yield (Chromium), a new task for each request, as a network would give it. */
-function networkHop(): (() => Promise<void>) | undefined {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return typeof scheduler?.yield === 'function' ? () => scheduler.yield!() : undefined;
-}
-
 /**
  * A `fetch` over a Request handler (a mock, a proxy): the Request goes straight to it, with abort wired like a network
  * fetch. With `hop`, it reaches the handler in a new task, as over a network: the click that sent it ends first.
@@ -166,7 +160,7 @@ export function createMockTransport(
     authorize: () => user,
   });
   // The browser's requests cross a network to the proxy: in a page they reach it in a task of their own.
-  const proxyFetch = fetchOf(proxy, networkHop());
+  const proxyFetch = fetchOf(proxy, schedulerYield());
   const transport = createHttpTransport({
     baseUrl: api.baseUrl,
     fetch: proxyFetch,

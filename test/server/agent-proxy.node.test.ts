@@ -579,6 +579,33 @@ describe('event stream relay', () => {
     expect(timers.pending()).toBe(0);
   });
 
+  it('keeps one heartbeat timer per stream, however many events an upstream sends', async () => {
+    const manual = createManualTimers();
+    let armed = 0;
+    const timers = {
+      ...manual,
+      setTimeout(callback: () => void, ms: number) {
+        armed++;
+        return manual.setTimeout(callback, ms);
+      },
+    };
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
+    const response = await proxy(
+      call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
+    );
+    const reader = createBodyReader(response.body);
+    const before = armed;
+    for (let index = 0; index < 500; index++)
+      upstreamStream.event({ type: 'tool_progress', tool: 'write', message: `Step ${index}` });
+    upstreamStream.close();
+    const text = await reader.rest();
+    expect(text.match(/^data: /gm)).toHaveLength(500);
+    // An event marks its period; it never re-arms a timer (500 clear-and-set pairs before).
+    expect(armed - before).toBeLessThanOrEqual(1);
+    expect(manual.pending()).toBe(0);
+  });
+
   it('records ownership from project_created before the event reaches the browser', async () => {
     const upstreamStream = createScriptedStream();
     const { proxy, upstream } = setup(

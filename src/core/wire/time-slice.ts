@@ -21,10 +21,18 @@ export const eventsPerCheck = 32;
 // 1.06-1.25 at 16 ms, for a third more time to the final render; see the README's performance section).
 const frameEveryMs = 16;
 
+/** The page's `scheduler.yield()`, where it exists (Chromium): a new task that keeps the current one's priority. */
+export function schedulerYield(): (() => Promise<void>) | undefined {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return typeof scheduler?.yield === 'function'
+    ? () => (scheduler.yield as () => Promise<void>).call(scheduler)
+    : undefined;
+}
+
 /** Resolves in a new task: `scheduler.yield()` where it exists (it keeps the task's priority), else a message. */
 export function yieldToBrowser(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  const yieldTask = schedulerYield();
+  if (yieldTask !== undefined) return yieldTask();
   // A message is a new task that is not clamped to 4 ms as nested timeouts are.
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel();
