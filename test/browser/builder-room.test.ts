@@ -33,6 +33,12 @@ function placement(locator: Locator) {
   });
 }
 
+/** How many project status GETs the mock received. */
+const statusPolls = () =>
+  harness.mock.api.admin.requests.filter(
+    (request) => request.method === 'GET' && /\/agent\/project\/[^/]+$/.test(request.path),
+  ).length;
+
 /** The visible text of the builder (what a person reads, hidden parts left out). */
 const builderText = (page: Page) => builderRegion(page).innerText();
 
@@ -77,6 +83,8 @@ describe('room for the build (1280×800 and 390 px)', () => {
     harness.mock.api.admin.injectFault({ kind: 'pause_after', events: 10 });
     await send(page, prompt);
     await page.locator('.ae-file').first().waitFor();
+    // The status poll the first event asks for must be answered before the fault is queued, or it takes the fault.
+    await expect.poll(() => statusPolls(), { timeout: 20_000 }).toBeGreaterThan(0);
     harness.mock.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' });
     await page.getByRole('button', { name: 'Stop watching' }).click();
     await phase(page, 'stopped');
