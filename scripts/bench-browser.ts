@@ -5,7 +5,7 @@
  * (chunks arrive as the network delivers them), and as a resume after a reload (the whole log replayed through
  * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst and the
  * replay again with Chromium's CPU throttled 4x (a mid-range phone). The page is a production build with
- * React's profiling build, so the Profiler counts real commits. Prints, per run: React commits against
+ * React's production build, whose commits a DevTools-style hook counts (bench/browser/react-commits.ts). Prints, per run: React commits against
  * animation frames (target at most 1 per frame), the longest main-thread task (target under 50 ms), the time
  * to the final render, for a replay the first file rows after the answer's first byte (target 100 ms), and DOM
  * rows left in the file list. Figures are printed, never asserted. BENCH_RUNS (default 3) runs per case;
@@ -79,7 +79,7 @@ function report(run: number, result: BenchResult): void {
       `${format(perRefresh, 2)} per 60 Hz refresh elapsed (${format(result.refreshes)}) (target <= 1)`,
   );
   console.log(
-    `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms); longest commit ${format(result.maxCommitMs, 1)} ms`,
+    `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms)`,
   );
   if (result.firstRowsMs !== undefined)
     console.log(`  first file rows ${format(result.firstRowsMs)} ms after the replay's first byte (target <= 100 ms)`);
@@ -269,8 +269,7 @@ try {
     base: './',
     // 'error': the mock's Node-only server import is externalised for the browser, as intended.
     logLevel: 'error',
-    // react-dom's profiling build keeps <Profiler> working in production.
-    resolve: { alias: [{ find: /^react-dom\/client$/, replacement: 'react-dom/profiling' }, ...entryAliases] },
+    resolve: { alias: entryAliases },
     build: {
       outDir,
       emptyOutDir: true,
@@ -303,7 +302,7 @@ try {
   if (url === undefined) throw new Error('The preview server has no URL.');
   browser = await launchChromium();
   console.log(
-    `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), production React with the profiling build\n`,
+    `Chromium ${browser.version()}, ${format(steps)} file/tool steps per generation, ${runs} run(s), React's production build\n`,
   );
 
   const summary: CaseResults[] = [];

@@ -5,7 +5,9 @@
  * rows only, about as many DOM rows as agent-embed's log keeps, so both pages pay for the same DOM. Measured by
  * the same code as agent-embed's page (measure.ts), from the click to the render of the finished message.
  */
-import { memo, Profiler, StrictMode, useEffect, useState, type FormEvent } from 'react';
+// First: the commit counter must be in place before react-dom loads.
+import './react-commits.ts';
+import { memo, StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
@@ -16,11 +18,11 @@ import { eventLine } from './ui-message-stream.ts';
 const query = new URLSearchParams(window.location.search);
 const steps = Number(query.get('steps') ?? 20_000);
 const variant = query.get('variant') === 'text' ? 'text' : 'data';
-// agent-embed's log at the end: its 20 windowed file rows and its last 200 tool steps.
+// As many rows as agent-embed's store keeps for its log: 20 windowed file rows and the last 200 tool steps.
 const visibleRows = 220;
 
 let shown: { parts: number; textLength: number } = { parts: 0, textLength: 0 };
-const measurement = startMeasuring({
+startMeasuring({
   steps,
   rowSelector: '.chat-row',
   countText: () =>
@@ -110,8 +112,6 @@ function BuildChat() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Profiler id="use-chat" onRender={measurement.onRender}>
-      <BuildChat />
-    </Profiler>
+    <BuildChat />
   </StrictMode>,
 );

@@ -1,12 +1,14 @@
 /**
- * The page of `npm run bench:browser`: GeneratePanel and LiveBuildLog inside a React Profiler, fed either by
+ * The page of `npm run bench:browser`: GeneratePanel and LiveBuildLog in React's production build, fed either by
  * the in-browser mock through `createMockTransport` (`?transport=memory`, default) or over HTTP by the Node
  * mock behind the preview server (`?transport=http&token=…`), with thousands of steps at 'instant' speed; or
  * (`?transport=replay`) resuming a saved build after a reload, the whole log replayed through the proxy's
  * events route. It measures one generation between `window.agentBench.arm()` (a replay arms itself when it
  * requests the events) and the build log reaching a terminal state.
  */
-import { Profiler, StrictMode } from 'react';
+// First: the commit counter must be in place before react-dom loads.
+import './react-commits.ts';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentProvider, GeneratePanel, LiveBuildLog } from 'agent-embed';
 import { createHttpTransport } from 'agent-embed/core';
@@ -65,11 +67,9 @@ if (mode === 'replay') {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Profiler id="agent-embed" onRender={measurement.onRender}>
-      <AgentProvider transport={transport} externalUser={externalUser} colorScheme="light">
-        <GeneratePanel />
-        <LiveBuildLog />
-      </AgentProvider>
-    </Profiler>
+    <AgentProvider transport={transport} externalUser={externalUser} colorScheme="light">
+      <GeneratePanel />
+      <LiveBuildLog />
+    </AgentProvider>
   </StrictMode>,
 );

@@ -1,6 +1,6 @@
 /**
  * The measurement every page of `npm run bench:browser` shares, so that agent-embed and the AI SDK's `useChat`
- * are counted by the same code: React commits (a Profiler's onRender), animation frames, long tasks (the
+ * are counted by the same code: React commits (react-commits.ts), animation frames, long tasks (the
  * `longtask` PerformanceObserver), the time to the final render and the DOM rows left at the end.
  */
 
@@ -17,7 +17,6 @@ export interface BenchResult {
   longTaskCount: number;
   longTaskMaxMs: number;
   longTaskTotalMs: number;
-  maxCommitMs: number;
   /** A replay: milliseconds from the events route's first byte to the first file row on screen. */
   firstRowsMs: number | undefined;
   fileRows: number;
@@ -45,14 +44,15 @@ export interface MeasureOptions {
   terminal: ReadonlySet<string>;
 }
 
-/** A page's measurement: the bench on `window.agentBench`, the Profiler's callback, the first byte's mark. */
+/** A page's measurement: the bench on `window.agentBench`, the first byte's mark. */
 export interface Measurement {
   bench: AgentBench;
   armed(): boolean;
-  onRender(id: string, phase: string, actualDuration: number): void;
   /** Marks the arrival of the answer's first byte (first rows are measured from it). */
   firstByte(): void;
 }
+
+import { onReactCommit } from './react-commits.ts';
 
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -63,7 +63,6 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   let startedAt = 0;
   let commits = 0;
   let frames = 0;
-  let maxCommitMs = 0;
   let firstByteAt: number | undefined;
   let firstRowsAt: number | undefined;
   let finish: ((result: BenchResult) => void) | undefined;
@@ -105,7 +104,6 @@ export function startMeasuring(options: MeasureOptions): Measurement {
       longTaskCount: longTasks.length,
       longTaskMaxMs: longTasks.length === 0 ? 0 : Math.max(...longTasks),
       longTaskTotalMs: longTasks.reduce((sum, value) => sum + value, 0),
-      maxCommitMs,
       firstRowsMs: firstByteAt === undefined || firstRowsAt === undefined ? undefined : firstRowsAt - firstByteAt,
       fileRows,
       fileCountText,
@@ -125,7 +123,6 @@ export function startMeasuring(options: MeasureOptions): Measurement {
       firstRowsAt = undefined;
       commits = 0;
       frames = 0;
-      maxCommitMs = 0;
       longTaskEntries.length = 0;
       armed = true;
       startedAt = performance.now();
@@ -134,14 +131,12 @@ export function startMeasuring(options: MeasureOptions): Measurement {
     result: () => finished,
   };
   (window as unknown as { agentBench: AgentBench }).agentBench = bench;
+  onReactCommit(() => {
+    if (armed) commits += 1;
+  });
   return {
     bench,
     armed: () => armed,
-    onRender(_id, _phase, actualDuration) {
-      if (!armed) return;
-      commits += 1;
-      maxCommitMs = Math.max(maxCommitMs, actualDuration);
-    },
     firstByte() {
       firstByteAt ??= performance.now();
     },
