@@ -18,7 +18,7 @@ export type {
   StreamHandlers,
   TransportRequest,
 } from './wire/transport.js';
-export { createSlicer, defaultStreamSlicing, schedulerYield } from './wire/time-slice.js';
+export { createSlicer, defaultStreamSlicing, schedulerYield, yieldToBrowser } from './wire/time-slice.js';
 export type { Slicer, StreamSlicing } from './wire/time-slice.js';
 export {
   AgentApiError,

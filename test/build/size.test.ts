@@ -48,10 +48,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // but costs the store pipeline 0.45x of bare JSON.parse. Session 7 (#21): the repository pages became resources and
   // the five server-action records one mutation mechanism (core 23,546 -> 23,093 bytes, React entry 50,026 ->
   // 49,544, with the mock's and relay's slicing helper and the store pipeline's switches included): both budgets
-  // lowered to keep that. Trimming the React entry back under 48 KiB is still next.
+  // lowered to keep that. Session 9 (#24): the React entry raised to 49,920 bytes (49,796 measured) for the
+  // provider's resume in a task of its own and a stream's request in a task of its own (about 60 bytes). Trimming
+  // the React entry back under 48 KiB is still next.
   it.each([
     ['dist/core.js', 23_296],
-    ['dist/index.js', 49_792],
+    ['dist/index.js', 49_920],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
 import { defaultStorageKey } from 'agent-embed/core';
@@ -208,8 +208,21 @@ describe('interrupted streams', () => {
       JSON.stringify({ projectId: 'p_other', status: 'generating', kind: 'generate', mode: 'build' }),
     );
     const { statusGets } = renderWithMock(<LiveBuildLog />, { provider: { externalUser: { id: 'end-user-2' } } });
+    // The provider resumes in a task after the mount: give it a few.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(buildLog()).toHaveAttribute('data-state', 'idle');
     expect(statusGets()).toHaveLength(0);
+  });
+
+  it('takes up the saved build in a task after the mount, not in the task that runs every mount effect', async () => {
+    sessionStorage.setItem(
+      `${defaultStorageKey}:end-user-3`,
+      JSON.stringify({ projectId: 'p_saved', status: 'generating', kind: 'generate', mode: 'build' }),
+    );
+    renderWithMock(<LiveBuildLog />, { provider: { externalUser: { id: 'end-user-3' } } });
+    // The mount and its effects are done (render runs them in act), and the saved build is not taken up yet.
+    expect(buildLog()).toHaveAttribute('data-state', 'idle');
+    await waitFor(() => expect(buildLog()).not.toHaveAttribute('data-state', 'idle'));
   });
 });
 

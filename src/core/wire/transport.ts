@@ -1,7 +1,7 @@
 /** The pluggable transport: how the client reaches the Agent API (or the agency's proxy in front of it). */
 import { AgentApiError, errorFromResponse, errorFromThrown, isFailureBody } from './errors.js';
 import { openEventStream, type StreamHandlers } from './event-stream.js';
-import { defaultStreamSlicing, type StreamSlicing } from './time-slice.js';
+import { defaultStreamSlicing, schedulerYield, type StreamSlicing } from './time-slice.js';
 
 export type { StreamHandlers } from './event-stream.js';
 
@@ -114,6 +114,10 @@ export function createHttpTransport(options: HttpTransportOptions): AgentTranspo
     },
 
     async stream(request, handlers) {
+      // In a page that can yield, the request starts in a task of its own: the click or the resume that asked for
+      // it renders first, and the stream's setup and fetch do not lengthen that task.
+      const startTask = slicing === undefined ? undefined : schedulerYield();
+      if (startTask !== undefined) await startTask();
       if (request.signal?.aborted) throw errorFromThrown(request.signal.reason, request.signal);
       const streamOptions: Parameters<typeof openEventStream>[0] = {
         url: url(request),

@@ -8,6 +8,7 @@ import {
   createAgentStore,
   createHttpTransport,
   defaultStorageKey,
+  yieldToBrowser,
   type AgentApiError,
   type AgentClient,
   type AgentStore,
@@ -119,8 +120,12 @@ export function AgentProvider(props: AgentProviderProps) {
   useEffect(() => {
     // StrictMode unmounts and remounts at once: destroy only if the unmount sticks.
     clearTimeout(destroyTimer.current);
-    store.getState().resume();
+    // In a task of its own: the resumed build's first render and its replay's start do not lengthen the task that
+    // runs every component's mount effects.
+    let mounted = true;
+    void yieldToBrowser().then(() => mounted && store.getState().resume());
     return () => {
+      mounted = false;
       if (owned) destroyTimer.current = setTimeout(() => store.destroy(), 0);
     };
   }, [store, owned]);
