@@ -13,7 +13,7 @@ describe('every tab live', () => {
   it('a second device follows a live build from its log and ends with the same turn, with no POST of its own', async () => {
     const first = await harness.openPage({ user: 'ada' });
     // Slow enough that the second device opens the project while it builds.
-    harness.mock.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 120 });
+    harness.mock.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 200 });
     await first.page.getByLabel('Describe the app you want').fill(prompt);
     await first.page.getByRole('button', { name: 'Generate' }).click();
     await first.page.locator('.ae-builder[data-phase="generating"]').waitFor();

@@ -202,4 +202,65 @@ describe('batched notifications and work per event', () => {
     expect(log[0]!.id).toBeLessThan(log[21]!.id);
     expect('log' in store.getState()).toBe(false);
   });
+
+  describe('where the page’s frames run (framesRun)', () => {
+    it('an urgent change after a publish in the same frame waits for the next frame: one notification per frame', async () => {
+      const { store, scripted, frames, notifications } = setup({ framesRun: () => true });
+      void store.getState().generate({ prompt: 'A big generated application' });
+      expect(notifications()).toBe(1); // the click's own, at once
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      await settle();
+      expect(notifications()).toBe(1); // this frame already has the click's commit
+      frames.runFrame();
+      expect(notifications()).toBe(2);
+      expect(store.getState().generations.big?.status).toBe('provisioning');
+      frames.runFrame(); // a frame with nothing to publish: the next urgent change needs no wait
+      stream.emit({ type: 'file_created', path: 'a.ts' });
+      await settle();
+      expect(notifications()).toBe(3);
+      expect(store.getState().generations.big?.status).toBe('generating');
+    });
+
+    it('a run resolves once its end is published, so whoever awaits it reads the end', async () => {
+      const { store, scripted, frames } = setup({ framesRun: () => true });
+      let seen: string | undefined;
+      const promise = store
+        .getState()
+        .generate({ prompt: 'A big generated application' })
+        .then((result) => {
+          seen = store.getState().generations[result.key]?.status;
+          return result;
+        });
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      frames.runFrame();
+      stream.emit({ type: 'file_created', path: 'a.ts' });
+      frames.runFrame(); // a frame publishes the file
+      stream.emit(end('big'));
+      stream.close();
+      await settle();
+      // The end came after this frame's publish: it waits for the next frame, and so does the run.
+      expect(seen).toBeUndefined();
+      expect(store.getState().generations.big?.status).toBe('generating');
+      frames.runFrame();
+      expect((await promise).outcome).toBe('completed');
+      expect(seen).toBe('completed');
+    });
+
+    it('in a hidden tab, where no frame runs, the end publishes and the run resolves as soon as its slice ends', async () => {
+      const { store, scripted, frames } = setup({ framesRun: () => false });
+      const promise = store.getState().generate({ prompt: 'A big generated application' });
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      frames.runFrame();
+      stream.emit(end('big'));
+      stream.close();
+      expect((await promise).outcome).toBe('completed');
+      expect(store.getState().generations.big?.status).toBe('completed');
+    });
+  });
 });

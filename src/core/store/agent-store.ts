@@ -86,6 +86,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     stats,
     log,
     requestPublish: (timing) => batcher.request(timing),
+    afterPublish: (callback) => batcher.afterPublish(callback),
   });
 
   const conversationOptions = {
@@ -97,6 +98,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
 
   const batcher = createFrameBatcher({
     scheduleFlush: platform.scheduleFlush,
+    framesRun: platform.framesRun,
     hasPending: generations.hasPending,
     publish() {
       if (destroyed || !generations.hasPending()) return;

@@ -2,9 +2,10 @@
  * Frame batching of store notifications: changes from a stream publish in the next frame, at most once per frame;
  * what changes the picture (a new status, the project named, the end) publishes as soon as the code that applied it
  * yields (a microtask: the slice of events it came in, so the rest of that slice publishes with it, in the same
- * React render), and a person's action at once. A stream's change never publishes in the middle of a slice of
- * events: the hooks' subscribers render at the end of the task that published, so a publish there would add a whole
- * React render to the slice's task.
+ * React render), unless the page already rendered a publish since its last frame: then it waits for the next one,
+ * so that a frame gets one commit. A person's action publishes at once. A stream's change never publishes in the
+ * middle of a slice of events: the hooks' subscribers render at the end of the task that published, so a publish
+ * there would add a whole React render to the slice's task.
  */
 
 /** Schedules a callback for the next frame and returns its cancel. */
@@ -17,11 +18,14 @@ export type PublishTiming = 'now' | 'soon' | 'frame';
 export interface FrameBatcher {
   /**
    * Asks for a publish: `now`; `soon`, when the running code yields (a microtask: a slice of a stream's events ends
-   * first, so what it applied after the request publishes with it, before React renders); or in the next frame (one
-   * frame serves every request before it).
+   * first, so what it applied after the request publishes with it, before React renders), or with the next frame if
+   * one was already published since the last frame; or in the next frame (one frame serves every request before
+   * it).
    */
   request(timing: PublishTiming): void;
-  /** Cancels the pending frame; nothing is published afterwards. */
+  /** Runs `callback` once what is pending has been published (at once if nothing is). */
+  afterPublish(callback: () => void): void;
+  /** Cancels the pending frame and runs what waited for a publish; nothing is published afterwards. */
   stop(): void;
 }
 
@@ -30,35 +34,67 @@ export function createFrameBatcher(options: {
   scheduleFlush: ScheduleFlush;
   publish: () => void;
   hasPending: () => boolean;
+  /** Whether frames run now (a visible page): only then may an urgent change wait for one. */
+  framesRun: () => boolean;
 }): FrameBatcher {
   let cancelFrame: (() => void) | undefined;
   let stopped = false;
   let soonQueued = false;
+  // A publish since the last frame: an urgent change after it waits for the next frame (one commit per frame).
+  let publishedSinceFrame = false;
+  let waiting: (() => void)[] = [];
+
+  function runWaiting(): void {
+    if (waiting.length === 0) return;
+    const callbacks = waiting;
+    waiting = [];
+    for (const callback of callbacks) callback();
+  }
+
+  function publish(): void {
+    if (!stopped && options.hasPending()) {
+      options.publish();
+      // Where frames run, the next one ends this frame's turn, whether or not it has anything to publish.
+      if (options.framesRun()) {
+        publishedSinceFrame = true;
+        cancelFrame ??= options.scheduleFlush(onFrame);
+      }
+    }
+    runWaiting();
+  }
 
   function publishSoon(): void {
     soonQueued = false;
-    if (!stopped && options.hasPending()) options.publish();
+    if (publishedSinceFrame && !stopped && options.framesRun()) cancelFrame ??= options.scheduleFlush(onFrame);
+    else publish();
   }
 
   function onFrame(): void {
     cancelFrame = undefined;
+    publishedSinceFrame = false;
     // An urgent publish since the request may have taken everything already.
-    if (!stopped && options.hasPending()) options.publish();
+    if (options.hasPending()) publish();
+    else runWaiting();
   }
 
   return {
     request(timing) {
       if (stopped) return;
-      if (timing === 'now') options.publish();
+      if (timing === 'now') publish();
       else if (timing === 'soon') {
         if (!soonQueued) queueMicrotask(publishSoon);
         soonQueued = true;
       } else cancelFrame ??= options.scheduleFlush(onFrame);
     },
+    afterPublish(callback) {
+      if (stopped || !options.hasPending()) callback();
+      else waiting.push(callback);
+    },
     stop() {
       stopped = true;
       cancelFrame?.();
       cancelFrame = undefined;
+      runWaiting();
     },
   };
 }

@@ -61,6 +61,7 @@ export interface GenerationRunsContext {
   /** Adds a line to the log; `undefined` when nobody listens, so `log?.(…)` does not even build the text's closure. */
   log: ((kind: AgentLogKind, text: () => string, key: string | undefined) => void) | undefined;
   requestPublish(timing: PublishTiming): void;
+  afterPublish(callback: () => void): void;
   isDestroyed(): boolean;
 }
 
@@ -122,7 +123,7 @@ function burstClock(now: () => number): () => number {
 
 /** Creates the runs of one store. */
 export function createGenerationRuns(context: GenerationRunsContext): GenerationRuns {
-  const { client, now, registry, pollers, persistence, stats, log, requestPublish } = context;
+  const { client, now, registry, pollers, persistence, stats, log, requestPublish, afterPublish } = context;
   const arrivedAt = burstClock(now);
   const runs = new Set<Run>();
   const destroyed = () => context.isDestroyed();
@@ -260,7 +261,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       startRecovery(run, projectId, idsKnown ? generation.lastEventId : undefined);
       return;
     }
-    resolveRun(run, result);
+    // An end the events reported may still wait for its publish.
+    afterPublish(() => resolveRun(run, result));
   }
 
   function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
@@ -283,13 +285,11 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     registry.keyByProject(generation);
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
     log?.('event', () => describeGenerationEvent(event), generation.key);
-    // A new status, a project named or the end shows as soon as the slice of events that brought it ends, with the
-    // rest of that slice (a few times per stream); the detail alone waits for the next frame.
+    // A new status, a named project or the end publishes with the rest of its slice, the detail in the next frame;
+    // a run resolves once its end is published, so whoever awaits it reads a state with the end in it.
     requestPublish(applied !== 'applied' || generation.status !== before ? 'soon' : 'frame');
-    if (applied === 'ended') {
-      resolveRun(run);
-      if (generation.projectId !== undefined) pollers.refresh(generation.projectId);
-    } else if (first && generation.projectId !== undefined) pollers.refresh(generation.projectId);
+    if (applied === 'ended') afterPublish(() => resolveRun(run));
+    if ((applied === 'ended' || first) && generation.projectId !== undefined) pollers.refresh(generation.projectId);
   }
 
   function start(

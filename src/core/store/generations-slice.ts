@@ -71,8 +71,10 @@ export interface GenerationsContext {
   stats: AgentStoreStats;
   /** Adds a line to the log; `undefined` when nobody listens, so no text is formatted. */
   log: ((kind: AgentLogKind, text: string, key: string | undefined) => void) | undefined;
-  /** Asks the store's batcher to publish: at once, or with the next frame. */
+  /** Asks the store's batcher to publish: at once, soon, or with the next frame. */
   requestPublish(timing: PublishTiming): void;
+  /** Runs `callback` once what is pending has been published. */
+  afterPublish(callback: () => void): void;
 }
 
 /** The slice and what the store needs to publish it. */
@@ -115,7 +117,7 @@ function adoptedStatusOfSaved(status: GenerationStatus): AdoptedStatus {
 
 /** Creates the generations slice of one store. */
 export function createGenerationsSlice(context: GenerationsContext): GenerationsController {
-  const { client, platform, stats, requestPublish } = context;
+  const { client, platform, stats, requestPublish, afterPublish } = context;
   const { now } = platform;
   const persistence = createProjectPersistence(platform.storage, context.storageKey);
   const registry = createGenerationRegistry();
@@ -168,6 +170,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     stats,
     log,
     requestPublish,
+    afterPublish,
     isDestroyed: () => destroyed,
   });
 

@@ -14,6 +14,11 @@ export interface Platform {
   scheduleFlush: ScheduleFlush;
   /** Whether the page is hidden; polling pauses meanwhile. */
   isHidden(): boolean;
+  /**
+   * Whether animation frames run now, so an urgent change may wait for the next one: by default in a visible page
+   * whose frames the store schedules with requestAnimationFrame (never in Node, a hidden tab or a test's own frames).
+   */
+  framesRun(): boolean;
   onVisibilityChange(listener: () => void): () => void;
   /** Where the last project is kept; `null` for nowhere. */
   storage: AgentStorage | null;
@@ -42,6 +47,8 @@ export function resolvePlatform(options: PlatformOptions): Platform {
   const clearTimer =
     options.clearTimeout ??
     ((handle: unknown) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>));
+  const isHidden = options.isHidden ?? (() => hasDocument() && document.visibilityState === 'hidden');
+  const pageFrames = options.scheduleFlush === undefined && typeof requestAnimationFrame === 'function';
   return {
     now: options.now ?? (() => Date.now()),
     setTimeout: setTimer,
@@ -56,7 +63,8 @@ export function resolvePlatform(options: PlatformOptions): Platform {
         const handle = setTimer(flush, 16);
         return () => clearTimer(handle);
       }),
-    isHidden: options.isHidden ?? (() => hasDocument() && document.visibilityState === 'hidden'),
+    isHidden,
+    framesRun: options.framesRun ?? (() => pageFrames && !isHidden()),
     onVisibilityChange:
       options.onVisibilityChange ??
       ((listener) => {
