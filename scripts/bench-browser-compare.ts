@@ -25,7 +25,7 @@ const perFrame = (result: BenchResult) => result.commits / Math.max(1, result.fr
 export function printSummary(summary: readonly CaseResults[], timeoutS: number): void {
   console.log('summary, worst of each case:');
   console.log(
-    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'commits/frame'.padStart(15)}${'final render'.padStart(14)}${'first rows'.padStart(12)}`,
+    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'commits/frame (most)'.padStart(22)}${'final render'.padStart(14)}${'first rows'.padStart(12)}`,
   );
   for (const { name, results, unfinished } of summary) {
     if (unfinished > 0) {
@@ -36,11 +36,11 @@ export function printSummary(summary: readonly CaseResults[], timeoutS: number):
     }
     const firstRows = worstOf(results, (result) => result.firstRowsMs ?? Number.NaN);
     console.log(
-      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${format(
+      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${`${format(
         worstOf(results, perFrame),
         2,
-      ).padStart(
-        15,
+      )} (${format(worstOf(results, (result) => result.mostCommitsInFrame))})`.padStart(
+        22,
       )}${`${format(worstOf(results, (result) => result.durationMs))} ms`.padStart(14)}${(Number.isNaN(firstRows) ? '' : `${format(firstRows)} ms`).padStart(12)}`,
     );
   }

@@ -76,6 +76,7 @@ function report(run: number, result: BenchResult): void {
   );
   console.log(
     `  React commits ${format(result.commits)}: ${format(perFrame, 2)} per animation frame run (${format(result.frames)}), ` +
+      `at most ${format(result.mostCommitsInFrame)} between two frames, ` +
       `${format(perRefresh, 2)} per 60 Hz refresh elapsed (${format(result.refreshes)}) (target <= 1)`,
   );
   console.log(
@@ -251,7 +252,7 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       `worst of ${results.length}${unfinished === 0 ? '' : ` (${unfinished} more did not finish in ${format(timeoutS)} s)`}: ${format(
         worst((result) => result.commits / Math.max(1, result.frames)),
         2,
-      )} commits per animation frame run, ` +
+      )} commits per animation frame run (at most ${format(worst((result) => result.mostCommitsInFrame))} between two frames), ` +
         `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, final render ${format(worst((result) => result.durationMs))} ms` +
         `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
     );

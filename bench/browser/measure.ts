@@ -10,6 +10,8 @@ export interface BenchResult {
   state: string;
   durationMs: number;
   commits: number;
+  /** The most commits between two animation frames (the click's included, before the first): the target is 1. */
+  mostCommitsInFrame: number;
   /** requestAnimationFrame callbacks that ran between the click and the end. */
   frames: number;
   /** Display refreshes (16.7 ms) that elapsed in that time, whether or not a frame could run. */
@@ -62,6 +64,8 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   let armed = false;
   let startedAt = 0;
   let commits = 0;
+  let commitsSinceFrame = 0;
+  let mostCommitsInFrame = 0;
   let frames = 0;
   let firstByteAt: number | undefined;
   let firstRowsAt: number | undefined;
@@ -76,6 +80,7 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   function countFrames(timestamp: number) {
     if (!armed) return;
     if (timestamp >= startedAt) frames += 1;
+    commitsSinceFrame = 0;
     requestAnimationFrame(countFrames);
   }
 
@@ -99,6 +104,7 @@ export function startMeasuring(options: MeasureOptions): Measurement {
       state,
       durationMs,
       commits,
+      mostCommitsInFrame,
       frames,
       refreshes: Math.max(1, Math.round(durationMs / (1000 / 60))),
       longTaskCount: longTasks.length,
@@ -122,6 +128,8 @@ export function startMeasuring(options: MeasureOptions): Measurement {
     arm() {
       firstRowsAt = undefined;
       commits = 0;
+      commitsSinceFrame = 0;
+      mostCommitsInFrame = 0;
       frames = 0;
       longTaskEntries.length = 0;
       armed = true;
@@ -132,7 +140,10 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   };
   (window as unknown as { agentBench: AgentBench }).agentBench = bench;
   onReactCommit(() => {
-    if (armed) commits += 1;
+    if (!armed) return;
+    commits += 1;
+    commitsSinceFrame += 1;
+    mostCommitsInFrame = Math.max(mostCommitsInFrame, commitsSinceFrame);
   });
   return {
     bench,
