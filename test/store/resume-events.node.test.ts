@@ -73,6 +73,29 @@ describe('resume through the events route', () => {
     expect(scripted.gets()).toHaveLength(0); // nobody watches the status: no recovery polling at all
   });
 
+  it('a replay that reached the end while its publish waits for a frame does not poll the status', async () => {
+    const { store, scripted, frames } = setup({ framesRun: () => true });
+    const done = store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    emitNumbered(stream, build.slice(0, 5), 1);
+    stream.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    frames.runFrame();
+    const replay = scripted.replays[0]!;
+    replay.open();
+    emitNumbered(replay, build.slice(5, 8), 6);
+    await settle(); // the replayed files publish: back to generating
+    emitNumbered(replay, build.slice(8), 9);
+    replay.close();
+    // The replay's call returns; the end waits for the frame (it followed a publish in this one).
+    for (let turn = 0; turn < 5; turn++) await settle();
+    expect(store.getState().generations.p1?.status).not.toBe('completed');
+    frames.runFrame();
+    expect(await done).toMatchObject({ outcome: 'completed', projectId: 'p1' });
+    expect(scripted.gets()).toHaveLength(0);
+  });
+
   it('falls back to status polling when the route has nothing recorded (204)', async () => {
     const { store, scripted, timers } = setup();
     scripted.setDefaultProject(project('p1', 'ready'));

@@ -20,8 +20,8 @@ export interface RecoveryOptions {
   /** Replay after this event id first; `undefined` polls at once (the events carried no ids). */
   replayAfter: number | undefined;
   onEvent(event: AgentEvent, eventId: number | undefined): void;
-  /** The replay ended without a terminal event (or could not start): polling comes next. */
-  onReplayEnded(error: AgentApiError | undefined): void;
+  /** The replay ended (or could not start); true when it left the outcome unknown, and polling comes next. */
+  onReplayEnded(error: AgentApiError | undefined): boolean;
   /** Polling cannot help (the project is gone, access refused). */
   onFatal(error: AgentApiError): void;
   onMethod(method: RecoveryMethod): void;
@@ -58,14 +58,10 @@ export function recoverOutcome(options: RecoveryOptions): () => void {
       .events(projectId, { after: options.replayAfter, signal: controller.signal, onEvent: options.onEvent })
       .then(
         (result) => {
-          if (stopped) return;
-          options.onReplayEnded(result.error);
-          poll();
+          if (!stopped && options.onReplayEnded(result.error)) poll();
         },
         () => {
-          if (stopped) return;
-          options.onReplayEnded(undefined);
-          poll();
+          if (!stopped && options.onReplayEnded(undefined)) poll();
         },
       );
   }

@@ -16,6 +16,7 @@ import { createStoreGeneration, describeGenerationEvent, type StoreGeneration } 
 import type { GenerationRegistry } from './generation-registry.js';
 import { recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
 import type { ProjectPersistence, SavedProject } from './persistence.js';
+import { burstClock } from './burst-clock.js';
 import type { ProjectPollers } from './project-poller.js';
 
 /** Kinds of log entries. */
@@ -101,24 +102,6 @@ export interface GenerationRuns {
   persist(generation: StoreGeneration): void;
   readonly size: number;
   destroy(): void;
-}
-
-/**
- * The clock read once per burst: the events applied in one task came in one network chunk, so they arrived
- * together, and a clock read for each of them costs as much as the rest of their bookkeeping.
- */
-function burstClock(now: () => number): () => number {
-  let burstAt: number | undefined;
-  const endBurst = () => {
-    burstAt = undefined;
-  };
-  return () => {
-    if (burstAt === undefined) {
-      burstAt = now();
-      queueMicrotask(endBurst);
-    }
-    return burstAt;
-  };
 }
 
 /** Creates the runs of one store. */
@@ -216,9 +199,13 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       projectId,
       replayAfter,
       onEvent: (event, eventId) => onEvent(run, event, eventId),
-      // A replay that caught up with the build and then broke leaves it live: back to recovering, by polling.
-      onReplayEnded: (error) =>
-        dispatch(run.generation, { type: 'dropped', error: error ?? streamInterruptedError('closed'), at: now() }),
+      // A replay that caught up with the build and then broke leaves it live: back to recovering, by polling. One
+      // that reached the end has settled it (the run stops this recovery once the end is published).
+      onReplayEnded(error) {
+        if (generationOutcome(run.generation) !== undefined) return false;
+        dispatch(run.generation, { type: 'dropped', error: error ?? streamInterruptedError('closed'), at: now() });
+        return true;
+      },
       onFatal: (error) => dispatch(run.generation, { type: 'recovery_failed', error, at: now() }),
       onMethod(method) {
         phase.method = method;
