@@ -7,6 +7,7 @@
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
+import type { GenerationDraft } from '../wire/generation-reducer.js';
 import type { ProjectPollers } from './project-poller.js';
 
 /** How a recovery is getting the outcome: replaying events through the proxy, or polling the status. */
@@ -20,6 +21,8 @@ export interface RecoveryOptions {
   /** Replay after this event id first; `undefined` polls at once (the events carried no ids). */
   replayAfter: number | undefined;
   onEvent(event: AgentEvent, eventId: number | undefined): void;
+  /** The generation `onEvent` applies the replayed events to (the client reads the replay's result from it). */
+  folded: GenerationDraft;
   /** The replay ended (or could not start); true when it left the outcome unknown, and polling comes next. */
   onReplayEnded(error: AgentApiError | undefined): boolean;
   /** Polling cannot help (the project is gone, access refused). */
@@ -55,7 +58,12 @@ export function recoverOutcome(options: RecoveryOptions): () => void {
     options.onMethod('replay');
     // A replay that reached a terminal event has settled the generation, and so stopped this recovery.
     options.client.projects
-      .events(projectId, { after: options.replayAfter, signal: controller.signal, onEvent: options.onEvent })
+      .events(projectId, {
+        after: options.replayAfter,
+        signal: controller.signal,
+        onEvent: options.onEvent,
+        folded: options.folded,
+      })
       .then(
         (result) => {
           if (!stopped && options.onReplayEnded(result.error)) poll();

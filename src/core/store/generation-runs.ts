@@ -199,6 +199,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       projectId,
       replayAfter,
       onEvent: (event, eventId) => onEvent(run, event, eventId),
+      folded: run.generation,
       // A replay that caught up with the build and then broke leaves it live: back to recovering, by polling. One
       // that reached the end has settled it (the run stops this recovery once the end is published).
       onReplayEnded(error) {
@@ -311,6 +312,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const streamOptions = {
       signal: run.controller.signal,
       onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),
+      folded: generation,
     };
     const call =
       kind === 'generate'

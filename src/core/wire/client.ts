@@ -38,6 +38,11 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Each event, with its SSE id when the server numbered it (the agency proxy does). */
   onEvent?: (event: AgentEvent, eventId?: number) => void;
+  /**
+   * The draft `onEvent` applies each event to with `reduceGenerationEvent` (the store passes its generation): the
+   * result is read from it, and the events are not folded a second time. Without it the client folds its own.
+   */
+  folded?: GenerationDraft;
   /** A line of the stream that could not be understood; the stream goes on. */
   onProtocolError?: (error: AgentApiError) => void;
 }
@@ -232,13 +237,15 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     let lastEventId: number | undefined;
     if (signal?.aborted)
       return { result: { outcome: 'aborted', error: errorFromThrown(signal.reason, signal) }, lastEventId };
-    // The result is the fold of the same reducer the store applies; no file list or tool step is kept here.
-    const draft = createGenerationDraft({ kind, projectId, toolLimit: 0, keepFiles: false });
-    applyGenerationAction(draft, { type: 'started' });
+    // The result is the fold of the same reducer the store applies: the caller's (events are interpreted once), or
+    // the client's own, which keeps no file list or tool step.
+    const own = streamOptions.folded === undefined;
+    const draft = streamOptions.folded ?? createGenerationDraft({ kind, projectId, toolLimit: 0, keepFiles: false });
+    if (own) applyGenerationAction(draft, { type: 'started' });
     let opened = false;
     let handlerError: unknown;
     const onEvent = (event: AgentEvent, eventId?: number) => {
-      reduceGenerationEvent(draft, event, 0);
+      if (own) reduceGenerationEvent(draft, event, 0);
       if (eventId !== undefined) lastEventId = eventId;
       try {
         streamOptions.onEvent?.(event, eventId);
