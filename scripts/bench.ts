@@ -113,7 +113,7 @@ async function payloadParse(): Promise<number> {
  * eventsource-parser with nothing of ours: its own cost (`none`), with JSON.parse of each message (`parse`),
  * and with the least a store must keep on top (`files`): the files de-duplicated by path in a Map, as objects.
  */
-async function librarySse(work: 'none' | 'parse' | 'files'): Promise<number> {
+async function librarySse(work: 'none' | 'parse' | 'files', body = chunks): Promise<number> {
   let count = 0;
   const files = new Map<string, { path: string; action: string; updates: number }>();
   const parser = createParser({
@@ -131,7 +131,7 @@ async function librarySse(work: 'none' | 'parse' | 'files'): Promise<number> {
       }
     },
   });
-  const reader = (streamResponse().body as ReadableStream<Uint8Array>).getReader();
+  const reader = (streamResponse(body).body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     parser.feed(decoder.decode(read.value, { stream: true }));
@@ -239,6 +239,7 @@ const baseline = newCase('bare JSON.parse (baseline)', () => bareParse());
 const replayBaseline = newCase('bare JSON.parse, replay bytes', () => bareParse(replayChunks));
 const libraryParse = newCase('eventsource-parser + parse', () => librarySse('parse'));
 const libraryFiles = newCase('  + a Map of the files', () => librarySse('files'));
+const libraryReplayFiles = newCase('  the same, replay bytes', () => librarySse('files', replayChunks));
 const client_ = newCase('client.generate pipeline', clientPipeline);
 const store_ = newCase('store.generate pipeline', storePipeline);
 const clientReplay_ = newCase('client.events replay', clientReplay);
@@ -250,6 +251,7 @@ const allCases: Case[] = [
   newCase('eventsource-parser alone', () => librarySse('none')),
   libraryParse,
   libraryFiles,
+  libraryReplayFiles,
   client_,
   store_,
   clientReplay_,
@@ -260,7 +262,8 @@ const baselines = [baseline, replayBaseline];
 const cases =
   only === undefined ? allCases : allCases.filter((item) => baselines.includes(item) || item.name.includes(only));
 /** The baseline a case is compared with: the replay's for the replays (they read more bytes: an `id:` per event). */
-const baselineOf = (item: Case) => (item === clientReplay_ || item === storeReplay_ ? replayBaseline : baseline);
+const baselineOf = (item: Case) =>
+  item === clientReplay_ || item === storeReplay_ || item === libraryReplayFiles ? replayBaseline : baseline;
 
 async function measure(): Promise<void> {
   const expected = payloads.length;
