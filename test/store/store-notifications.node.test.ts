@@ -250,6 +250,31 @@ describe('batched notifications and work per event', () => {
       expect(seen).toBe('completed');
     });
 
+    it('a page hidden while the end waits for a frame publishes it at once, and the run resolves', async () => {
+      let visible = true;
+      const { store, scripted, frames, setHidden, visibilityListenerCount } = setup({ framesRun: () => visible });
+      let settled = false;
+      const promise = store.getState().generate({ prompt: 'A big generated application' });
+      void promise.then(() => (settled = true));
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      frames.runFrame();
+      stream.emit({ type: 'file_created', path: 'a.ts' });
+      frames.runFrame();
+      stream.emit(end('big'));
+      stream.close();
+      await settle();
+      expect(settled).toBe(false); // waiting for the next frame
+      visible = false;
+      setHidden(true); // no frame will come now
+      await settle();
+      expect(settled).toBe(true);
+      expect(store.getState().generations.big?.status).toBe('completed');
+      store.destroy();
+      expect(visibilityListenerCount()).toBe(0);
+    });
+
     it('in a hidden tab, where no frame runs, the end publishes and the run resolves as soon as its slice ends', async () => {
       const { store, scripted, frames } = setup({ framesRun: () => false });
       const promise = store.getState().generate({ prompt: 'A big generated application' });

@@ -123,6 +123,11 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     },
   });
 
+  // A page hidden while a change waits for a frame would hold it, and the run it ends, until shown: it goes now.
+  const stopFlushingOnHide = platform.onVisibilityChange(() => {
+    if (platform.isHidden()) batcher.flush();
+  });
+
   const lifetime = new AbortController();
   const store = createStore<AgentState>()((set, get) => {
     const context: SliceContext<AgentState> = {
@@ -151,6 +156,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (destroyed) return;
       destroyed = true;
       lifetime.abort();
+      stopFlushingOnHide();
       conversation.stop();
       batcher.stop();
       generations.destroy();

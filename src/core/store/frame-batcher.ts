@@ -25,6 +25,8 @@ export interface FrameBatcher {
   request(timing: PublishTiming): void;
   /** Runs `callback` once what is pending has been published (at once if nothing is). */
   afterPublish(callback: () => void): void;
+  /** Publishes what waits for a frame now (the page was hidden: no frame will come until it is shown). */
+  flush(): void;
   /** Cancels the pending frame and runs what waited for a publish; nothing is published afterwards. */
   stop(): void;
 }
@@ -89,6 +91,13 @@ export function createFrameBatcher(options: {
     afterPublish(callback) {
       if (stopped || !options.hasPending()) callback();
       else waiting.push(callback);
+    },
+    flush() {
+      if (stopped) return;
+      cancelFrame?.();
+      cancelFrame = undefined;
+      publishedSinceFrame = false;
+      publish();
     },
     stop() {
       stopped = true;
