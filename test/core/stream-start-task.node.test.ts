@@ -22,13 +22,24 @@ function endedStream(): Response {
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
-it('in a page that can yield, the generate POST is sent in a task after the caller’s, and once', async () => {
+/** A page whose `scheduler.yield()` resolves when the test says: the hops waiting for their task. */
+function yieldingPage(): (() => void)[] {
   const hops: (() => void)[] = [];
   vi.stubGlobal('scheduler', { yield: () => new Promise<void>((resolve) => hops.push(resolve)) });
+  return hops;
+}
+
+function clientWithFetch() {
   const fetch = vi.fn(async () => endedStream());
   const client = createAgentClient({
     transport: createHttpTransport({ baseUrl: 'https://proxy.test/api', fetch, slicing }),
   });
+  return { client, fetch };
+}
+
+it('in a page that can yield, the generate POST is sent in a task after the caller’s, and once', async () => {
+  const hops = yieldingPage();
+  const { client, fetch } = clientWithFetch();
   const result = client.generate({ prompt: 'A recipe box with tags' });
   for (let turn = 0; turn < 20; turn++) await Promise.resolve();
   // The caller's task is over and nothing was sent: the request waits for its own task.
@@ -40,12 +51,8 @@ it('in a page that can yield, the generate POST is sent in a task after the call
 });
 
 it('a stream cancelled before its task came sends nothing', async () => {
-  const hops: (() => void)[] = [];
-  vi.stubGlobal('scheduler', { yield: () => new Promise<void>((resolve) => hops.push(resolve)) });
-  const fetch = vi.fn(async () => endedStream());
-  const client = createAgentClient({
-    transport: createHttpTransport({ baseUrl: 'https://proxy.test/api', fetch, slicing }),
-  });
+  const hops = yieldingPage();
+  const { client, fetch } = clientWithFetch();
   const controller = new AbortController();
   const result = client.generate({ prompt: 'A recipe box with tags' }, { signal: controller.signal });
   await Promise.resolve();
@@ -56,10 +63,7 @@ it('a stream cancelled before its task came sends nothing', async () => {
 });
 
 it('without a scheduler that can yield (Node, jsdom), the POST is sent at once', async () => {
-  const fetch = vi.fn(async () => endedStream());
-  const client = createAgentClient({
-    transport: createHttpTransport({ baseUrl: 'https://proxy.test/api', fetch, slicing }),
-  });
+  const { client, fetch } = clientWithFetch();
   const result = client.generate({ prompt: 'A recipe box with tags' });
   for (let turn = 0; turn < 20; turn++) await Promise.resolve();
   expect(fetch).toHaveBeenCalledTimes(1);

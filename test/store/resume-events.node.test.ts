@@ -45,16 +45,22 @@ async function uninterrupted() {
   return store.getState().generations.p1!;
 }
 
+/** A generation whose stream dropped after the build's first five events: it waits for its replay. */
+async function droppedAfterFive(overrides: Partial<AgentStoreOptions> = {}) {
+  const stack = setup(overrides);
+  const done = stack.store.getState().generate({ prompt: 'A todo app with tags' });
+  const stream = stack.scripted.streams[0]!;
+  stream.open();
+  emitNumbered(stream, build.slice(0, 5), 1);
+  stream.fail(new AgentApiError('network', 'The connection dropped.'));
+  await settle();
+  return { ...stack, done };
+}
+
 describe('resume through the events route', () => {
   it('after a drop mid-stream, replays after the last id applied: the file list equals the original, no POST', async () => {
     const reference = await uninterrupted();
-    const { store, scripted } = setup();
-    const done = store.getState().generate({ prompt: 'A todo app with tags' });
-    const stream = scripted.streams[0]!;
-    stream.open();
-    emitNumbered(stream, build.slice(0, 5), 1);
-    stream.fail(new AgentApiError('network', 'The connection dropped.'));
-    await settle();
+    const { store, scripted, done } = await droppedAfterFive();
     expect(store.getState().generations.p1?.status).toBe('recovering');
     expect(scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: { after: 5 } }]);
     const replay = scripted.replays[0]!;
@@ -74,13 +80,7 @@ describe('resume through the events route', () => {
   });
 
   it('a replay that reached the end while its publish waits for a frame does not poll the status', async () => {
-    const { store, scripted, frames } = setup({ framesRun: () => true });
-    const done = store.getState().generate({ prompt: 'A todo app with tags' });
-    const stream = scripted.streams[0]!;
-    stream.open();
-    emitNumbered(stream, build.slice(0, 5), 1);
-    stream.fail(new AgentApiError('network', 'The connection dropped.'));
-    await settle();
+    const { store, scripted, frames, done } = await droppedAfterFive({ framesRun: () => true });
     frames.runFrame();
     const replay = scripted.replays[0]!;
     replay.open();
