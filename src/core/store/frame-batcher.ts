@@ -44,14 +44,14 @@ export function createFrameBatcher(options: {
   let soonQueued = false;
   // A publish since the last frame: an urgent change after it waits for the next frame (one commit per frame).
   let publishedSinceFrame = false;
-  let waiting: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
 
-  function runWaiting(): void {
-    if (waiting.length === 0) return;
-    const callbacks = waiting;
-    waiting = [];
-    for (const callback of callbacks) callback();
-  }
+  const runWaiting = () => {
+    for (const callback of waiting.splice(0)) callback();
+  };
+  const awaitFrame = () => {
+    cancelFrame ??= options.scheduleFlush(onFrame);
+  };
 
   function publish(): void {
     if (!stopped && options.hasPending()) {
@@ -59,7 +59,7 @@ export function createFrameBatcher(options: {
       // Where frames run, the next one ends this frame's turn, whether or not it has anything to publish.
       if (options.framesRun()) {
         publishedSinceFrame = true;
-        cancelFrame ??= options.scheduleFlush(onFrame);
+        awaitFrame();
       }
     }
     runWaiting();
@@ -67,16 +67,15 @@ export function createFrameBatcher(options: {
 
   function publishSoon(): void {
     soonQueued = false;
-    if (publishedSinceFrame && !stopped && options.framesRun()) cancelFrame ??= options.scheduleFlush(onFrame);
+    if (publishedSinceFrame && !stopped && options.framesRun()) awaitFrame();
     else publish();
   }
 
   function onFrame(): void {
     cancelFrame = undefined;
     publishedSinceFrame = false;
-    // An urgent publish since the request may have taken everything already.
-    if (options.hasPending()) publish();
-    else runWaiting();
+    // An urgent publish since the request may have taken everything already: then it only runs what waited.
+    publish();
   }
 
   return {
@@ -86,7 +85,7 @@ export function createFrameBatcher(options: {
       else if (timing === 'soon') {
         if (!soonQueued) queueMicrotask(publishSoon);
         soonQueued = true;
-      } else cancelFrame ??= options.scheduleFlush(onFrame);
+      } else awaitFrame();
     },
     afterPublish(callback) {
       if (stopped || !options.hasPending()) callback();
@@ -95,9 +94,7 @@ export function createFrameBatcher(options: {
     flush() {
       if (stopped) return;
       cancelFrame?.();
-      cancelFrame = undefined;
-      publishedSinceFrame = false;
-      publish();
+      onFrame();
     },
     stop() {
       stopped = true;
