@@ -1,5 +1,5 @@
 /** The store's notifications: one per frame for a burst, a new status and the end at once, and the work per event. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgentClient, createAgentStore, type AgentEvent, type AgentLogEntry } from 'agent-embed/core';
 import {
   createManualTimers,
@@ -273,6 +273,46 @@ describe('batched notifications and work per event', () => {
       expect(store.getState().generations.big?.status).toBe('completed');
       store.destroy();
       expect(visibilityListenerCount()).toBe(0);
+    });
+
+    it('by default a frame’s changes publish in the task after the frame, not in it, and destroy cancels that task', async () => {
+      // In the frame's callback, React's render would share one task with the frame's style, layout and paint.
+      const frameCallbacks: FrameRequestCallback[] = [];
+      vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frameCallbacks.push(callback));
+      vi.stubGlobal('cancelAnimationFrame', () => {});
+      try {
+        const scripted = createScriptedTransport();
+        const store = createAgentStore({
+          client: createAgentClient({ transport: scripted.transport }),
+          storage: null,
+          framesRun: () => true,
+        });
+        let notified = 0;
+        store.subscribe(() => void notified++);
+        const notifications = () => notified;
+        void store.getState().generate({ prompt: 'A big generated application' });
+        const stream = scripted.streams[0]!;
+        stream.open();
+        stream.emit(created('big'));
+        await settle();
+        expect(frameCallbacks).toHaveLength(1); // the click published in this frame: the new status waits
+        const before = notifications();
+        frameCallbacks.shift()!(0);
+        await settle();
+        expect(notifications()).toBe(before);
+        await vi.waitFor(() => expect(notifications()).toBe(before + 1));
+        expect(store.getState().generations.big?.status).toBe('provisioning');
+
+        stream.emit({ type: 'file_created', path: 'a.ts' });
+        stream.emit({ type: 'file_created', path: 'b.ts' });
+        await settle();
+        frameCallbacks.shift()!(0);
+        store.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(notifications()).toBe(before + 1);
+      } finally {
+        vi.unstubAllGlobals();
+      }
     });
 
     it('in a hidden tab, where no frame runs, the end publishes and the run resolves as soon as its slice ends', async () => {

@@ -4,6 +4,7 @@
  */
 import type { ScheduleFlush } from './frame-batcher.js';
 import type { AgentStorage } from './persistence.js';
+import { yieldToBrowser } from '../wire/time-slice.js';
 
 /** What the store needs from the platform; every field can be injected through the store's options. */
 export interface Platform {
@@ -41,7 +42,7 @@ export function defaultStorage(): AgentStorage | null {
   }
 }
 
-/** The platform with the given overrides: requestAnimationFrame (else 16 ms), sessionStorage, `document` visibility. */
+/** The platform with the given overrides: the task after the next animation frame (else 16 ms), sessionStorage, `document` visibility. */
 export function resolvePlatform(options: PlatformOptions): Platform {
   const setTimer = options.setTimeout ?? ((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
   const clearTimer =
@@ -57,8 +58,14 @@ export function resolvePlatform(options: PlatformOptions): Platform {
       options.scheduleFlush ??
       ((flush) => {
         if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
-          const id = requestAnimationFrame(() => flush());
-          return () => cancelAnimationFrame(id);
+          let cancelled = false;
+          // In the task after the frame, not in it: React's render and the browser's style, layout and paint are then
+          // two tasks instead of one twice as long; the change shows in the next frame.
+          const id = requestAnimationFrame(() => void yieldToBrowser().then(() => cancelled || flush()));
+          return () => {
+            cancelled = true;
+            cancelAnimationFrame(id);
+          };
         }
         const handle = setTimer(flush, 16);
         return () => clearTimer(handle);
