@@ -143,6 +143,9 @@ describe('one POST per user action', () => {
   });
 });
 
+/** Resolves after the next animation frame's callbacks. */
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 describe('focus', () => {
   it('stays where it is for a build the person did not start here (a store action, a resume after a reload)', async () => {
     const { transport, store } = renderWithMock(
@@ -158,10 +161,12 @@ describe('focus', () => {
     act(() => void store!.getState().generate({ prompt: validPrompt }));
     const log = screen.getByRole('region', { name: 'Build progress' });
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'provisioning'));
+    await nextFrame(); // where focus would move
     expect(screen.getByRole('button', { name: 'Stop watching' })).not.toHaveFocus();
     expect(document.body).toHaveFocus();
     act(() => store!.getState().stopWatching());
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
+    await nextFrame();
     expect(screen.getByLabelText('Describe the app you want')).not.toHaveFocus();
     expect(document.body).toHaveFocus();
   });
@@ -184,7 +189,8 @@ describe('cancel', () => {
     expect(screen.getByRole('button', { name: 'Working…' })).toBeDisabled();
     expect(screen.getByLabelText('Describe the app you want')).toBeDisabled();
     const cancel = screen.getByRole('button', { name: 'Stop watching' });
-    expect(cancel).toHaveFocus(); // the submit button was disabled under the keyboard
+    // The submit button was disabled under the keyboard; focus moves in the next frame.
+    await waitFor(() => expect(cancel).toHaveFocus());
     await user.click(cancel);
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
     // The API has no cancel: the copy says the build may still finish, and the project is still watched.
@@ -198,7 +204,7 @@ describe('cancel', () => {
     expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'aborted');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Stop watching' })).not.toBeInTheDocument();
-    expect(screen.getByLabelText('Describe the app you want')).toHaveFocus();
+    await waitFor(() => expect(screen.getByLabelText('Describe the app you want')).toHaveFocus());
     expect(generationPosts()).toHaveLength(1);
   });
 });
