@@ -55,6 +55,16 @@ async function send(page: Page, text: string) {
   await page.locator('.ae-builder-prompt button[type="submit"]').click();
 }
 
+/** Resolves once the mock has received a project status GET. */
+async function statusPolled() {
+  const polled = () =>
+    admin.requests.some((request) => request.method === 'GET' && /\/agent\/project\/[^/]+$/.test(request.path));
+  for (let waited = 0; !polled(); waited += 20) {
+    if (waited > 10_000) throw new Error('The builder never polled the project status.');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function generated(page: Page) {
   await send(page, prompt);
   await phase(page, 'ready');
@@ -79,6 +89,8 @@ const states: Record<string, (page: Page) => Promise<void>> = {
     admin.injectFault({ kind: 'pause_after', events: 14 });
     await send(page, prompt);
     await page.locator('.ae-file').nth(2).waitFor();
+    // The status poll that the first event asks for must not take the fault meant for the one after Stop watching.
+    await statusPolled();
     admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' });
     await page.locator('.ae-builder-prompt button[type="button"]').click();
     await phase(page, 'stopped');
