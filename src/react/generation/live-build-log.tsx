@@ -253,7 +253,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
                 aria-valuenow={progress.value}
                 aria-valuetext={text.progressValue(format.percent(progress.value))}
               >
-                <div className="ae-progress-bar" style={{ width: `${progress.value}%` }} />
+                <div className="ae-progress-bar" style={{ transform: `scaleX(${progress.value / 100})` }} />
               </div>
               <p className="ae-hint">
                 {progress.stage === 'container' && progress.message !== undefined
