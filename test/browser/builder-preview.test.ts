@@ -77,6 +77,16 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     const value = Number(await bar.getAttribute('aria-valuenow'));
     expect(value).toBeGreaterThan(35);
     expect(value).toBeLessThan(100);
+    // The bar fills the share of its track that it reads, from the start of the line (once the stream holds).
+    const fill = () =>
+      bar.evaluate((track) => {
+        const outer = track.getBoundingClientRect();
+        const inner = (track.firstElementChild as HTMLElement).getBoundingClientRect();
+        const share = Number(track.getAttribute('aria-valuenow')) / 100;
+        return { start: inner.left - outer.left - track.clientLeft, off: inner.width / track.clientWidth - share };
+      });
+    await expect.poll(async () => Math.abs((await fill()).off)).toBeLessThan(0.01);
+    expect((await fill()).start).toBeCloseTo(0, 0);
 
     await page.getByRole('button', { name: 'Stop watching' }).click();
     await page.locator('.ae-builder[data-phase="stopped"]').waitFor();
