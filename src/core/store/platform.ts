@@ -11,7 +11,7 @@ export interface Platform {
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
-  /** Schedules a flush for the next frame and returns its cancel. */
+  /** Schedules a flush for the next frame (by default in the task right after it) and returns its cancel. */
   scheduleFlush: ScheduleFlush;
   /** Whether the page is hidden; polling pauses meanwhile. */
   isHidden(): boolean;
@@ -42,7 +42,10 @@ export function defaultStorage(): AgentStorage | null {
   }
 }
 
-/** The platform with the given overrides: the task after the next animation frame (else 16 ms), sessionStorage, `document` visibility. */
+/**
+ * The platform with the given overrides: the task after the next animation frame (else 16 ms), sessionStorage,
+ * `document` visibility.
+ */
 export function resolvePlatform(options: PlatformOptions): Platform {
   const setTimer = options.setTimeout ?? ((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
   const clearTimer =
