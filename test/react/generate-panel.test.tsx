@@ -172,6 +172,26 @@ describe('focus', () => {
   });
 });
 
+describe('focus on a person’s submit', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('moves to Stop watching in the next frame, not in the commit that shows it (a layout of its own there)', async () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const { user, transport } = renderWithMock(<GeneratePanel />);
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 10_000 });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const cancel = screen.getByRole('button', { name: 'Stop watching' });
+    expect(cancel).not.toHaveFocus();
+    act(() => {
+      for (const frame of frames.splice(0)) frame(0);
+    });
+    expect(cancel).toHaveFocus();
+  });
+});
+
 describe('cancel', () => {
   it('aborts the running generation, ends in aborted and frees the form', async () => {
     const { user, transport, generationPosts } = renderWithMock(
