@@ -144,7 +144,10 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
         cancelRef.current?.focus();
       if (!running && (active === null || active === document.body)) textareaRef.current?.focus();
     };
-    if (typeof requestAnimationFrame !== 'function') return moveFocus();
+    if (typeof requestAnimationFrame !== 'function') {
+      moveFocus();
+      return;
+    }
     // In the next frame, which lays the new controls out anyway: focusing them here forced a style and layout pass
     // of its own in the task that rendered them (20-28 ms at 4x CPU throttling).
     const frame = requestAnimationFrame(moveFocus);
