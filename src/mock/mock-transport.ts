@@ -120,9 +120,12 @@ function fetchOf(handler: (request: Request) => Promise<Response>, hop?: () => P
   };
 }
 
-/** The `fetch` of a mock: a Request goes straight to its handler, with abort wired like a network fetch. */
+/**
+ * The `fetch` of a mock: a Request goes to its handler with abort wired like a network fetch; in a page, in a task of
+ * its own, as over a network (the proxy's work on the request ends first).
+ */
 export function createMockFetch(api: MockAgentApi): typeof fetch {
-  return fetchOf((request) => api.fetch(request));
+  return fetchOf((request) => api.fetch(request), schedulerYield());
 }
 
 /**

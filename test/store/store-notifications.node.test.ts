@@ -205,22 +205,50 @@ describe('batched notifications and work per event', () => {
 
   describe('where the page’s frames run (framesRun)', () => {
     it('an urgent change after a publish in the same frame waits for the next frame: one notification per frame', async () => {
-      const { store, scripted, frames, notifications } = setup({ framesRun: () => true });
+      // Tasks the test runs by hand: where frames run, an urgent change publishes in a task of its own.
+      const tasks: (() => void)[] = [];
+      const { store, scripted, frames, notifications } = setup({
+        framesRun: () => true,
+        yieldTask: () => new Promise<void>((resolve) => tasks.push(resolve)),
+      });
       void store.getState().generate({ prompt: 'A big generated application' });
       expect(notifications()).toBe(1); // the click's own, at once
       const stream = scripted.streams[0]!;
       stream.open();
       stream.emit(created('big'));
       await settle();
+      expect(tasks).toHaveLength(1);
+      tasks[0]!();
+      await settle();
       expect(notifications()).toBe(1); // this frame already has the click's commit
       frames.runFrame();
       expect(notifications()).toBe(2);
       expect(store.getState().generations.big?.status).toBe('provisioning');
-      frames.runFrame(); // a frame with nothing to publish: the next urgent change needs no wait
+      frames.runFrame(); // a frame with nothing to publish: the next urgent change needs no wait for a frame…
       stream.emit({ type: 'file_created', path: 'a.ts' });
+      stream.emit({ type: 'file_created', path: 'b.ts' });
+      await settle();
+      // …but it publishes in a task of its own, not in the slice's: React's render would make that task twice as long.
+      expect(notifications()).toBe(2);
+      expect(tasks).toHaveLength(2);
+      tasks[1]!();
       await settle();
       expect(notifications()).toBe(3);
       expect(store.getState().generations.big?.status).toBe('generating');
+      expect(store.getState().generations.big?.files).toHaveLength(2); // the rest of the slice came with it
+    });
+
+    it('where no frame runs (Node, a hidden tab), an urgent change publishes as soon as its slice ends, in a microtask', async () => {
+      const yieldTask = vi.fn(() => new Promise<void>(() => {}));
+      const { store, scripted, notifications } = setup({ framesRun: () => false, yieldTask });
+      void store.getState().generate({ prompt: 'A big generated application' });
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      expect(notifications()).toBe(1);
+      await settle();
+      expect(notifications()).toBe(2);
+      expect(yieldTask).not.toHaveBeenCalled();
     });
 
     it('a run resolves once its end is published, so whoever awaits it reads the end', async () => {

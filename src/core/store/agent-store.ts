@@ -99,6 +99,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   const batcher = createFrameBatcher({
     scheduleFlush: platform.scheduleFlush,
     framesRun: platform.framesRun,
+    yieldTask: platform.yieldTask,
     hasPending: generations.hasPending,
     publish() {
       if (destroyed || !generations.hasPending()) return;

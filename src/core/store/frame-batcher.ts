@@ -1,11 +1,12 @@
 /**
  * Frame batching of store notifications: changes from a stream publish in the next frame, at most once per frame;
  * what changes the picture (a new status, the project named, the end) publishes as soon as the code that applied it
- * yields (a microtask: the slice of events it came in, so the rest of that slice publishes with it, in the same
- * React render), unless the page already rendered a publish since its last frame: then it waits for the next one,
- * so that a frame gets one commit. A person's action publishes at once. A stream's change never publishes in the
- * middle of a slice of events: the hooks' subscribers render at the end of the task that published, so a publish
- * there would add a whole React render to the slice's task.
+ * has ended (the slice of events it came in, so the rest of that slice publishes with it, in the same React render),
+ * unless the page already rendered a publish since its last frame: then it waits for the next one, so that a frame
+ * gets one commit. Where frames run, "as soon as" is a task of its own: the hooks' subscribers render at the end of
+ * the task that published, and in the slice's task that render would make it twice as long. Elsewhere (Node, a
+ * hidden tab) it is a microtask. A person's action publishes at once. A stream's change never publishes in the
+ * middle of a slice of events.
  */
 
 /** Schedules a callback for the next frame and returns its cancel. */
@@ -17,10 +18,10 @@ export type PublishTiming = 'now' | 'soon' | 'frame';
 /** The batcher of one store. */
 export interface FrameBatcher {
   /**
-   * Asks for a publish: `now`; `soon`, when the running code yields (a microtask: a slice of a stream's events ends
-   * first, so what it applied after the request publishes with it, before React renders), or with the next frame if
-   * one was already published since the last frame; or in the next frame (one frame serves every request before
-   * it).
+   * Asks for a publish: `now`; `soon`, once the running code has ended (where frames run, in a new task; else in a
+   * microtask: a slice of a stream's events ends first, so what it applied after the request publishes with it), or
+   * with the next frame if one was already published since the last frame; or in the next frame (one frame serves
+   * every request before it).
    */
   request(timing: PublishTiming): void;
   /** Runs `callback` once what is pending has been published (at once if nothing is). */
@@ -38,6 +39,8 @@ export function createFrameBatcher(options: {
   hasPending: () => boolean;
   /** Whether frames run now (a visible page): only then may an urgent change wait for one. */
   framesRun: () => boolean;
+  /** Resolves in a new task: where frames run, an urgent change publishes there. */
+  yieldTask: () => Promise<void>;
 }): FrameBatcher {
   let cancelFrame: (() => void) | undefined;
   let stopped = false;
@@ -83,8 +86,10 @@ export function createFrameBatcher(options: {
       if (stopped) return;
       if (timing === 'now') publish();
       else if (timing === 'soon') {
-        if (!soonQueued) queueMicrotask(publishSoon);
+        if (soonQueued) return;
         soonQueued = true;
+        if (options.framesRun()) void options.yieldTask().then(publishSoon);
+        else queueMicrotask(publishSoon);
       } else awaitFrame();
     },
     afterPublish(callback) {

@@ -13,6 +13,12 @@ export interface Platform {
   clearTimeout(handle: unknown): void;
   /** Schedules a flush for the next frame (by default in the task right after it) and returns its cancel. */
   scheduleFlush: ScheduleFlush;
+  /**
+   * Resolves in a new task, after the browser has had its turn: where frames run, a change that cannot wait for the
+   * next frame (a new status, the end) publishes there, so that React's render is a task of its own, not part of the
+   * slice of events that made the change. By default `yieldToBrowser`.
+   */
+  yieldTask(): Promise<void>;
   /** Whether the page is hidden; polling pauses meanwhile. */
   isHidden(): boolean;
   /**
@@ -73,6 +79,7 @@ export function resolvePlatform(options: PlatformOptions): Platform {
         const handle = setTimer(flush, 16);
         return () => clearTimer(handle);
       }),
+    yieldTask: options.yieldTask ?? yieldToBrowser,
     isHidden,
     framesRun: options.framesRun ?? (() => pageFrames && !isHidden()),
     onVisibilityChange:
