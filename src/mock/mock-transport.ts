@@ -102,7 +102,8 @@ function abortable(response: Response, signal: AbortSignal): Response {
 
 /**
  * A `fetch` over a Request handler (a mock, a proxy): the Request goes straight to it, with abort wired like a network
- * fetch. With `hop`, it reaches the handler in a new task, as over a network: the click that sent it ends first.
+ * fetch. With `hop`, the request reaches the handler in a new task and its answer comes back in another, as over a
+ * network: the click that sent it ends first, and so does the handler's own work on it.
  */
 function fetchOf(handler: (request: Request) => Promise<Response>, hop?: () => Promise<void>): typeof fetch {
   return async (input, init) => {
@@ -116,13 +117,21 @@ function fetchOf(handler: (request: Request) => Promise<Response>, hop?: () => P
     const { signal: _signal, ...rest } = init ?? {};
     const request = input instanceof Request ? new Request(input, rest) : new Request(input, rest);
     const response = await handler(request);
+    if (hop !== undefined) {
+      await hop();
+      // Cancelled while the answer was on its way: the handler's stream is let go, as a network fetch drops it.
+      if (signal?.aborted) {
+        response.body?.cancel(signal.reason).catch(() => undefined);
+        throw abortError(signal.reason);
+      }
+    }
     return signal ? abortable(response, signal) : response;
   };
 }
 
 /**
- * The `fetch` of a mock: a Request goes to its handler with abort wired like a network fetch; in a page, in a task of
- * its own, as over a network (the proxy's work on the request ends first).
+ * The `fetch` of a mock: a Request goes to its handler with abort wired like a network fetch; in a page, it and its
+ * answer each cross in a task of their own, as over a network.
  */
 export function createMockFetch(api: MockAgentApi): typeof fetch {
   return fetchOf((request) => api.fetch(request), schedulerYield());
