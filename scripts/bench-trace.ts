@@ -2,7 +2,8 @@
  * Reads a Chromium trace written by `npm run bench:browser` with BENCH_TRACE and sums up its frames (the tasks that
  * paint) on the page's main thread: their median and 90th-percentile times, split into script, style, layout and
  * paint, and the counts that do not move with the machine's load (elements restyled, layout objects dirtied per
- * frame), plus the layouts that scripts forced. A change that removes work shows in the counts even when the
+ * frame), plus the layouts that scripts forced and the measured run's tasks over 50 ms by kind (a frame, garbage
+ * collection, script). A change that removes work shows in the counts even when the
  * times are noise.
  */
 import { readFile } from 'node:fs/promises';
@@ -90,6 +91,37 @@ function readTasks(events: TraceEvent[]) {
   return { frames, forcedLayouts, forcedMs };
 }
 
+/**
+ * The page's tasks over 50 ms by what most of each did: a frame's style, layout and paint; garbage collection (at
+ * least 30% of it); or script. Each `RunTask` is a whole task, its microtasks included. Only the tasks that end after
+ * `from` count: the measured run, from the page's `agent-bench:armed` mark.
+ */
+function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | 'gc' | 'script', number> {
+  const kinds = { frame: 0, gc: 0, script: 0 };
+  let index = 0;
+  const long = (event: TraceEvent) =>
+    event.name === 'RunTask' && event.ts + (event.dur ?? 0) > from && (event.dur ?? 0) > 50_000;
+  for (const task of events.filter(long)) {
+    const end = task.ts + (task.dur ?? 0);
+    while (index < events.length && (events[index] as TraceEvent).ts < task.ts) index++;
+    let rendered = 0;
+    let collected = 0;
+    for (let at = index; at < events.length && (events[at] as TraceEvent).ts < end; at++) {
+      const event = events[at] as TraceEvent;
+      // Only the outermost of nested events of one kind (a paint within a paint) is counted.
+      if (rendering.includes(event.name)) rendered += event.dur ?? 0;
+      if (event.name === 'MinorGC' || event.name === 'MajorGC') collected += event.dur ?? 0;
+      if (rendering.includes(event.name) || event.name === 'MinorGC' || event.name === 'MajorGC') {
+        const skipTo = event.ts + (event.dur ?? 0);
+        while (at + 1 < events.length && (events[at + 1] as TraceEvent).ts < skipTo) at++;
+      }
+    }
+    const duration = task.dur ?? 0;
+    kinds[rendered > duration / 2 ? 'frame' : collected >= duration * 0.3 ? 'gc' : 'script']++;
+  }
+  return kinds;
+}
+
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -103,6 +135,10 @@ export async function summarizeTrace(file: string): Promise<string> {
   const parsed = JSON.parse(await readFile(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = mainThreadEvents(Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []));
   const { frames, forcedLayouts, forcedMs } = readTasks(events);
+  // The mark is on the renderer's main thread too, but as an instant (`R`/`I`) or async event, not a complete one.
+  const all = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const armedAt = all.find((event) => event.name === 'agent-bench:armed')?.ts;
+  const long = longTasksByKind(events, armedAt ?? 0);
   const both = (pick: (frame: Frame) => number, digits = 1) =>
     `${quantile(frames.map(pick), 0.5).toFixed(digits)}/${quantile(frames.map(pick), 0.9).toFixed(digits)}`;
   return (
@@ -110,6 +146,8 @@ export async function summarizeTrace(file: string): Promise<string> {
     `script ${both((frame) => sumOf(frame, scripting))} ms, style and layout ${both((frame) => sumOf(frame, rendering.slice(0, 2)))} ms, ` +
     `paint ${both((frame) => sumOf(frame, rendering.slice(2)))} ms; elements restyled ${both((frame) => frame.elements, 0)}, ` +
     `layout objects dirtied ${both((frame) => frame.dirtyObjects, 0)}; ${frames.filter((frame) => frame.durationMs > 50).length} frames over 50 ms; ` +
-    `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms)`
+    `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms); tasks over 50 ms ` +
+    `${armedAt === undefined ? '(page load included)' : 'in the measured run'}: ` +
+    `${long.frame} frames, ${long.gc} garbage collections, ${long.script} script`
   );
 }

@@ -134,6 +134,8 @@ export function startMeasuring(options: MeasureOptions): Measurement {
       longTaskEntries.length = 0;
       armed = true;
       startedAt = performance.now();
+      // Where the measured run starts in a trace (scripts/bench-trace.ts counts the long tasks after it).
+      performance.mark('agent-bench:armed');
       requestAnimationFrame(countFrames);
     },
     result: () => finished,
