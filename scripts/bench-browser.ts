@@ -212,13 +212,13 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
     await page.goto(`${url}${chat === undefined ? '' : 'chat.html'}?${query}`);
     if (benchCase.transport !== 'replay') {
       await page.getByLabel('Describe the app you want').fill('A dashboard with thousands of generated modules');
-      // Armed and clicked in one task, so the measurement starts exactly at the click; focused first, as a
-      // person's click focuses the button (the panel then moves focus to "Stop watching" and back).
+      // Focused first, in a task of its own, as a person's press focuses the button (mousedown) a task before the
+      // click (mouseup); the panel then moves focus to "Stop watching" and back.
+      await page.locator('button[type="submit"]').focus();
+      // Armed and clicked in one task, so the measurement starts exactly at the click.
       await page.evaluate(() => {
         (window as unknown as { agentBench: AgentBench }).agentBench.arm();
-        const button = document.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-        button.focus();
-        button.click();
+        document.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
       });
     }
     const result = await resultWithin(page);
