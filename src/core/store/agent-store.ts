@@ -96,10 +96,9 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
   const publishKey = `${conversationOptions.storageKey}:publish`;
   const conversation = createConversationRecorder(conversationOptions);
 
+  // On the platform's frames and tasks (`scheduleFlush`, `framesRun`, `yieldTask`).
   const batcher = createFrameBatcher({
-    scheduleFlush: platform.scheduleFlush,
-    framesRun: platform.framesRun,
-    yieldTask: platform.yieldTask,
+    ...platform,
     hasPending: generations.hasPending,
     publish() {
       if (destroyed || !generations.hasPending()) return;
