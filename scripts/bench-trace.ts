@@ -108,7 +108,8 @@ function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | '
     let collected = 0;
     for (let at = index; at < events.length && (events[at] as TraceEvent).ts < end; at++) {
       const event = events[at] as TraceEvent;
-      // Only the outermost of nested events of one kind (a paint within a paint) is counted.
+      // What a counted event contains (a paint within a paint, a collection within a layout) is skipped below, so
+      // nothing counts twice.
       if (rendering.includes(event.name)) rendered += event.dur ?? 0;
       if (event.name === 'MinorGC' || event.name === 'MajorGC') collected += event.dur ?? 0;
       if (rendering.includes(event.name) || event.name === 'MinorGC' || event.name === 'MajorGC') {
