@@ -51,11 +51,13 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // lowered to keep that. Session 9 (#24): core raised to 23,680 bytes (23,521 measured) and the React entry to
   // 50,176 (50,040) for the provider's resume and a stream's request in tasks of their own (about 60 bytes), the
   // store's frame wait for an urgent change (framesRun, afterPublish, the flush when the page is hidden) and the
-  // client reading the store's fold (folded): about 280 bytes. Trimming the React entry back under 48 KiB is still
-  // next.
+  // client reading the store's fold (folded): about 280 bytes. Session 11 (#24): the urgent publish's own task
+  // (about 60 bytes) was paid for by handing the frame batcher the platform whole; the React entry raised to 50,240
+  // (50,201 measured) for a recovering build's turn, which stays running when the proxy's record says interrupted
+  // (about 40 bytes). Trimming the React entry back under 48 KiB is still next.
   it.each([
     ['dist/core.js', 23_680],
-    ['dist/index.js', 50_176],
+    ['dist/index.js', 50_240],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -7,6 +7,7 @@ import type { ConversationTurn } from '../wire/proxy-resources.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
 import { generationCounts, generationOutcome } from '../wire/generation-machine.js';
+import { isGenerationRunning } from '../wire/generation-transitions.js';
 import type { GenerationState } from './generation.js';
 import type { AgentStorage } from './persistence.js';
 
@@ -120,13 +121,19 @@ export interface ConversationOptions {
   storageKey: string;
 }
 
-/** The conversations with the proxy's record of one project laid under this browser's turns. */
+/**
+ * The conversations with the proxy's record of one project laid under this browser's turns. While a build of the
+ * project runs here, the proxy's `interrupted` gives way to this browser's own record: it only says that the proxy's
+ * relay lost the stream (until a status poll settles it), and this browser is still recovering the build.
+ */
 export function withProxyTurns(
-  state: ConversationSlice,
+  state: ConversationSlice & { generations: Record<string, GenerationState> },
   projectId: string,
   turns: readonly ConversationTurn[],
 ): Pick<ConversationSlice, 'conversations'> {
-  const merged = mergeTurns(turns.map(fromProxyTurn), state.conversations[projectId] ?? []);
+  // A generation is keyed by its project once the project is named.
+  const live = isGenerationRunning(state.generations[projectId]?.status ?? 'idle');
+  const merged = mergeTurns(turns.map(fromProxyTurn), state.conversations[projectId] ?? [], live);
   return { conversations: { ...state.conversations, [projectId]: merged.slice(-maxTurns) } };
 }
 
@@ -136,13 +143,18 @@ export function withProxyTurns(
  * still lands on it when the generation ends here, and it is never listed twice. A turn the proxy has not
  * recorded yet (sent a moment ago) stays after the record.
  */
-function mergeTurns(fromProxy: readonly ConversationEntry[], local: readonly ConversationEntry[]): ConversationEntry[] {
+function mergeTurns(
+  fromProxy: readonly ConversationEntry[],
+  local: readonly ConversationEntry[],
+  live: boolean,
+): ConversationEntry[] {
   const unrecorded = [...local];
   const merged = fromProxy.map((turn) => {
     const index = unrecorded.findIndex((entry) => entry.kind === turn.kind && entry.prompt === turn.prompt);
     if (index === -1) return turn;
     const [entry] = unrecorded.splice(index, 1) as [ConversationEntry];
-    return { ...turn, id: entry.id, outcome: turn.outcome ?? entry.outcome };
+    const outcome = live && turn.outcome?.status === 'interrupted' ? entry.outcome : (turn.outcome ?? entry.outcome);
+    return { ...turn, id: entry.id, outcome };
   });
   const lastAt = fromProxy.at(-1)?.at ?? Number.NEGATIVE_INFINITY;
   return [...merged, ...unrecorded.filter((entry) => entry.at > lastAt + 1000)];

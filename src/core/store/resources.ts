@@ -9,6 +9,7 @@ import type { ConversationTurn, ProjectSummary, Usage } from '../wire/proxy-reso
 import type { CodehostConnection, DeploymentConnection, RepositoryList, SubscriptionPlan } from '../wire/resources.js';
 import { withProxyTurns, type ConversationSlice } from './conversation-slice.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
+import type { GenerationState } from './generation.js';
 
 /** Where a resource is: never asked for, first load running, answered, failed (a refresh of held data stays `success`). */
 export type ResourceStatus = 'idle' | 'loading' | 'success' | 'error';
@@ -129,7 +130,9 @@ export const resourceSpecs = {
     fetch: (client, signal) => orNull(client.projects.list({ signal })),
   } satisfies ResourceSpec<ProjectSummary[] | null>,
   /** The proxy's record of a project's turns, merged into `state.conversations` with this browser's own. */
-  conversation: (projectId: string): ResourceSpec<ConversationTurn[] | null, ConversationSlice> => ({
+  conversation: (
+    projectId: string,
+  ): ResourceSpec<ConversationTurn[] | null, ConversationSlice & { generations: Record<string, GenerationState> }> => ({
     key: `conversation:${projectId}`,
     fetch: (client, signal) => orNull(client.projects.conversation(projectId, { signal })),
     settle: (turns, state) => withProxyTurns(state, projectId, turns ?? []),
