@@ -150,3 +150,44 @@ describe('time-sliced ingestion', () => {
     });
   });
 });
+
+describe('a chunk that arrives after the slice ran out', () => {
+  it('starts in a new task: its events never lengthen the task that received it', async () => {
+    const events = buildEvents(8);
+    const text = events.map((event, index) => `id: ${index + 1}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+    const bytes = new TextEncoder().encode(text);
+    const cut = text.indexOf('\n\n', text.length / 2) + 2;
+    const firstChunkEvents = text.slice(0, cut).split('\n\n').length - 1;
+    let clock = 0;
+    const seen: AgentEvent[] = [];
+    const yieldsAt: number[] = [];
+    const slicing: StreamSlicing = { now: () => clock, yieldTask: async () => void yieldsAt.push(seen.length) };
+    const response = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(bytes.slice(0, cut));
+            controller.enqueue(bytes.slice(cut));
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const result = await clientOver(response, slicing).generate(
+      { prompt: 'A todo list app' },
+      {
+        onEvent(event) {
+          seen.push(event);
+          // The second chunk arrives 100 ms after the first one's events were applied: in a task of its own.
+          if (seen.length === firstChunkEvents) clock += 100;
+        },
+      },
+    );
+    expect(result.outcome).toBe('completed');
+    expect(seen).toEqual(events);
+    // Fewer events than a clock check's 32: only the late chunk's arrival yields, before any of its events.
+    expect(firstChunkEvents).toBeGreaterThan(0);
+    expect(firstChunkEvents).toBeLessThan(events.length);
+    expect(yieldsAt).toEqual([firstChunkEvents]);
+  });
+});

@@ -9,8 +9,11 @@
 export interface StreamSlicing {
   /** The clock of the slice's deadline, in milliseconds. */
   now(): number;
-  /** Resolves in a new task, after the browser has had its turn (rendering, input). */
-  yieldTask(): Promise<void>;
+  /**
+   * Resolves in a new task, after the browser has had its turn (rendering, input). `afterWait`: the work resumes
+   * after waiting for something else (a network read), while the page was free to render.
+   */
+  yieldTask(afterWait?: boolean): Promise<void>;
 }
 
 /** Work done before the thread is handed back, in milliseconds, and how many events pass between clock reads. */
@@ -48,8 +51,14 @@ export function yieldToBrowser(): Promise<void> {
 export interface Slicer {
   /** Asked after each item: whether the slice has run out (the clock is read every `eventsPerCheck` asks). */
   due(): boolean;
-  /** Hands the thread back, then starts the next slice. */
-  pause(): Promise<void>;
+  /**
+   * Reads the clock now: whether the slice has run out. Asked when a network chunk arrives: one that arrives in a
+   * task of its own (the browser's, which received it) finds it so, and its events then start a new task rather
+   * than lengthen that one (`pause(true)`).
+   */
+  overdue(): boolean;
+  /** Hands the thread back, then starts the next slice; `afterWait` as in `StreamSlicing.yieldTask`. */
+  pause(afterWait?: boolean): Promise<void>;
 }
 
 // When the current slice of each slicing began. Stages that share a slicing (in a page: the in-browser mock's
@@ -62,15 +71,17 @@ export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
   let untilCheck = eventsPerCheck;
   // A stream starts in a task of its own (its answer's arrival): a new slice.
   if (slicing !== undefined) sliceStarts.set(slicing, slicing.now());
+  const overdue = () => {
+    untilCheck = eventsPerCheck;
+    if (slicing === undefined) return false;
+    return slicing.now() - (sliceStarts.get(slicing) ?? 0) >= sliceMs;
+  };
   return {
-    due() {
-      if (slicing === undefined || --untilCheck > 0) return false;
-      untilCheck = eventsPerCheck;
-      return slicing.now() - (sliceStarts.get(slicing) ?? 0) >= sliceMs;
-    },
-    async pause() {
+    due: () => --untilCheck <= 0 && overdue(),
+    overdue,
+    async pause(afterWait = false) {
       if (slicing === undefined) return;
-      await slicing.yieldTask();
+      await slicing.yieldTask(afterWait);
       sliceStarts.set(slicing, slicing.now());
     },
   };
@@ -95,9 +106,10 @@ function createPageSlicing(): StreamSlicing {
   const now = () => performance.now();
   return {
     now,
-    async yieldTask() {
-      // A hidden page runs no frames: waiting for one would stop the stream.
-      if (now() - framedAt >= frameEveryMs && document.visibilityState !== 'hidden') {
+    async yieldTask(afterWait = false) {
+      // Work that waited (for the network) left the page free to render meanwhile: no frame to wait for. A hidden
+      // page runs no frames: waiting for one would stop the stream.
+      if (!afterWait && now() - framedAt >= frameEveryMs && document.visibilityState !== 'hidden') {
         await new Promise((resolve) => requestAnimationFrame(resolve));
         framedAt = now();
       }
