@@ -206,7 +206,7 @@ describe('LiveBuildLog at thousands of files', () => {
     const list = screen.getByRole('region', { name: 'Generated files' });
     list.scrollTop = 2000 * 32;
     fireEvent.scroll(list);
-    await waitFor(() => expect(container.querySelector('.ae-file')).toHaveAttribute('aria-posinset', '1991'));
+    await waitFor(() => expect(container.querySelector('.ae-file')).toHaveAttribute('aria-posinset', '1997'));
     const scrolled = [...container.querySelectorAll('.ae-file')];
     expect(scrolled.length).toBeLessThanOrEqual(40);
     expect(scrolled.map((row) => row.getAttribute('aria-posinset'))).toContain('2001');

@@ -31,13 +31,17 @@ export type LiveBuildLogProps = WithRootProps<
 >;
 
 const rowHeight = 32;
+// Rows rendered beyond each edge of the view, for scrolling: four rows (128 px) cover a wheel's or a key's step. The
+// list mounts with the view's rows plus these below, in the frame that shows the first files: at 4x CPU throttling
+// that frame took 57-65 ms with ten rows of margin (107 elements restyled, 178 layout objects).
+const overscanRows = 4;
 
 function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: LiveBuildLogLabels }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { start, end, totalHeight } = useRowWindow(scrollRef, {
     count: files.length,
     rowHeight,
-    overscan: 10,
+    overscan: overscanRows,
     fallbackHeight: rowHeight * 10,
   });
   return (
