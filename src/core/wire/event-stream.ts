@@ -164,13 +164,16 @@ export async function openEventStream(request: EventStreamRequest): Promise<void
     if (response.body !== null && !closed) {
       reader = response.body.getReader();
       const decoder = new TextDecoder();
+      let firstChunk = true;
       while (!closed) {
         const { done, value } = await reader.read();
         if (done || closed) break;
         noteBytes();
-        // A chunk read after the slice ran out came in a task of the browser's (a burst of 2 MB took 39 ms of one at
-        // 4x CPU throttling): its events start in a new one.
-        if (slicer.overdue()) await slicer.pause(true);
+        // A chunk read after the slice ran out came in a task of the browser's (a replay's 2 MB took 39 ms of one at
+        // 4x CPU throttling): its events start in a new one. The first came after a wait for the answer, during which
+        // the page could render: it does not wait for a frame.
+        if (slicer.overdue()) await slicer.pause(firstChunk);
+        firstChunk = false;
         for (let offset = 0; offset < value.length && !closed; offset += maxPieceBytes) {
           parser.feed(decoder.decode(value.subarray(offset, offset + maxPieceBytes), { stream: true }));
           while (drain()) await slicer.pause();
