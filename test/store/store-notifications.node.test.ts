@@ -238,6 +238,37 @@ describe('batched notifications and work per event', () => {
       expect(store.getState().generations.big?.files).toHaveLength(2); // the rest of the slice came with it
     });
 
+    it('the status poll a stream event starts, and its answer, publish with the frames: never in the slice, one per frame', async () => {
+      const tasks: (() => void)[] = [];
+      const { store, scripted, frames, notifications } = setup({
+        framesRun: () => true,
+        yieldTask: () => new Promise<void>((resolve) => tasks.push(resolve)),
+      });
+      scripted.setDefaultProject(project('big', 'generating'));
+      void store.getState().generate({ prompt: 'A big generated application' });
+      // The build log, mounted, watches the project: its first poll's "loading" waits for the frame as well.
+      const unwatch = store.getState().watchProject('big');
+      const stream = scripted.streams[0]!;
+      stream.open();
+      expect(notifications()).toBe(1); // the click's own
+      // The first event names the project, which refreshes its status: nothing publishes inside the slice.
+      stream.emit(created('big'));
+      stream.emit({ type: 'file_created', path: 'a.ts' });
+      expect(notifications()).toBe(1);
+      // The poll's answer lands before the next frame: this frame already has the click's commit, so it waits.
+      await settle();
+      for (const task of tasks.splice(0)) task();
+      await settle();
+      expect(scripted.gets().length).toBeGreaterThan(0);
+      expect(notifications()).toBe(1);
+      frames.runFrame();
+      expect(notifications()).toBe(2);
+      const state = store.getState();
+      expect(state.generations.big?.files).toHaveLength(1);
+      expect(state.projects.big?.project?.project_status).toBe('generating');
+      unwatch();
+    });
+
     it('where no frame runs (Node, a hidden tab), an urgent change publishes as soon as its slice ends, in a microtask', async () => {
       const yieldTask = vi.fn(() => new Promise<void>(() => {}));
       const { store, scripted, notifications } = setup({ framesRun: () => false, yieldTask });

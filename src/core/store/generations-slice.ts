@@ -141,9 +141,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     isHidden: platform.isHidden,
     onVisibilityChange: platform.onVisibilityChange,
     isStreaming: (projectId) => runs.isStreaming(projectId),
+    // A status answer, or a poll starting (a stream's first event or end refreshes it), publishes once the running
+    // code has ended, as a stream's new status does: never in the middle of a slice, and one commit per frame.
     onSnapshot(snapshot) {
       registry.setProject(snapshot);
-      requestPublish('now');
+      requestPublish('soon');
     },
     onProject(projectId, project) {
       const generation = registry.get(projectId);
