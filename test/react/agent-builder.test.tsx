@@ -247,7 +247,10 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
     await user.click(within(builder).getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
-    const name = within(builder).getByRole('toolbar').querySelector('.ae-builder-name')?.textContent;
+    // The project's name comes with its status, which publishes with the next frame.
+    const nameElement = within(builder).getByRole('toolbar').querySelector('.ae-builder-name');
+    await waitFor(() => expect(nameElement).not.toHaveTextContent('Your app'));
+    const name = nameElement?.textContent;
     await user.click(within(builder).getByRole('button', { name: 'New project' }));
     const recent = await within(builder).findByRole('region', { name: 'Continue a project' });
     await user.click(within(recent).getByRole('button', { name: new RegExp(name ?? 'no name') }));
