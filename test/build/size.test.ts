@@ -54,10 +54,13 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // client reading the store's fold (folded): about 280 bytes. Session 11 (#24): the urgent publish's own task
   // (about 60 bytes) was paid for by handing the frame batcher the platform whole; the React entry raised to 50,240
   // (50,201 measured) for a recovering build's turn, which stays running when the proxy's record says interrupted
-  // (about 40 bytes). Trimming the React entry back under 48 KiB is still next.
+  // (about 40 bytes). Session 12 (#24): the React entry raised to 50,304 (50,258 measured) for a network chunk read
+  // after the slice ran out starting a task of its own (the answer's first without a frame wait), the build log's
+  // fallback error built only for a failure and a poll's snapshot publishing with the frames: about 60 bytes.
+  // Trimming the React entry back under 48 KiB is still next.
   it.each([
     ['dist/core.js', 23_680],
-    ['dist/index.js', 50_240],
+    ['dist/index.js', 50_304],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -79,7 +79,7 @@ export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
   return {
     due: () => --untilCheck <= 0 && overdue(),
     overdue,
-    async pause(afterWait = false) {
+    async pause(afterWait) {
       if (slicing === undefined) return;
       await slicing.yieldTask(afterWait);
       sliceStarts.set(slicing, slicing.now());
@@ -106,7 +106,7 @@ function createPageSlicing(): StreamSlicing {
   const now = () => performance.now();
   return {
     now,
-    async yieldTask(afterWait = false) {
+    async yieldTask(afterWait) {
       // Work that waited (for the network) left the page free to render meanwhile: no frame to wait for. A hidden
       // page runs no frames: waiting for one would stop the stream.
       if (!afterWait && now() - framedAt >= frameEveryMs && document.visibilityState !== 'hidden') {
