@@ -53,8 +53,8 @@ export interface Slicer {
   due(): boolean;
   /**
    * Reads the clock now: whether the slice has run out. Asked when a network chunk arrives: one that arrives in a
-   * task of its own (the browser's, which received it) finds it so, and its events then start a new task rather
-   * than lengthen that one (`pause(true)`).
+   * task of its own (the browser's, which received it) finds it so, and its events then start a new task (`pause`)
+   * rather than lengthen that one.
    */
   overdue(): boolean;
   /** Hands the thread back, then starts the next slice; `afterWait` as in `StreamSlicing.yieldTask`. */
