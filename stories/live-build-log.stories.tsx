@@ -1,9 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { createAgentFormat, LiveBuildLog } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
-import { creditsExhaustedMessage } from 'agent-embed/mock';
+import { creditsExhaustedMessage, type MockFault } from 'agent-embed/mock';
 import { expect, fn, waitFor, within } from 'storybook/test';
-import { agentParameters, currentGeneration, storyAgent } from './story-agent.js';
+import {
+  agentParameters,
+  currentGeneration,
+  storyAgent,
+  storyPrompt,
+  type AgentStoryParameters,
+} from './story-agent.js';
 import { reach, storyBillingUrl, storyFailureMessage } from './story-states.js';
 
 const meta = {
@@ -328,3 +334,46 @@ export const RateLimited: Story = refusal(reach.rateLimited, agentApiMessages.to
 export const Unauthorized: Story = refusal(reach.unauthorized, agentApiMessages.unauthorized);
 export const TokenExpired: Story = refusal(reach.expired, agentApiMessages.tokenExpired);
 export const TeamSuspended: Story = refusal(reach.suspended, agentApiMessages.suspended);
+
+// Built elsewhere (another tab, an earlier visit): this store has no generation of the project, only its status.
+function builtElsewhere(fault?: MockFault): AgentStoryParameters {
+  return {
+    setup: async (agent) => {
+      if (fault !== undefined) agent.api.admin.injectFault(fault);
+      // A paused build never answers: the story shows it while it runs.
+      void agent.client.generate({ prompt: storyPrompt }).catch(() => undefined);
+      await waitFor(() => expect(agent.api.admin.projects()).toHaveLength(1));
+    },
+  };
+}
+
+function givenProject(parameters: AgentStoryParameters, phase: string, badgeText: string, text: string): Story {
+  return {
+    parameters: agentParameters(parameters),
+    render: (args, context) => (
+      <LiveBuildLog {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
+    ),
+    play: async (context) => {
+      const { region, badge } = parts(context.canvasElement);
+      await expect(Object.keys(storyAgent(context).store.getState().generations)).toHaveLength(0);
+      await waitFor(() => expect(region).toHaveAttribute('data-phase', phase));
+      await expect(badge()).toHaveTextContent(badgeText);
+      await expect(region).toHaveTextContent(text);
+      await expect(region).not.toHaveTextContent('Nothing is being built yet.');
+    },
+  };
+}
+
+export const GivenProjectBuilding: Story = givenProject(
+  builtElsewhere({ kind: 'pause_after', events: 10 }),
+  'generating',
+  'Building',
+  'This app is being built. The result will show up here when it is done.',
+);
+export const GivenProjectReady: Story = givenProject(builtElsewhere(), 'ready', 'Ready', 'Your app is ready.');
+export const GivenProjectFailed: Story = givenProject(
+  builtElsewhere({ kind: 'error_event', afterEvents: 10, message: storyFailureMessage }),
+  'failed',
+  'Failed',
+  'The build failed.',
+);

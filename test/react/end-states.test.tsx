@@ -379,3 +379,64 @@ describe('a follow-up keeps the app on stage', () => {
     expect(transport.api.admin.projects().map((project) => project.prompts)).toEqual([[validPrompt], [validPrompt]]);
   });
 });
+
+describe('a project this page did not build (given by id, with only its status to go on)', () => {
+  async function builtElsewhere(fault?: Parameters<ReturnType<typeof createMockAgentApi>['admin']['injectFault']>[0]) {
+    const first = renderWithMock(<></>, { store: {} });
+    if (fault !== undefined) first.transport.api.admin.injectFault(fault);
+    const { projectId } = await first.store!.getState().generate({ prompt: validPrompt });
+    first.unmount();
+    return { api: first.transport.api, projectId: projectId! };
+  }
+
+  it('failed: the log says the build failed, as the status does, with nothing to try again', async () => {
+    const { api, projectId } = await builtElsewhere({ kind: 'error_event', afterEvents: 3 });
+    renderWithMock(
+      <>
+        <ProjectStatus projectId={projectId} />
+        <LiveBuildLog projectId={projectId} />
+      </>,
+      { mock: { api } },
+    );
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    const status = screen.getByRole('region', { name: 'Project status' });
+    expect(within(status).getByText('Failed')).toBeInTheDocument();
+    expect(within(buildLog()).getByText('Failed')).toBeInTheDocument();
+    expect(within(buildLog()).getByRole('alert')).toHaveTextContent('The build failed.');
+    expect(within(buildLog()).queryByText('Nothing is being built yet.')).not.toBeInTheDocument();
+    // This page has no prompt to send again.
+    expect(within(buildLog()).queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('ready, on its own: the log follows the status itself and links the app', async () => {
+    const { api, projectId } = await builtElsewhere();
+    const { statusGets } = renderWithMock(<LiveBuildLog projectId={projectId} />, { mock: { api } });
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'ready'));
+    expect(outcome()).toHaveTextContent('Your app is ready.');
+    expect(within(buildLog()).getByRole('link', { name: 'Open the app' })).toHaveAttribute(
+      'href',
+      api.admin.projects()[0]!.appUrl,
+    );
+    expect(statusGets().length).toBeGreaterThan(0);
+  });
+
+  it('still building: the log says so until the status shows how it ended', async () => {
+    const first = renderWithMock(<></>, { store: {} });
+    first.transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 20 });
+    const started = first.store!.getState().generate({ prompt: validPrompt });
+    const { api } = first.transport;
+    await waitFor(() => expect(api.admin.projects()).toHaveLength(1));
+    renderWithMock(<LiveBuildLog projectId={api.admin.projects()[0]!.id} />, {
+      mock: { api },
+      store: { pollIntervalMs: 50 },
+    });
+    const log = screen.getAllByRole('region', { name: 'Build progress' }).at(-1)!;
+    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'generating'));
+    expect(log).toHaveTextContent('This app is being built. The result will show up here when it is done.');
+    expect(log).not.toHaveTextContent('Nothing is being built yet.');
+    await started;
+    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'ready'));
+    expect(log).toHaveTextContent('Your app is ready.');
+    expect(log).not.toHaveTextContent('This app is being built.');
+  });
+});

@@ -137,6 +137,7 @@ export const de: AgentLabels = {
     failed: 'Der Build ist fehlgeschlagen.',
     changeFailed: 'Die Änderung ist fehlgeschlagen.',
     recovering: 'Die Verbindung ist abgebrochen. Sie wird wiederhergestellt …',
+    buildingElsewhere: 'Diese App wird gerade erstellt. Das Ergebnis erscheint hier, sobald sie fertig ist.',
     interrupted: 'Die Verbindung ist abgerissen, und wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
     stopped: 'Sie verfolgen diesen Build nicht mehr.',
     stoppedHint: 'Er kann auf dem Server trotzdem fertig werden; das Ergebnis erscheint dann hier.',

@@ -141,6 +141,7 @@ export const es: AgentLabels = {
     failed: 'La compilación falló.',
     changeFailed: 'El cambio falló.',
     recovering: 'Se cortó la conexión. Reconectando con tu compilación…',
+    buildingElsewhere: 'Esta app se está creando. El resultado aparecerá aquí cuando esté lista.',
     interrupted: 'Se perdió la conexión y no pudimos saber cómo terminó la compilación.',
     stopped: 'Dejaste de seguir esta compilación.',
     stoppedHint: 'Puede terminar igualmente en el servidor; si lo hace, el resultado aparecerá aquí.',

@@ -141,6 +141,7 @@ export const fr: AgentLabels = {
     failed: 'La construction a échoué.',
     changeFailed: 'La modification a échoué.',
     recovering: 'La connexion a été coupée. Reconnexion à votre construction…',
+    buildingElsewhere: 'Cette application est en cours de construction. Le résultat s’affichera ici une fois terminée.',
     interrupted: 'La connexion a été perdue et nous n’avons pas pu savoir comment la construction s’est terminée.',
     stopped: 'Vous avez arrêté de suivre cette construction.',
     stoppedHint: 'Elle peut encore aboutir sur le serveur ; le résultat s’affichera ici le cas échéant.',

@@ -127,6 +127,7 @@ export const ja: AgentLabels = {
     failed: 'ビルドに失敗しました。',
     changeFailed: '変更に失敗しました。',
     recovering: '接続が切れました。ビルドに再接続しています…',
+    buildingElsewhere: 'このアプリはビルド中です。完了すると、結果がここに表示されます。',
     interrupted: '接続が切れたため、ビルドの結果を確認できませんでした。',
     stopped: 'このビルドの追跡を停止しました。',
     stoppedHint: 'ビルドはサーバー上で完了する場合があります。完了すると、結果がここに表示されます。',

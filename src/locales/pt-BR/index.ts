@@ -141,6 +141,7 @@ export const ptBR: AgentLabels = {
     failed: 'A construção falhou.',
     changeFailed: 'A alteração falhou.',
     recovering: 'A conexão caiu. Reconectando à sua construção…',
+    buildingElsewhere: 'Este app está sendo criado. O resultado aparece aqui quando ficar pronto.',
     interrupted: 'A conexão caiu e não conseguimos saber como a construção terminou.',
     stopped: 'Você parou de acompanhar esta construção.',
     stoppedHint: 'Ela ainda pode terminar no servidor; nesse caso, o resultado aparece aqui.',

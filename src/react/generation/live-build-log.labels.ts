@@ -34,6 +34,8 @@ export interface LiveBuildLogLabels {
   /** The title when a follow-up failed: the app from before is still there. */
   changeFailed: string;
   recovering: string;
+  /** A build this page did not start (another tab, an earlier visit): only its status is known. */
+  buildingElsewhere: string;
   interrupted: string;
   /** The person stopped watching; the build goes on on the server. */
   stopped: string;
@@ -93,6 +95,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   failed: 'The build failed.',
   changeFailed: 'The change failed.',
   recovering: 'The connection dropped. Reconnecting to your build…',
+  buildingElsewhere: 'This app is being built. The result will show up here when it is done.',
   interrupted: 'The connection was lost and we could not find out how the build ended.',
   stopped: 'You stopped watching this build.',
   stoppedHint: 'It may still finish on the server; the result will show up here when it does.',

@@ -146,10 +146,19 @@ function Outcome({
   const wait = useRetryCountdown(view.snapshot?.error);
   const pollWait = !!wait && <p className="ae-hint">{labels.checkingIn(wait)}</p>;
   switch (phase) {
-    case 'idle':
-    case 'submitting':
     case 'provisioning':
     case 'generating':
+      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit): only its
+      // status poll is known, so the log says it is building instead of showing an empty progress.
+      if (generation !== undefined) return null;
+      return (
+        <div className="ae-outcome" data-phase={phase}>
+          <span className="ae-spinner" aria-hidden="true" />
+          <p>{labels.buildingElsewhere}</p>
+        </div>
+      );
+    case 'idle':
+    case 'submitting':
       return null;
     case 'ready':
       return (
@@ -219,7 +228,8 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
   const labels = useAgentLabels();
   const text = labels.liveBuildLog;
   const format = useAgentFormat();
-  const view = useProjectView(projectId);
+  // Given a project this store has no generation of, the log follows its status (the shared poller).
+  const view = useProjectView(projectId, { watch: 'alone' });
   const { generation, phase, progress } = view;
   const files = generation?.files ?? [];
   // Progress only while the stream reports (stopped or reconnecting, the outcome box says where things are).
@@ -247,8 +257,10 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
       <div className="ae-visually-hidden" role="log" aria-live="polite">
         {text.announcements[phase]}
       </div>
-      {generation === undefined || phase === 'idle' ? (
+      {phase === 'idle' ? (
         <p className="ae-muted">{text.idle}</p>
+      ) : generation === undefined ? (
+        <Outcome view={view} labels={text} onBuyCredits={onBuyCredits} buyCreditsUrl={buyCreditsUrl} />
       ) : (
         <>
           {showProgress && (
