@@ -3,7 +3,7 @@
  * paint) on the page's main thread: their median and 90th-percentile times, split into script, style, layout and
  * paint, and the counts that do not move with the machine's load (elements restyled, layout objects dirtied per
  * frame), plus the layouts that scripts forced and the measured run's tasks over 50 ms by kind (a frame, garbage
- * collection, script). A change that removes work shows in the counts even when the
+ * collection, script) and how many of them the main thread spent mostly waiting. A change that removes work shows in the counts even when the
  * times are noise.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,6 +13,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's own CPU time in the event (under CPU throttling, the throttled time). */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: {
@@ -94,10 +96,12 @@ function readTasks(events: TraceEvent[]) {
 /**
  * The page's tasks over 50 ms by what most of each did: a frame's style, layout and paint; garbage collection (at
  * least 30% of it); or script. Each `RunTask` is a whole task, its microtasks included. Only the tasks that end after
- * `from` count: the measured run, from the page's `agent-bench:armed` mark.
+ * `from` count: the measured run, from the page's `agent-bench:armed` mark. `waited` counts those whose main thread
+ * ran for under 50 ms of them: the rest of the task it waited (for a CPU the machine gave to another process, a
+ * font lookup in the browser process, the disk), which a quieter machine would not have made it wait.
  */
-function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | 'gc' | 'script', number> {
-  const kinds = { frame: 0, gc: 0, script: 0 };
+function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | 'gc' | 'script' | 'waited', number> {
+  const kinds = { frame: 0, gc: 0, script: 0, waited: 0 };
   let index = 0;
   const long = (event: TraceEvent) =>
     event.name === 'RunTask' && event.ts + (event.dur ?? 0) > from && (event.dur ?? 0) > 50_000;
@@ -119,6 +123,7 @@ function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | '
     }
     const duration = task.dur ?? 0;
     kinds[rendered > duration / 2 ? 'frame' : collected >= duration * 0.3 ? 'gc' : 'script']++;
+    if ((task.tdur ?? duration) < 50_000) kinds.waited++;
   }
   return kinds;
 }
@@ -149,6 +154,7 @@ export async function summarizeTrace(file: string): Promise<string> {
     `layout objects dirtied ${both((frame) => frame.dirtyObjects, 0)}; ${frames.filter((frame) => frame.durationMs > 50).length} frames over 50 ms; ` +
     `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms); tasks over 50 ms ` +
     `${armedAt === undefined ? '(page load included)' : 'in the measured run'}: ` +
-    `${long.frame} frames, ${long.gc} garbage collections, ${long.script} script`
+    `${long.frame} frames, ${long.gc} garbage collections, ${long.script} script; ` +
+    `${long.waited} of them ran under 50 ms on the main thread (the rest of the task it waited)`
   );
 }
