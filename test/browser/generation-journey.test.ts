@@ -1,4 +1,5 @@
 /** The generation journey in real Chromium: the playground page, the agency proxy and the mock, over real HTTP. */
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   buildLog,
@@ -51,6 +52,9 @@ describe('the generation journey in Chromium', () => {
     const form = page.getByRole('form', { name: 'Create an app' });
     await waitForState(form, 'idle');
     await page.locator('.ae-builder[data-phase="idle"]').waitFor();
+    // The file rows' font is in the page with the builder, before a build shows files (so it is looked up then).
+    const fontSample = page.locator('.ae-builder .ae-file-font').first();
+    await fontSample.waitFor({ state: 'attached' });
 
     await page.getByLabel('Describe the app you want').fill('A recipe box with tags and a shopping list');
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -71,6 +75,13 @@ describe('the generation journey in Chromium', () => {
     const rows = log.getByRole('region', { name: 'Generated files' }).getByRole('listitem');
     expect(await rows.first().locator('.ae-file-path').textContent()).toBe(project.files[0]);
     expect(await rows.first().getAttribute('aria-setsize')).toBe(String(project.files.length));
+    const fontOf = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const { fontFamily, fontSize, fontWeight } = getComputedStyle(element);
+        return `${fontFamily} ${fontSize} ${fontWeight}`;
+      });
+    expect(await fontOf(fontSample)).toBe(await fontOf(rows.first()));
+    expect(await fontOf(fontSample)).not.toBe(await fontOf(log.getByRole('log')));
     expect(await log.getByRole('log').textContent()).toBe('Your app is ready.');
 
     // The app link and the preview point at the mock's live app page, over http only.

@@ -57,12 +57,13 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // (about 40 bytes). Session 12 (#24): the React entry raised to 50,304 (50,258 measured) for a network chunk read
   // after the slice ran out starting a task of its own (the answer's first without a frame wait), the build log's
   // fallback error built only for a failure and a poll's snapshot publishing with the frames: about 60 bytes.
-  // Session 13: the React entry raised to 50,368 (50,338 measured) for the build log of a project this page did not
-  // build (it watches the status alone, says the build runs and how it ended; its English sentence): about 80 bytes.
+  // Session 13: the React entry raised to 50,432 (50,380 measured) for the build log of a project this page did not
+  // build (it watches the status alone, says the build runs and how it ended; its English sentence), about 80 bytes,
+  // and the file rows' font sample that the log and the builder mount (the first rows' layout halves), about 40.
   // Trimming the React entry back under 48 KiB is still next.
   it.each([
     ['dist/core.js', 23_680],
-    ['dist/index.js', 50_368],
+    ['dist/index.js', 50_432],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -11,6 +11,7 @@ import { AppPreview } from '../generation/app-preview.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
 import { UsageMeter } from '../usage/usage-meter.js';
 import { LiveBuildLog } from '../generation/live-build-log.js';
+import { FileFontSample } from '../shared/file-font-sample.js';
 import { useProjectView } from '../generation/use-project-view.js';
 import type { CodehostConnectProps } from '../integrations/codehost-connect.js';
 import { PlanList } from '../integrations/plan-list.js';
@@ -172,6 +173,8 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   const chat = (
     <div className="ae-builder-chat">
       <div ref={threadRef} className="ae-builder-thread">
+        {/* The log mounts with the build, in the click's frame: its file font is looked up before, with the builder. */}
+        <FileFontSample />
         <Conversation />
         {showProjects && view.key === undefined && <RecentProjects onShowAll={() => setSheet('projects')} />}
         {/* A refused request built nothing: the prompt box says why, and there is no log to show. */}

@@ -7,6 +7,7 @@ import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
+import { FileFontSample } from '../shared/file-font-sample.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -245,6 +246,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
       aria-busy={view.busy}
       {...rest}
     >
+      <FileFontSample />
       <div className="ae-header">
         <h2 className="ae-title">{text.heading}</h2>
         {phase !== 'idle' && (
