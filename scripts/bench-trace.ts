@@ -21,6 +21,7 @@ interface TraceEvent {
     name?: string;
     elementCount?: number;
     beginData?: { dirtyObjects?: number };
+    chrome_mojo_event_info?: { watcher_notify_interface_tag?: string };
   };
 }
 
@@ -96,12 +97,17 @@ function readTasks(events: TraceEvent[]) {
 /**
  * The page's tasks over 50 ms by what most of each did: a frame's style, layout and paint; garbage collection (at
  * least 30% of it); or script. Each `RunTask` is a whole task, its microtasks included. Only the tasks that end after
- * `from` count: the measured run, from the page's `agent-bench:armed` mark. `waited` counts those whose main thread
+ * `from` count: the measured run, from the page's `agent-bench:armed` mark. A task mostly spent handing a response's
+ * body from the network to its stream (Chromium's `DataPipeBytesConsumer`, before any script reads it) is `body`.
+ * `waited` counts those whose main thread
  * ran for under 50 ms of them: the rest of the task it waited (for a CPU the machine gave to another process, a
  * font lookup in the browser process, the disk), which a quieter machine would not have made it wait.
  */
-function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | 'gc' | 'script' | 'waited', number> {
-  const kinds = { frame: 0, gc: 0, script: 0, waited: 0 };
+function longTasksByKind(
+  events: TraceEvent[],
+  from: number,
+): Record<'frame' | 'gc' | 'body' | 'script' | 'waited', number> {
+  const kinds = { frame: 0, gc: 0, body: 0, script: 0, waited: 0 };
   let index = 0;
   const long = (event: TraceEvent) =>
     event.name === 'RunTask' && event.ts + (event.dur ?? 0) > from && (event.dur ?? 0) > 50_000;
@@ -110,8 +116,12 @@ function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | '
     while (index < events.length && (events[index] as TraceEvent).ts < task.ts) index++;
     let rendered = 0;
     let collected = 0;
+    let received = 0;
     for (let at = index; at < events.length && (events[at] as TraceEvent).ts < end; at++) {
       const event = events[at] as TraceEvent;
+      const watched = event.args?.chrome_mojo_event_info?.watcher_notify_interface_tag;
+      if (event.name === 'SimpleWatcher::OnHandleReady' && watched?.includes('bytes_consumer') === true)
+        received += event.dur ?? 0;
       // What a counted event contains (a paint within a paint, a collection within a layout) is skipped below, so
       // nothing counts twice.
       if (rendering.includes(event.name)) rendered += event.dur ?? 0;
@@ -122,7 +132,15 @@ function longTasksByKind(events: TraceEvent[], from: number): Record<'frame' | '
       }
     }
     const duration = task.dur ?? 0;
-    kinds[rendered > duration / 2 ? 'frame' : collected >= duration * 0.3 ? 'gc' : 'script']++;
+    kinds[
+      rendered > duration / 2
+        ? 'frame'
+        : collected >= duration * 0.3
+          ? 'gc'
+          : received > duration / 2
+            ? 'body'
+            : 'script'
+    ]++;
     if ((task.tdur ?? duration) < 50_000) kinds.waited++;
   }
   return kinds;
@@ -154,7 +172,7 @@ export async function summarizeTrace(file: string): Promise<string> {
     `layout objects dirtied ${both((frame) => frame.dirtyObjects, 0)}; ${frames.filter((frame) => frame.durationMs > 50).length} frames over 50 ms; ` +
     `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms); tasks over 50 ms ` +
     `${armedAt === undefined ? '(page load included)' : 'in the measured run'}: ` +
-    `${long.frame} frames, ${long.gc} garbage collections, ${long.script} script; ` +
+    `${long.frame} frames, ${long.gc} garbage collections, ${long.body} receiving a body, ${long.script} script; ` +
     `${long.waited} of them ran under 50 ms on the main thread (the rest of the task it waited)`
   );
 }
