@@ -44,6 +44,10 @@ export interface GenerationRecording {
   }): void;
 }
 
+// The memory and Redis stores keep at most 5,000 events and 8 MiB of a generation's log by default.
+const maxPendingEvents = 5_000;
+const maxPendingChars = 8 * 1024 * 1024;
+
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
   try {
@@ -75,8 +79,18 @@ export function recordGeneration(
   let projectId = recording.projectId;
   let generation: number | undefined;
   let recordingOn = true;
-  // Events seen before the project id is known (a generate sends project_created first, so rarely any).
+  // Events seen before the project id is known (a generate sends project_created first, so rarely any). An upstream
+  // that never names its project must not grow it without bound: the newest are kept, within the bounds the stores
+  // give a generation's log by default (the oldest would be trimmed from the log anyway).
   const pending: { id: number; data: string }[] = [];
+  let pendingChars = 0;
+  const keepPending = (event: { id: number; data: string }) => {
+    pending.push(event);
+    pendingChars += event.data.length;
+    // Trimmed as the memory store trims a generation's log.
+    while (pending.length > maxPendingEvents || (pendingChars > maxPendingChars && pending.length > 1))
+      pendingChars -= pending.shift()?.data.length ?? 0;
+  };
 
   const guard = async (write: () => Promise<unknown>) => {
     if (!recordingOn) return;
@@ -93,6 +107,7 @@ export function recordGeneration(
       generation = await store.beginGeneration(id, recording.userId, turn);
       // A generate numbers its first events before it knows its project; it is always generation 1.
       if (nextId === 1) nextId = firstEventIdOfGeneration(generation);
+      pendingChars = 0;
       for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
     });
     // The project's summary says it is building, so another tab that opens it follows the build.
@@ -126,7 +141,7 @@ export function recordGeneration(
       const at = generation;
       const project = projectId;
       await guard(() => store.appendEvent(project, at, event));
-    } else if (projectId === undefined) pending.push(event);
+    } else if (projectId === undefined) keepPending(event);
   };
   /** Gives an event its id, recording it first. */
   const number = async (data: string): Promise<RelayedEvent> => {

@@ -60,10 +60,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // Session 13: the React entry raised to 50,432 (50,380 measured) for the build log of a project this page did not
   // build (it watches the status alone, says the build runs and how it ended; its English sentence), about 80 bytes,
   // and the file rows' font sample that the log and the builder mount (the first rows' layout halves), about 40.
+  // Then core to 23,808 (23,737 measured) and the React entry to 50,496 (50,457) for the file list's memory (the
+  // fold keeps at most 8 Mi characters of paths, whatever the upstream sends): about 60 bytes in each.
   // Trimming the React entry back under 48 KiB is still next.
   it.each([
-    ['dist/core.js', 23_680],
-    ['dist/index.js', 50_432],
+    ['dist/core.js', 23_808],
+    ['dist/index.js', 50_496],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

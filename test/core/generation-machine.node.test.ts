@@ -192,6 +192,32 @@ describe('the machine in sequence', () => {
     expect(generationCounts(draft)).toEqual({ filesCreated: 1, filesModified: 1, steps: 2 });
   });
 
+  it('keeps the file list within its memory, whatever the upstream sends, and still counts every file', () => {
+    // Each kept path costs its length and 64: 100-character paths, 164 each, six fit in 1,000.
+    const draft = createGenerationDraft({ kind: 'generate', toolLimit: 10, fileMemoryChars: 1_000 });
+    applyGenerationAction(draft, { type: 'started' });
+    const path = (index: number) => `src/${String(index).padStart(96, '0')}`;
+    for (let index = 0; index < 20; index++)
+      reduceGenerationEvent(draft, { type: 'file_created', path: path(index) }, at);
+    expect(draft.files?.size).toBe(6);
+    expect(draft.fileMemory).toBe(1_000 - 6 * 164);
+    // A kept path sent again is a modification; one the list could not keep counts as a new file again.
+    reduceGenerationEvent(draft, { type: 'file_created', path: path(0), action: 'modified' }, at);
+    reduceGenerationEvent(draft, { type: 'file_created', path: path(19) }, at);
+    expect(draft.files?.size).toBe(6);
+    expect(generationCounts(draft)).toEqual({ filesCreated: 20, filesModified: 1, steps: 0 });
+    // A real build's paths fit the default memory (8 Mi characters) many times over.
+    const roomy = createGenerationDraft({ kind: 'generate', toolLimit: 10 });
+    applyGenerationAction(roomy, { type: 'started' });
+    for (let index = 0; index < 13_334; index++)
+      reduceGenerationEvent(
+        roomy,
+        { type: 'file_created', path: `src/components/generated/component-${index}.tsx` },
+        at,
+      );
+    expect(roomy.files?.size).toBe(13_334);
+  });
+
   it('a recorded turn lost on the way is settled by a terminal status, counts kept; other turns stay', () => {
     const lost = { status: 'interrupted', files_created: 3, files_modified: 1, steps: 2 } as const;
     expect(settleTurnOutcome(lost, 'ready', at)).toEqual({ ...lost, status: 'completed' });

@@ -242,6 +242,83 @@ describe('event streams', () => {
   }, 30_000);
 });
 
+describe('the recording of a stream', () => {
+  /** A memory store that notes the ids of the events recorded. */
+  function countingStore() {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const appended: number[] = [];
+    return {
+      appended,
+      store: {
+        ...store,
+        appendEvent: (...args: Parameters<ProxyStore['appendEvent']>) => {
+          appended.push(args[2].id);
+          return store.appendEvent(...args);
+        },
+      } satisfies ProxyStore,
+    };
+  }
+
+  async function generateWith(store: ProxyStore, events: readonly object[]) {
+    const stream = createScriptedStream();
+    const { proxy } = setup(() => stream.response(), { store, timers: createManualTimers(), heartbeatMs: 0 });
+    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+    const body = createBodyReader(response.body).rest();
+    for (const event of events) stream.event(event);
+    stream.close();
+    return body;
+  }
+
+  it('keeps the newest 5,000 events of an upstream that has not named its project yet, not all of them', async () => {
+    const { store, appended } = countingStore();
+    const unnamed = Array.from({ length: 6_000 }, (_, index) => ({ type: 'tool_progress', tool: `step-${index}` }));
+    const body = await generateWith(store, [
+      ...unnamed,
+      { type: 'project_created', project_id: 'p-late', app_url: 'https://p-late.example' },
+      { type: 'stream_end', project_id: 'p-late', app_url: 'https://p-late.example' },
+    ]);
+    // The browser still gets every event, numbered.
+    expect([...(await body).matchAll(/^id: /gm)]).toHaveLength(6_002);
+    // The record keeps what a generation's log keeps: the newest 5,000 before the project, then the rest.
+    expect(appended).toHaveLength(5_002);
+    expect(appended[0]).toBe(1_001);
+    expect(appended.at(-1)).toBe(6_002);
+  });
+
+  it('keeps 8 MiB of them at most, however large each one is', async () => {
+    const { store, appended } = countingStore();
+    const large = (index: number) => ({ type: 'tool_progress', tool: `step-${index}`, message: 'x'.repeat(3 << 20) });
+    await generateWith(store, [
+      large(1),
+      large(2),
+      large(3),
+      { type: 'project_created', project_id: 'p-late' },
+      { type: 'stream_end', project_id: 'p-late' },
+    ]);
+    expect(appended).toEqual([2, 3, 4, 5]);
+  });
+
+  it('counts every file of a build whose paths outgrow the file list, in the recorded turn', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const files = Array.from({ length: 2_500 }, (_, index) => ({
+      type: 'file_created',
+      path: `src/${String(index).padStart(4, '0')}/${'x'.repeat(4 << 10)}.tsx`,
+    }));
+    await generateWith(store, [
+      { type: 'project_created', project_id: 'p-late' },
+      ...files,
+      { type: 'stream_end', project_id: 'p-late' },
+    ]);
+    const conversation = await store.getConversation('p-late');
+    expect(conversation.at(-1)?.outcome).toEqual({
+      status: 'completed',
+      files_created: 2_500,
+      files_modified: 0,
+      steps: 0,
+    });
+  });
+});
+
 describe('the events route', () => {
   async function recordedBuild(store: ProxyStore) {
     const stream = createScriptedStream();

@@ -81,6 +81,7 @@ export function createStoreGeneration(init: {
     container: draft.container,
     files: draft.files,
     fileCount: draft.fileCount,
+    fileMemory: draft.fileMemory,
     modifiedCount: draft.modifiedCount,
     tools: draft.tools,
     toolCount: draft.toolCount,

@@ -54,8 +54,13 @@ export interface GenerationDraft {
   container: ContainerState;
   /** The files by path, in first-seen order (a Map keeps it); `undefined` when no list is kept (the client's fold). */
   files: Map<string, GeneratedFile> | undefined;
-  /** How many files are listed (distinct paths); 0 when no list is kept. */
+  /**
+   * How many files were seen (distinct paths); 0 when no list is kept. Past the list's memory, a path it did not
+   * keep counts as a new file each time it comes.
+   */
   fileCount: number;
+  /** What the file list may still hold, in characters: each path it keeps costs its length and `fileEntryChars`. */
+  fileMemory: number;
   /** How many listed files were modified rather than created. */
   modifiedCount: number;
   /** The most recent tool steps (bounded); `toolCount` counts all of them. */
@@ -74,6 +79,14 @@ export interface GenerationDraft {
   toolsDirty: boolean;
 }
 
+/**
+ * The file list's memory (characters), so that what an upstream sends cannot grow it without bound: a real build's
+ * 13,000 files take under 1.5 M; past it, new paths are counted, not kept (the proxy's recorder holds one per stream).
+ */
+export const defaultFileMemoryChars = 8 * 1024 * 1024;
+/** What a kept file costs beyond its path (its map entry and its object), in characters of the file memory. */
+export const fileEntryChars = 64;
+
 /** What applying an event did: `ignored` (its status takes no events), `project` when it named the project, `ended` on a terminal event. */
 export type AppliedEvent = 'ignored' | 'applied' | 'project' | 'ended';
 
@@ -84,6 +97,8 @@ export function createGenerationDraft(init: {
   toolLimit: number;
   /** Whether to keep the file list and its counts (default true); the client's fold needs only the outcome. */
   keepFiles?: boolean;
+  /** The file list's memory in characters (default `defaultFileMemoryChars`). */
+  fileMemoryChars?: number;
   appUrl?: string | undefined;
 }): GenerationDraft {
   return {
@@ -94,6 +109,7 @@ export function createGenerationDraft(init: {
     container: { percentage: 0, message: undefined, ready: false },
     files: init.keepFiles === false ? undefined : new Map(),
     fileCount: 0,
+    fileMemory: init.fileMemoryChars ?? defaultFileMemoryChars,
     modifiedCount: 0,
     tools: createRing(init.toolLimit),
     toolCount: 0,
@@ -142,8 +158,12 @@ function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modi
   const previous = files.get(path);
   if (previous === undefined) {
     if (action === 'modified') draft.modifiedCount++;
-    files.set(path, { path, action, updates: 1 });
     draft.fileCount++;
+    const cost = path.length + fileEntryChars;
+    // Past its memory the list keeps no more paths (only a broken or hostile upstream sends that many): counted only.
+    if (cost > draft.fileMemory) return;
+    draft.fileMemory -= cost;
+    files.set(path, { path, action, updates: 1 });
   } else {
     if (previous.action === 'created') draft.modifiedCount++;
     // A new object, so snapshots already published keep what they showed; the path keeps its place.
