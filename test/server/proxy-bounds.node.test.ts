@@ -298,6 +298,27 @@ describe('the recording of a stream', () => {
     expect(appended).toEqual([2, 3, 4, 5]);
   });
 
+  it("records 1,000 characters of an error event's message, and no message that is not text", async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const body = await generateWith(store, [
+      { type: 'project_created', project_id: 'p-late' },
+      { type: 'error', project_id: 'p-late', message: `Broke: ${'x'.repeat(4 << 20)}` },
+    ]);
+    // The browser gets the event as the upstream sent it; the record keeps a sentence's worth.
+    expect((await body).length).toBeGreaterThan(4 << 20);
+    const [turn] = await store.getConversation('p-late');
+    expect(turn?.outcome).toMatchObject({ status: 'failed', message: `Broke: ${'x'.repeat(993)}…` });
+    const other = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    await generateWith(other, [
+      { type: 'project_created', project_id: 'p-late' },
+      { type: 'error', project_id: 'p-late', message: { nested: ['not', 'text'] } },
+    ]);
+    expect((await other.getConversation('p-late'))[0]?.outcome).toMatchObject({
+      status: 'failed',
+      message: 'The generation failed.',
+    });
+  });
+
   it('counts every file of a build whose paths outgrow the file list, in the recorded turn', async () => {
     const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
     const files = Array.from({ length: 2_500 }, (_, index) => ({

@@ -308,14 +308,25 @@ function defaultMessage(kind: AgentErrorKind, status: number): string {
   }
 }
 
+/** The longest message of an event an error keeps: the API's are a sentence; an event may carry up to 16 MiB. */
+const maxEventMessageChars = 1_000;
+
+/** An event's `message`, if it is text, cut to `maxEventMessageChars` (the proxy records it in each turn). */
+function eventMessage(message: unknown): string | undefined {
+  if (typeof message !== 'string') return undefined;
+  return message.length > maxEventMessageChars ? `${message.slice(0, maxEventMessageChars)}…` : message;
+}
+
 /** The error of a generation the server reported as failed (an `error` event or a `failed` project status). */
-export function generationFailedError(message?: string): AgentApiError {
-  return new AgentApiError('upstream', message ?? outcomeMessages.generationFailed, { code: 'generation_failed' });
+export function generationFailedError(message?: unknown): AgentApiError {
+  return new AgentApiError('upstream', eventMessage(message) ?? outcomeMessages.generationFailed, {
+    code: 'generation_failed',
+  });
 }
 
 /** The error of a generation that ran out of credits (a `credits_exhausted` event or project status). */
-export function creditsExhaustedError(message?: string): AgentApiError {
-  return new AgentApiError('insufficient_credits', message ?? agentApiMessages.insufficientCredits, {
+export function creditsExhaustedError(message?: unknown): AgentApiError {
+  return new AgentApiError('insufficient_credits', eventMessage(message) ?? agentApiMessages.insufficientCredits, {
     code: 'insufficient_credits',
   });
 }
