@@ -18,7 +18,7 @@ import {
   type ConversationTurnOutcome,
   type GenerationMode,
 } from '../core/index.js';
-import type { ProxyStore } from './proxy-store.js';
+import { boundedProjectPatch, type ProxyStore } from './proxy-store.js';
 import type { RelayedEvent } from './event-stream-relay.js';
 
 /** What the recorder needs to know about the request that started the generation. */
@@ -115,10 +115,10 @@ export function recordGeneration(
       store.noteProject(
         id,
         recording.userId,
-        {
+        boundedProjectPatch({
           project_status: projectStatusOf(draft) ?? null,
           ...(draft.appUrl === undefined ? {} : { app_url: draft.appUrl }),
-        },
+        }),
         recording.now(),
       ),
     );

@@ -28,6 +28,23 @@ export interface GenerationEvents {
 /** What the proxy learned about a project from a status answer or an event. */
 export type ProjectPatch = Partial<Pick<ProjectSummary, 'name' | 'app_url' | 'project_status'>>;
 
+/**
+ * A summary patch within what a summary keeps: a name over 200 characters is cut, an address over 2,048 or a status
+ * over 64 dropped (a cut one would be wrong). An upstream answer may be 5 MiB and an event 16 MiB; the memory store
+ * keeps 50,000 summaries.
+ */
+export function boundedProjectPatch(patch: ProjectPatch): ProjectPatch {
+  const { name, app_url, project_status } = patch;
+  const cut = (value: string | null, limit: number) =>
+    value === null || value.length <= limit ? value : `${value.slice(0, limit)}…`;
+  const within = (value: string | null, limit: number) => (value === null || value.length <= limit ? value : null);
+  return {
+    ...(name === undefined ? {} : { name: cut(name, 200) }),
+    ...(app_url === undefined ? {} : { app_url: within(app_url, 2_048) }),
+    ...(project_status === undefined ? {} : { project_status: within(project_status, 64) }),
+  };
+}
+
 /** What an end user's generate gets while the store is unreachable (503). */
 export const storeUnavailableMessage = 'The service is temporarily unavailable. Please try again in a moment.';
 

@@ -3,7 +3,7 @@
  * the true end of a build whose stream was lost (its turn is recorded as what it ended as).
  */
 import { polledStatusOf, settleTurnOutcome } from '../core/index.js';
-import type { ProxyStore } from './proxy-store.js';
+import { boundedProjectPatch, type ProxyStore } from './proxy-store.js';
 
 /** How long one instance holds the right to refresh a project's status. */
 const claimTtlMs = 5_000;
@@ -47,7 +47,11 @@ export async function noteProjectStatus(
     await store.noteProject(
       projectId,
       userId,
-      { name: text(project.name), app_url: text(project.app_url), project_status: text(project.project_status) },
+      boundedProjectPatch({
+        name: text(project.name),
+        app_url: text(project.app_url),
+        project_status: text(project.project_status),
+      }),
       at,
     );
     if (polledStatusOf(text(project.project_status)) !== 'building')

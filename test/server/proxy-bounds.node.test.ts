@@ -340,6 +340,43 @@ describe('the recording of a stream', () => {
   });
 });
 
+describe("a project's summary", () => {
+  it('keeps 200 characters of a name and no address or status longer than any real one', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const { proxy } = setup(
+      () =>
+        json({
+          status: true,
+          project_id: 'p-alice',
+          name: `Recipes ${'r'.repeat(1 << 20)}`,
+          app_url: `https://p-alice.example/${'a'.repeat(4_096)}`,
+          project_status: 's'.repeat(100),
+        }),
+      { store },
+    );
+    expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(200);
+    const { projects } = (await (await proxy(call('GET', '/projects'))).json()) as {
+      projects: { name: string | null; app_url: string | null; project_status: string | null }[];
+    };
+    expect(projects).toHaveLength(1);
+    expect(projects[0]).toMatchObject({ name: `Recipes ${'r'.repeat(192)}…`, app_url: null, project_status: null });
+  });
+
+  it('keeps no address longer than 2,048 characters from a stream', async () => {
+    const store = createMemoryProxyStore();
+    const stream = createScriptedStream();
+    const { proxy } = setup(() => stream.response(), { store, timers: createManualTimers(), heartbeatMs: 0 });
+    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+    const body = createBodyReader(response.body).rest();
+    stream.event({ type: 'project_created', project_id: 'p-long', app_url: `https://p.example/${'a'.repeat(4_096)}` });
+    stream.event({ type: 'stream_end', project_id: 'p-long' });
+    stream.close();
+    await body;
+    const [summary] = await store.listProjects('alice');
+    expect(summary).toMatchObject({ project_id: 'p-long', app_url: null, project_status: 'ready' });
+  });
+});
+
 describe('the events route', () => {
   async function recordedBuild(store: ProxyStore) {
     const stream = createScriptedStream();
