@@ -9,7 +9,7 @@ import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js'
 import { createProjectRoutes } from './project-routes.js';
 import { routeOf } from './proxy-router.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
-import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
+import { maxCachedStatusChars, ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
 import { createDrainState } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
@@ -21,7 +21,6 @@ import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-
 import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
 import { createQuotas, quotaExceededResponse, type Usage } from './quota.js';
 import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
-import type { CachedStatus } from './memory-proxy-store.js';
 import {
   errorBody,
   errorResponse,
@@ -182,14 +181,14 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         const { relayed, reason } = await buildAnswer(response, policy, answerContext(userId));
         if (reason !== undefined)
           log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: 'getProject', projectId, reason });
-        if (relayed.status === 200 && statusCacheMs > 0) {
-          const entry: CachedStatus = {
+        if (relayed.status === 200 && statusCacheMs > 0 && relayed.body.length <= maxCachedStatusChars) {
+          const expiresAt = now() + statusCacheMs;
+          await store.setCachedStatus(projectId, {
             status: 200,
             body: relayed.body,
             contentType: 'application/json',
-            expiresAt: now() + statusCacheMs,
-          };
-          await store.setCachedStatus(projectId, entry);
+            expiresAt,
+          });
         }
         // Without a cache too: the project list and a lost stream's turn learn from every status answer.
         if (relayed.status === 200) await noteProjectStatus(store, projectId, userId, relayed.body, now());

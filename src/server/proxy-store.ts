@@ -45,6 +45,12 @@ export function boundedProjectPatch(patch: ProjectPatch): ProjectPatch {
   };
 }
 
+/**
+ * The longest status answer a store caches (a real one is about 200 characters): the memory store keeps 1,000, and
+ * an upstream answer may be 5 MiB. A longer one is relayed, not cached.
+ */
+export const maxCachedStatusChars = 16 * 1024;
+
 /** What an end user's generate gets while the store is unreachable (503). */
 export const storeUnavailableMessage = 'The service is temporarily unavailable. Please try again in a moment.';
 

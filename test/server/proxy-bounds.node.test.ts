@@ -362,6 +362,27 @@ describe("a project's summary", () => {
     expect(projects[0]).toMatchObject({ name: `Recipes ${'r'.repeat(192)}…`, app_url: null, project_status: null });
   });
 
+  it('caches a status answer of a real size, and relays a 16 KiB one or larger without caching it', async () => {
+    let name = 'Recipes';
+    const { proxy, upstream } = setup(() =>
+      json({ status: true, project_id: 'p-alice', name, app_url: 'https://p-alice.example/', project_status: 'ready' }),
+    );
+    const status = async () => (await (await proxy(call('GET', '/agent/project/p-alice'))).json()) as { name: string };
+    expect((await status()).name).toBe('Recipes');
+    expect((await status()).name).toBe('Recipes');
+    expect(upstream.calls).toHaveLength(1);
+    // Another proxy, whose upstream answers with a name of 16 KiB: each status is asked for, none cached.
+    name = 'r'.repeat(16 * 1024);
+    const large = setup(() =>
+      json({ status: true, project_id: 'p-alice', name, app_url: 'https://p-alice.example/', project_status: 'ready' }),
+    );
+    const largeStatus = async () =>
+      (await (await large.proxy(call('GET', '/agent/project/p-alice'))).json()) as { name: string };
+    expect((await largeStatus()).name).toHaveLength(16 * 1024);
+    expect((await largeStatus()).name).toHaveLength(16 * 1024);
+    expect(large.upstream.calls).toHaveLength(2);
+  });
+
   it('keeps no address longer than 2,048 characters from a stream', async () => {
     const store = createMemoryProxyStore();
     const stream = createScriptedStream();
