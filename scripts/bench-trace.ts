@@ -3,8 +3,8 @@
  * paint) on the page's main thread: their median and 90th-percentile times, split into script, style, layout and
  * paint, and the counts that do not move with the machine's load (elements restyled, layout objects dirtied per
  * frame), plus the layouts that scripts forced and the measured run's tasks over 50 ms by kind (a frame, garbage
- * collection, script) and how many of them the main thread spent mostly waiting. A change that removes work shows in the counts even when the
- * times are noise.
+ * collection, receiving a response body, script) and how many of them the main thread spent mostly waiting. A change
+ * that removes work shows in the counts even when the times are noise.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -99,9 +99,9 @@ function readTasks(events: TraceEvent[]) {
  * least 30% of it); or script. Each `RunTask` is a whole task, its microtasks included. Only the tasks that end after
  * `from` count: the measured run, from the page's `agent-bench:armed` mark. A task mostly spent handing a response's
  * body from the network to its stream (Chromium's `DataPipeBytesConsumer`, before any script reads it) is `body`.
- * `waited` counts those whose main thread
- * ran for under 50 ms of them: the rest of the task it waited (for a CPU the machine gave to another process, a
- * font lookup in the browser process, the disk), which a quieter machine would not have made it wait.
+ * `waited` counts those whose main thread ran for under 50 ms of them: the rest of the task it waited (for a CPU the
+ * machine gave to another process, a font lookup in the browser process, the disk), which a quieter machine would
+ * not have made it wait.
  */
 function longTasksByKind(
   events: TraceEvent[],

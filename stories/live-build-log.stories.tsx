@@ -124,6 +124,14 @@ export const GeneratingAFewFiles: Story = {
     ]);
     const steps = within(log.getByRole('list', { name: 'Agent steps' })).getAllByRole('listitem');
     await expect(steps.at(-1)).toHaveTextContent('Wrote 4 of 15 files');
+    // The log mounts with a hidden sample of its rows' font, so the browser looks the font up before the first rows.
+    const sample = region.querySelector('.ae-file-font');
+    await expect(sample).toHaveAttribute('aria-hidden', 'true');
+    const fontOf = (element: Element) => {
+      const { fontFamily, fontSize, fontWeight } = getComputedStyle(element);
+      return `${fontFamily} ${fontSize} ${fontWeight}`;
+    };
+    await expect(fontOf(sample!)).toBe(fontOf(files[0]!));
   },
 };
 
