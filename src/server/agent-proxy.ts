@@ -31,7 +31,7 @@ import {
   relayedResponse,
   type RelayedJson,
 } from './proxy-responses.js';
-import { defaultHeadersTimeoutMs, defaultIdleTimeoutMs } from './upstream-timeouts.js';
+import { defaultHeadersTimeoutMs } from './upstream-timeouts.js';
 import { createUpstreamCaller } from './upstream-call.js';
 import {
   buildUpstreamBody,
@@ -323,7 +323,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               store,
               timers,
               heartbeatMs,
-              upstreamIdleTimeoutMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
               ...relaying,
               log,
               now,

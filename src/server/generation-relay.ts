@@ -1,5 +1,5 @@
 /**
- * A generate or follow-up stream on its way to the browser: the upstream's events under the idle deadline,
+ * A generate or follow-up stream on its way to the browser: the upstream's events under the idle and total deadlines,
  * numbered and recorded, relayed as each completes with heartbeats between them, the project's owner
  * recorded from `project_created` (even after the browser left), tracked for a drain, and logged when it
  * closes.
@@ -11,14 +11,15 @@ import { recordGeneration, type GenerationRecording } from './generation-recorde
 import { generationRecordOf, type GenerationRecord } from './generation-records.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
-import { withIdleDeadline } from './upstream-timeouts.js';
+import { withStreamDeadlines, type StreamDeadlines } from './upstream-timeouts.js';
 
 /** What the relay needs of the proxy around it. */
 export interface GenerationRelayContext {
   store: ProxyStore;
   timers: RelayTimers;
   heartbeatMs: number;
-  upstreamIdleTimeoutMs: number;
+  /** The upstream stream's stall limit and its limit in all. */
+  deadlines: StreamDeadlines;
   maxBufferedBytes: number;
   slowReaderMs: number;
   /** How the relay shares the thread it runs on (a page's main thread); undefined: it never pauses. */
@@ -91,18 +92,20 @@ export function relayGenerationStream(
       }
     },
   };
-  const idleLimited = withIdleDeadline(upstreamEvents, context.upstreamIdleTimeoutMs, timers, () =>
+  const limited = withStreamDeadlines(upstreamEvents, context.deadlines, timers, (deadline) =>
     log({
       level: 'warn',
       event: 'upstream_timeout',
       method: 'POST',
       route,
       externalUserId: userId,
-      reason: 'no upstream event within the stall limit',
+      ...(recordedProject === undefined ? {} : { projectId: recordedProject }),
+      reason:
+        deadline === 'idleMs' ? 'no upstream event within the stall limit' : 'the upstream stream ran past its limit',
     }),
   );
-  const forgetStream = drainState.track(idleLimited.stop);
-  const relayed = relayEvents(recordGeneration(idleLimited.body, recording), {
+  const forgetStream = drainState.track(limited.stop);
+  const relayed = relayEvents(recordGeneration(limited.body, recording), {
     heartbeatMs,
     timers,
     signal: request.signal,

@@ -19,6 +19,7 @@ import {
 import { defaultMaxBufferedBytes, defaultSlowReaderMs } from './event-stream-relay.js';
 import { returnUrlPolicyOf } from './return-url.js';
 import { defaultMaxRetryAfterMs } from './upstream-answers.js';
+import { defaultIdleTimeoutMs, defaultStreamTimeoutMs } from './upstream-timeouts.js';
 
 /** Whether the proxy runs in production, as the platform says (`NODE_ENV`). */
 function inProduction(): boolean {
@@ -108,6 +109,10 @@ export function resolveProxySettings(options: AgentProxyOptions) {
       maxBufferedBytes: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
       slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
       slicing: options.slicing === undefined ? defaultStreamSlicing() : (options.slicing ?? undefined),
+      deadlines: {
+        idleMs: options.upstreamIdleTimeoutMs ?? defaultIdleTimeoutMs,
+        totalMs: options.upstreamStreamTimeoutMs ?? defaultStreamTimeoutMs,
+      },
     },
   };
 }

@@ -109,6 +109,12 @@ export interface AgentProxyOptions {
    */
   upstreamIdleTimeoutMs?: number;
   /**
+   * Longest time a relayed generate or follow-up stream may run in all (default 3600000 ms, an hour; 0: none):
+   * an upstream sending an event now and then, forever, would otherwise hold the stream and its records. The
+   * stream then closes as the stall limit closes it, and the browser resumes or polls.
+   */
+  upstreamStreamTimeoutMs?: number;
+  /**
    * Per-end-user quota of generations (generate and follow-up): `{ generations: 20, per: 'day' }` (`day`,
    * `week`, `month` in UTC, or seconds), or a function of the signed-in user giving one or `undefined` (no
    * limit). A generation counts once the upstream accepts it; over the limit the proxy answers 429

@@ -1,13 +1,15 @@
 /**
  * Deadlines on the upstream side of the proxy: how long the Agent API may take to send response headers,
- * and how long a relayed event stream may stay silent before the proxy gives up on it.
+ * how long a relayed event stream may stay silent, and how long it may run in all, before the proxy gives up on it.
  */
 import type { RelayTimers } from './event-stream-relay.js';
 
 /** Default time to upstream response headers. */
 export const defaultHeadersTimeoutMs = 30_000;
-/** Default time a relayed upstream stream may send no complete event (its own comments count). */
+/** Default time a relayed upstream stream may send no event with data (its comments do not count). */
 export const defaultIdleTimeoutMs = 120_000;
+/** Default time a relayed upstream stream may run in all: an upstream sending an event now and then never ends. */
+export const defaultStreamTimeoutMs = 3_600_000;
 
 /** What a fetch under a headers deadline gave. */
 export type DeadlineFetchResult =
@@ -47,63 +49,80 @@ export async function fetchWithHeadersDeadline(
   }
 }
 
-/** An upstream stream under an idle deadline, and a way to end it early (a drain). */
+/** An upstream stream under its deadlines, and a way to end it early (a drain). */
 export interface LimitedUpstream<T> {
   body: ReadableStream<T>;
-  /** Cancels the upstream read and closes `body` cleanly, as the idle deadline does. */
+  /** Cancels the upstream read and closes `body` cleanly, as a deadline does. */
   stop(): void;
 }
 
+/** The deadlines of a relayed stream; 0 turns one off. */
+export interface StreamDeadlines {
+  /** Longest time without a whole event. */
+  idleMs: number;
+  /** Longest time in all, from the first read. */
+  totalMs: number;
+}
+
 /**
- * Wraps an upstream stream (of whole events) so that `idleMs` without one ends it: the upstream read is
- * cancelled and the wrapped stream closes cleanly (no terminal event, so the browser sees an interruption).
- * An upstream dripping bytes that never complete an event is idle too; the proxy's own heartbeats never
- * reach this wrapper. `idleMs` 0: no deadline.
+ * Wraps an upstream stream (of whole events) so that `idleMs` without one, or `totalMs` in all, ends it: the
+ * upstream read is cancelled and the wrapped stream closes cleanly (no terminal event, so the browser sees an
+ * interruption and recovers). An upstream dripping bytes that never complete an event is idle too; the proxy's
+ * own heartbeats never reach this wrapper.
  */
-export function withIdleDeadline<T>(
+export function withStreamDeadlines<T>(
   upstream: ReadableStream<T>,
-  idleMs: number,
+  deadlines: StreamDeadlines,
   timers: RelayTimers,
-  onIdle: () => void,
+  onTimeout: (deadline: keyof StreamDeadlines) => void,
 ): LimitedUpstream<T> {
   const reader = upstream.getReader();
-  let handle: unknown;
+  let idleHandle: unknown;
+  let totalHandle: unknown;
   let stopped = false;
   let wake: (() => void) | undefined;
   const disarm = () => {
-    if (handle !== undefined) timers.clearTimeout(handle);
-    handle = undefined;
+    if (idleHandle !== undefined) timers.clearTimeout(idleHandle);
+    idleHandle = undefined;
+  };
+  const disarmAll = () => {
+    disarm();
+    if (totalHandle !== undefined) timers.clearTimeout(totalHandle);
+    totalHandle = undefined;
   };
   const stop = (reason: string) => {
     if (stopped) return;
     stopped = true;
-    disarm();
+    disarmAll();
     reader.cancel(new Error(reason)).catch(() => undefined);
     wake?.();
   };
+  const timeout = (deadline: keyof StreamDeadlines) => {
+    if (stopped) return;
+    onTimeout(deadline);
+    stop(`upstream ${deadline === 'idleMs' ? 'idle' : 'open'} for ${deadlines[deadline]} ms`);
+  };
   const arm = () => {
     disarm();
-    if (idleMs <= 0 || stopped) return;
-    handle = timers.setTimeout(() => {
-      onIdle();
-      stop(`upstream idle for ${idleMs} ms`);
-    }, idleMs);
+    if (deadlines.idleMs <= 0 || stopped) return;
+    idleHandle = timers.setTimeout(() => timeout('idleMs'), deadlines.idleMs);
   };
   const body = new ReadableStream<T>({
     start() {
       arm();
+      if (deadlines.totalMs > 0) totalHandle = timers.setTimeout(() => timeout('totalMs'), deadlines.totalMs);
     },
     async pull(controller) {
       // A cancelled read may not settle on every runtime, so stopping also wakes the pull itself.
       const woken = new Promise<'stopped'>((resolve) => (wake = () => resolve('stopped')));
       const result = await Promise.race([reader.read(), woken]).catch((error: unknown) => {
         if (stopped) return 'stopped' as const;
-        disarm();
+        disarmAll();
         throw error;
       });
       wake = undefined;
       if (result === 'stopped' || stopped || result.done) {
-        disarm();
+        disarmAll();
         controller.close();
         return;
       }
@@ -112,7 +131,7 @@ export function withIdleDeadline<T>(
     },
     cancel(reason) {
       stopped = true;
-      disarm();
+      disarmAll();
       return reader.cancel(reason);
     },
   });

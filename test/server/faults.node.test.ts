@@ -117,6 +117,40 @@ describe('an upstream that drips', () => {
     const another = await Promise.race([upstream.next(), new Promise((resolve) => setTimeout(resolve, 50, 'none'))]);
     expect(another).toBe('none');
   });
+
+  it('ends a stream that never ends at its limit in all, though an event comes well within the stall limit', async () => {
+    const { upstream, stack } = await faultyStack({ upstreamStreamTimeoutMs: limitMs * 2 });
+    const response = postGenerate(stack);
+    const exchange = await upstream.next();
+    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+    const events = openEventStream(exchange);
+    events.event({ type: 'project_created', project_id: 'p-endless', app_url: 'https://p-endless.example' });
+    const answered = await response;
+    // A step every 40 ms, forever: the stall limit (300 ms) never fires.
+    let step = 0;
+    const endless = setInterval(() => events.event({ type: 'tool_progress', tool: 'lint', message: `${step++}` }), 40);
+    const text = await Promise.race([
+      answered.text(),
+      new Promise<string>((resolve) => setTimeout(resolve, limitMs * 10, 'still open')),
+    ]).finally(() => clearInterval(endless));
+    expect(text).toContain('"tool_progress"');
+    expect(text).not.toMatch(/"type":"(complete|error|stream_end)"/);
+    await upstreamClosed;
+    expect(stack.logs.filter((entry) => entry.event === 'upstream_timeout')).toEqual([
+      expect.objectContaining({ projectId: 'p-endless', reason: 'the upstream stream ran past its limit' }),
+    ]);
+    // Recorded as interrupted: the browser resumes through the events route, and that ends too.
+    const replay = await fetch(`${stack.proxyUrl}/projects/p-endless/events?after=0`, {
+      headers: { cookie: sessionCookie('alice') },
+    });
+    expect(replay.status).toBe(200);
+    const replayed = await Promise.race([
+      replay.text(),
+      new Promise<string>((resolve) => setTimeout(resolve, limitMs * 10, 'still open')),
+    ]);
+    expect(replayed).toContain('"p-endless"');
+    expect(replayed.match(/"tool_progress"/g)?.length).toBe(text.match(/"tool_progress"/g)?.length);
+  });
 });
 
 describe('after many faults', () => {
