@@ -556,7 +556,12 @@ describe('event stream relay', () => {
   it('sends a heartbeat for each quiet period, between whole events, also while an event is still arriving', async () => {
     const timers = createManualTimers();
     const upstreamStream = createScriptedStream();
-    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
+    const { proxy } = setup(() => upstreamStream.response(), {
+      timers,
+      heartbeatMs: 1000,
+      upstreamIdleTimeoutMs: 0,
+      upstreamStreamTimeoutMs: 0,
+    });
     const response = await proxy(
       call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
     );
@@ -590,7 +595,12 @@ describe('event stream relay', () => {
       },
     };
     const upstreamStream = createScriptedStream();
-    const { proxy } = setup(() => upstreamStream.response(), { timers, heartbeatMs: 1000, upstreamIdleTimeoutMs: 0 });
+    const { proxy } = setup(() => upstreamStream.response(), {
+      timers,
+      heartbeatMs: 1000,
+      upstreamIdleTimeoutMs: 0,
+      upstreamStreamTimeoutMs: 0,
+    });
     const response = await proxy(
       call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
     );

@@ -179,7 +179,8 @@ describe('event streams', () => {
       },
     };
     const stream = createScriptedStream();
-    const { proxy, logs } = setup(() => stream.response(), { timers, heartbeatMs: 0 });
+    // The stream's limit in all is off: `fireAll` fires every timer, and this test is about the stall limit.
+    const { proxy, logs } = setup(() => stream.response(), { timers, heartbeatMs: 0, upstreamStreamTimeoutMs: 0 });
     const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make the header blue please' }));
     const reader = createBodyReader(response.body);
     stream.event({ type: 'tool_progress', tool: 'write' });
@@ -217,6 +218,7 @@ describe('event streams', () => {
       timers,
       heartbeatMs: 0,
       upstreamIdleTimeoutMs: 0,
+      upstreamStreamTimeoutMs: 0,
       maxBufferedBytes: 1024 * 1024,
     });
     const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make the header blue please' }));
