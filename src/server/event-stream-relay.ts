@@ -221,10 +221,11 @@ export function relayEvents(
           upstreamOpen = false;
           break;
         }
-        if (options.wantsEvents?.() ?? true) await options.inspect?.(value.data);
+        // Each await costs a promise per event: only what may wait is awaited.
+        if (options.inspect !== undefined && (options.wantsEvents?.() ?? true)) await options.inspect(value.data);
         send(encodeEvent(value));
         sentThisPeriod = true;
-        await waitForRoom();
+        if (browserOpen && !hasRoom()) await waitForRoom();
         if (slicer.due()) await slicer.pause();
       }
       const browserDisconnected = !browserOpen;

@@ -18,7 +18,7 @@ import {
   type ConversationTurnOutcome,
   type GenerationMode,
 } from '../core/index.js';
-import { boundedProjectPatch, type ProxyStore } from './proxy-store.js';
+import { boundedProjectPatch, type ProxyStore, type RecordedEvent } from './proxy-store.js';
 import type { RelayedEvent } from './event-stream-relay.js';
 
 /** What the recorder needs to know about the request that started the generation. */
@@ -92,13 +92,17 @@ export function recordGeneration(
       pendingChars -= pending.shift()?.data.length ?? 0;
   };
 
+  const fail = (error: unknown) => {
+    if (!recordingOn) return;
+    recordingOn = false;
+    recording.onStoreError(error);
+  };
   const guard = async (write: () => Promise<unknown>) => {
     if (!recordingOn) return;
     try {
       await write();
     } catch (error) {
-      recordingOn = false;
-      recording.onStoreError(error);
+      fail(error);
     }
   };
   const begin = async (id: string) => {
@@ -123,32 +127,42 @@ export function recordGeneration(
       ),
     );
   };
-  const note = async (data: string) => {
+  /** Folds an event; gives the project it named, if it is the generate's project and not known yet. */
+  const note = (data: string): string | undefined => {
     const parsed = parseAgentEvent(data);
-    if (!parsed.ok) return;
+    if (!parsed.ok) return undefined;
     // The time only stamps tool steps, which the recording does not keep.
     const applied = reduceGenerationEvent(draft, parsed.event, 0);
     const named = draft.projectId;
-    if (applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)) {
-      await recording.onProject?.(named);
-      await begin(named);
+    return applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)
+      ? named
+      : undefined;
+  };
+  /** Appends an event to the log; nothing to wait for once the store has failed. */
+  const append = (project: string, at: number, event: RecordedEvent): Promise<void> | undefined => {
+    if (!recordingOn) return undefined;
+    try {
+      return store.appendEvent(project, at, event).catch(fail);
+    } catch (error) {
+      fail(error);
+      return undefined;
     }
   };
-  const record = async (data: string, id: number) => {
-    const event = { id, data };
-    await note(data);
-    if (generation !== undefined && projectId !== undefined) {
-      const at = generation;
-      const project = projectId;
-      await guard(() => store.appendEvent(project, at, event));
-    } else if (projectId === undefined) keepPending(event);
+  const nameProject = async (named: string, event: RecordedEvent) => {
+    await recording.onProject?.(named);
+    await begin(named);
+    if (generation !== undefined) await append(named, generation, event);
   };
-  /** Gives an event its id, recording it first. */
-  const number = async (data: string): Promise<RelayedEvent> => {
-    firstEventAt ??= recording.now();
-    const id = nextId++;
-    await record(data, id);
-    return { id, data };
+  /**
+   * Records an event; gives what to wait for before it goes on (the store's write). Plain functions, not async
+   * ones, so that an event costs no promise beyond the store's own: a burst relays thousands.
+   */
+  const record = (event: RecordedEvent): Promise<void> | undefined => {
+    const named = note(event.data);
+    if (named !== undefined) return nameProject(named, event);
+    if (generation !== undefined && projectId !== undefined) return append(projectId, generation, event);
+    if (projectId === undefined) keepPending(event);
+    return undefined;
   };
   const finish = async () => {
     // Closed without a terminal event: recorded as interrupted until a status poll says how it ended.
@@ -165,16 +179,27 @@ export function recordGeneration(
 
   const reader = upstream.getReader();
   const started = recording.projectId === undefined ? Promise.resolve() : begin(recording.projectId);
+  let begun = false;
   return new ReadableStream<RelayedEvent>(
     {
       async pull(controller) {
-        await started;
+        if (!begun) {
+          await started;
+          begun = true;
+        }
         try {
           const { done, value } = await reader.read();
           if (done) {
             await finish();
             controller.close();
-          } else controller.enqueue(await number(value));
+            return;
+          }
+          firstEventAt ??= recording.now();
+          // Numbered before it is recorded: naming the project may move the next id (see `begin`).
+          const event = { id: nextId++, data: value };
+          const written = record(event);
+          if (written !== undefined) await written;
+          controller.enqueue(event);
         } catch (error) {
           await finish();
           controller.error(error);

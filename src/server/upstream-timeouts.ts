@@ -80,7 +80,7 @@ export function withStreamDeadlines<T>(
   let idleHandle: unknown;
   let totalHandle: unknown;
   let stopped = false;
-  let wake: (() => void) | undefined;
+  let output: ReadableStreamDefaultController<T> | undefined;
   const disarm = () => {
     if (idleHandle !== undefined) timers.clearTimeout(idleHandle);
     idleHandle = undefined;
@@ -95,7 +95,12 @@ export function withStreamDeadlines<T>(
     stopped = true;
     disarmAll();
     reader.cancel(new Error(reason)).catch(() => undefined);
-    wake?.();
+    // Closed here, not by the pending read: a cancelled read may not settle on every runtime.
+    try {
+      output?.close();
+    } catch {
+      // Already closed or cancelled by its reader.
+    }
   };
   const timeout = (deadline: keyof StreamDeadlines) => {
     if (stopped) return;
@@ -108,20 +113,22 @@ export function withStreamDeadlines<T>(
     idleHandle = timers.setTimeout(() => timeout('idleMs'), deadlines.idleMs);
   };
   const body = new ReadableStream<T>({
-    start() {
+    start(controller) {
+      output = controller;
       arm();
       if (deadlines.totalMs > 0) totalHandle = timers.setTimeout(() => timeout('totalMs'), deadlines.totalMs);
     },
     async pull(controller) {
-      // A cancelled read may not settle on every runtime, so stopping also wakes the pull itself.
-      const woken = new Promise<'stopped'>((resolve) => (wake = () => resolve('stopped')));
-      const result = await Promise.race([reader.read(), woken]).catch((error: unknown) => {
-        if (stopped) return 'stopped' as const;
+      let result: ReadableStreamReadResult<T>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        if (stopped) return;
         disarmAll();
         throw error;
-      });
-      wake = undefined;
-      if (result === 'stopped' || stopped || result.done) {
+      }
+      if (stopped) return;
+      if (result.done) {
         disarmAll();
         controller.close();
         return;
