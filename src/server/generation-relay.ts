@@ -92,7 +92,7 @@ export function relayGenerationStream(
       }
     },
   };
-  const limited = withStreamDeadlines(upstreamEvents, context.deadlines, timers, (deadline) =>
+  const limited = withStreamDeadlines(upstreamEvents, context.deadlines, { timers, now }, (deadline) =>
     log({
       level: 'warn',
       event: 'upstream_timeout',

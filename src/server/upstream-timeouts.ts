@@ -73,22 +73,20 @@ export interface StreamDeadlines {
 export function withStreamDeadlines<T>(
   upstream: ReadableStream<T>,
   deadlines: StreamDeadlines,
-  timers: RelayTimers,
+  clock: { timers: RelayTimers; now(): number },
   onTimeout: (deadline: keyof StreamDeadlines) => void,
 ): LimitedUpstream<T> {
+  const { timers, now } = clock;
   const reader = upstream.getReader();
   let idleHandle: unknown;
   let totalHandle: unknown;
+  let lastEventAt = now();
   let stopped = false;
   let output: ReadableStreamDefaultController<T> | undefined;
-  const disarm = () => {
-    if (idleHandle !== undefined) timers.clearTimeout(idleHandle);
-    idleHandle = undefined;
-  };
   const disarmAll = () => {
-    disarm();
+    if (idleHandle !== undefined) timers.clearTimeout(idleHandle);
     if (totalHandle !== undefined) timers.clearTimeout(totalHandle);
-    totalHandle = undefined;
+    idleHandle = totalHandle = undefined;
   };
   const stop = (reason: string) => {
     if (stopped) return;
@@ -107,15 +105,19 @@ export function withStreamDeadlines<T>(
     onTimeout(deadline);
     stop(`upstream ${deadline === 'idleMs' ? 'idle' : 'open'} for ${deadlines[deadline]} ms`);
   };
-  const arm = () => {
-    disarm();
-    if (deadlines.idleMs <= 0 || stopped) return;
-    idleHandle = timers.setTimeout(() => timeout('idleMs'), deadlines.idleMs);
+  // One idle timer at a time, not one per event (a burst relays thousands): an event only notes its time, and
+  // the timer, when it fires, waits out what is left of the limit since the last one.
+  const armIdle = (ms: number) => {
+    idleHandle = timers.setTimeout(() => {
+      const quiet = now() - lastEventAt;
+      if (quiet >= deadlines.idleMs) timeout('idleMs');
+      else if (!stopped) armIdle(deadlines.idleMs - quiet);
+    }, ms);
   };
   const body = new ReadableStream<T>({
     start(controller) {
       output = controller;
-      arm();
+      if (deadlines.idleMs > 0) armIdle(deadlines.idleMs);
       if (deadlines.totalMs > 0) totalHandle = timers.setTimeout(() => timeout('totalMs'), deadlines.totalMs);
     },
     async pull(controller) {
@@ -133,7 +135,7 @@ export function withStreamDeadlines<T>(
         controller.close();
         return;
       }
-      arm();
+      lastEventAt = now();
       controller.enqueue(result.value);
     },
     cancel(reason) {

@@ -168,7 +168,7 @@ describe('Retry-After from the upstream', () => {
 });
 
 describe('event streams', () => {
-  it('ends a build whose upstream only pings within the stall limit', async () => {
+  it('ends a build whose upstream only pings within the stall limit, with one stall timer however many events came', async () => {
     const manual = createManualTimers();
     let armed = 0;
     const timers = {
@@ -178,19 +178,33 @@ describe('event streams', () => {
         return manual.setTimeout(callback, ms);
       },
     };
+    let clock = 1_000_000;
     const stream = createScriptedStream();
     // The stream's limit in all is off: `fireAll` fires every timer, and this test is about the stall limit.
-    const { proxy, logs } = setup(() => stream.response(), { timers, heartbeatMs: 0, upstreamStreamTimeoutMs: 0 });
+    const { proxy, logs } = setup(() => stream.response(), {
+      timers,
+      now: () => clock,
+      heartbeatMs: 0,
+      upstreamStreamTimeoutMs: 0,
+    });
     const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make the header blue please' }));
     const reader = createBodyReader(response.body);
-    stream.event({ type: 'tool_progress', tool: 'write' });
-    expect(await reader.next()).toContain('tool_progress');
-    const armedBefore = armed;
+    const armedAtStart = armed;
+    for (let step = 0; step < 500; step++) stream.event({ type: 'tool_progress', tool: 'write', message: `${step}` });
+    let relayed = '';
+    while (!relayed.includes('"499"')) relayed += (await reader.next()) ?? '';
+    // No event armed a timer: the one stall timer notes the time of the last.
+    expect(armed).toBe(armedAtStart);
+    // Its limit comes 100 s after the last event: it waits out the 20 s left of the 120 s limit.
+    clock += 100_000;
+    timers.fireAll();
+    expect(armed).toBe(armedAtStart + 1);
     for (let ping = 0; ping < 5; ping++) stream.write(': ping\n\n');
     stream.write('data:\n\n');
     await expect.poll(() => stream.drained()).toBe(true);
-    expect(armed).toBe(armedBefore);
-    // Nothing the pings did re-armed the stall limit: it fires, and the stream ends without a terminal event.
+    // Nothing the pings did counted as an event: 20 s later the stall limit fires, and the stream ends without a
+    // terminal event.
+    clock += 20_000;
     timers.fireAll();
     expect(await reader.rest()).toBe('');
     await expect.poll(() => stream.state.cancelled).toBe(true);
