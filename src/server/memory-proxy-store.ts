@@ -30,12 +30,16 @@ export interface MemoryProxyStoreOptions {
 /** A Map that forgets its least recently used entries beyond `max`. */
 class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
+  // The most recently used key: using it again moves nothing. A build's events all touch its one log, and each move
+  // leaves a deleted entry behind that the Map must compact by copying its table.
+  private newest: K | undefined;
   constructor(private readonly max: number) {}
   get(key: K): V | undefined {
     const value = this.map.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -45,6 +49,7 @@ class BoundedMap<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     while (this.map.size > this.max) {
       const oldest = this.map.keys().next();
       if (oldest.done === true) break;
@@ -53,6 +58,7 @@ class BoundedMap<K, V> {
   }
   delete(key: K): void {
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 }
 

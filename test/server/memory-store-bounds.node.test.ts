@@ -23,6 +23,19 @@ describe('createMemoryProxyStore keeps every structure bounded', () => {
     expect((await store.listProjects('alice')).map((project) => project.project_id)).toEqual(['p4', 'p3', 'p2']);
   });
 
+  it('counts a read as a use, whether or not the project was the last one used', async () => {
+    const store = createMemoryProxyStore({ maxProjects: 3 });
+    for (const id of ['p1', 'p2', 'p3']) await store.setProjectOwner(id, 'alice');
+    // p1 read, then p2, then p1 again (no longer the last used): p3 is now the least recently used.
+    for (const id of ['p1', 'p2', 'p1', 'p1']) expect(await store.getProjectOwner(id)).toBe('alice');
+    await store.setProjectOwner('p4', 'alice');
+    expect(await store.getProjectOwner('p3')).toBeUndefined();
+    // p2 is the least recently used now; p1, read last, stays.
+    await store.setProjectOwner('p5', 'alice');
+    expect(await store.getProjectOwner('p2')).toBeUndefined();
+    expect(await store.getProjectOwner('p1')).toBe('alice');
+  });
+
   it('keeps the newest events of a generation, the newest turns, and drops ended logs after the retention', async () => {
     let clock = 0;
     const store = createMemoryProxyStore({
