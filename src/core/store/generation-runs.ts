@@ -253,6 +253,14 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     afterPublish(() => resolveRun(run, result));
   }
 
+  // Out of `onEvent`: a closure there over its event or run would make every call allocate a context for them.
+  function logEvent(event: AgentEvent, key: string): void {
+    log?.('event', () => describeGenerationEvent(event), key);
+  }
+  function resolveAfterPublish(run: Run): void {
+    afterPublish(() => resolveRun(run));
+  }
+
   function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
     if (run.phase.name === 'settled' || destroyed()) return;
     const { generation } = run;
@@ -266,17 +274,17 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     registry.touch(generation);
     // Most events only add detail (a file, a tool step): they show in the next frame, nothing else to do.
     if (applied === 'applied' && !first && generation.status === before) {
-      log?.('event', () => describeGenerationEvent(event), generation.key);
+      if (log !== undefined) logEvent(event, generation.key);
       requestPublish('frame');
       return;
     }
     registry.keyByProject(generation);
     if (applied !== 'applied' || (first && generation.projectId !== undefined)) persist(generation);
-    log?.('event', () => describeGenerationEvent(event), generation.key);
+    if (log !== undefined) logEvent(event, generation.key);
     // A new status, a named project or the end publishes with the rest of its slice, the detail in the next frame;
     // a run resolves once its end is published, so whoever awaits it reads a state with the end in it.
     requestPublish(applied !== 'applied' || generation.status !== before ? 'soon' : 'frame');
-    if (applied === 'ended') afterPublish(() => resolveRun(run));
+    if (applied === 'ended') resolveAfterPublish(run);
     if ((applied === 'ended' || first) && generation.projectId !== undefined) pollers.refresh(generation.projectId);
   }
 
