@@ -303,3 +303,28 @@ export const RateLimited: Story = refused(reach.rateLimited, 'rate_limited', age
 export const Unauthorized: Story = refused(reach.unauthorized, 'unauthorized', agentApiMessages.unauthorized);
 export const TokenExpired: Story = refused(reach.expired, 'token_expired', agentApiMessages.tokenExpired);
 export const TeamSuspended: Story = refused(reach.suspended, 'suspended', agentApiMessages.suspended);
+
+/** A project being built elsewhere (another tab, an earlier visit): this store has only its status to go on. */
+export const GivenProjectBuilding: Story = {
+  name: 'Given a project being built elsewhere',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      // A paused build never answers: the story shows it while it runs.
+      agent.api.admin.injectFault({ kind: 'pause_after', events: 10 });
+      void agent.client.generate({ prompt: storyPrompt }).catch(() => undefined);
+      await waitFor(() => expect(agent.api.admin.projects()).toHaveLength(1));
+    },
+  }),
+  render: (args, context) => (
+    <GeneratePanel {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
+  ),
+  play: async (context) => {
+    const { form, submit } = panel(context.canvasElement);
+    await expect(Object.keys(storyAgent(context).store.getState().generations)).toHaveLength(0);
+    await waitFor(() => expect(submit()).toBeDisabled());
+    await expect(submit()).toHaveAccessibleDescription(
+      'This app is being built. You can send a follow-up once it is done.',
+    );
+    await expect(form).toHaveTextContent('Refine your app');
+  },
+};

@@ -62,10 +62,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // and the file rows' font sample that the log and the builder mount (the first rows' layout halves), about 40.
   // Then core to 23,808 (23,737 measured) and the React entry to 50,496 (50,457) for the file list's memory (the
   // fold keeps at most 8 Mi characters of paths, whatever the upstream sends): about 60 bytes in each.
-  // Trimming the React entry back under 48 KiB is still next.
+  // Session 14: the React entry raised to 50,624 (50,583 measured) for GeneratePanel given a project built
+  // elsewhere: it watches the status alone and holds "Send follow-up" while that build runs, saying why (about 90
+  // bytes). Trimming the React entry back under 48 KiB is still next.
   it.each([
     ['dist/core.js', 23_808],
-    ['dist/index.js', 50_496],
+    ['dist/index.js', 50_624],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);

@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
 import { defaultStorageKey } from 'agent-embed/core';
@@ -438,5 +439,31 @@ describe('a project this page did not build (given by id, with only its status t
     await waitFor(() => expect(log).toHaveAttribute('data-phase', 'ready'));
     expect(log).toHaveTextContent('Your app is ready.');
     expect(log).not.toHaveTextContent('This app is being built.');
+  });
+
+  it('still building: the panel holds a follow-up, saying why, until the build ends; then it sends it once', async () => {
+    const first = renderWithMock(<></>, { store: {} });
+    first.transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 20 });
+    const started = first.store!.getState().generate({ prompt: validPrompt });
+    const { api } = first.transport;
+    await waitFor(() => expect(api.admin.projects()).toHaveLength(1));
+    const projectId = api.admin.projects()[0]!.id;
+    renderWithMock(<GeneratePanel projectId={projectId} />, { mock: { api }, store: { pollIntervalMs: 50 } });
+    const panel = screen.getAllByRole('form').at(-1)!;
+    const send = within(panel).getByRole('button', { name: 'Send follow-up' });
+    await waitFor(() => expect(send).toBeDisabled());
+    expect(send).toHaveAccessibleDescription('This app is being built. You can send a follow-up once it is done.');
+    // The change can be written meanwhile.
+    const user = userEvent.setup();
+    await user.type(within(panel).getByRole('textbox'), 'Make the header sticky please');
+    await started;
+    await waitFor(() => expect(send).toBeEnabled());
+    expect(panel).not.toHaveTextContent('This app is being built.');
+    await user.click(send);
+    await waitFor(() =>
+      expect(
+        api.admin.requests.filter((request) => request.method === 'POST' && request.path.endsWith(projectId)),
+      ).toHaveLength(1),
+    );
   });
 });

@@ -81,6 +81,7 @@ export const ar: AgentLabels = {
     buyCredits: 'شراء رصيد',
     followUpTarget: (projectName) => `تُطبَّق التعديلات على ${projectName}.`,
     unnamedProject: 'تطبيقك',
+    followUpWhenBuilt: 'يجري بناء هذا التطبيق. يمكنك إرسال تعديل عند اكتماله.',
   },
   liveBuildLog: {
     regionLabel: 'تقدّم البناء',

@@ -88,6 +88,7 @@ export const de: AgentLabels = {
     buyCredits: 'Guthaben kaufen',
     followUpTarget: (projectName) => `Änderungen gehen an ${projectName}.`,
     unnamedProject: 'Ihre App',
+    followUpWhenBuilt: 'Diese App wird gerade erstellt. Sobald sie fertig ist, können Sie eine Änderung senden.',
   },
   liveBuildLog: {
     regionLabel: 'Build-Fortschritt',

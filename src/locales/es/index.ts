@@ -92,6 +92,7 @@ export const es: AgentLabels = {
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `Los cambios se aplican a ${projectName}.`,
     unnamedProject: 'tu app',
+    followUpWhenBuilt: 'Esta app se está creando. Podrás enviar un cambio cuando esté lista.',
   },
   liveBuildLog: {
     regionLabel: 'Progreso de la compilación',

@@ -92,6 +92,8 @@ export const fr: AgentLabels = {
     buyCredits: 'Acheter des crédits',
     followUpTarget: (projectName) => `Les modifications s’appliquent à ${projectName}.`,
     unnamedProject: 'votre application',
+    followUpWhenBuilt:
+      'Cette application est en cours de construction. Vous pourrez envoyer une modification une fois terminée.',
   },
   liveBuildLog: {
     regionLabel: 'Avancement de la construction',

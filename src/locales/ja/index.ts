@@ -83,6 +83,7 @@ export const ja: AgentLabels = {
     buyCredits: 'クレジットを購入',
     followUpTarget: (projectName) => `変更は「${projectName}」に反映されます。`,
     unnamedProject: 'あなたのアプリ',
+    followUpWhenBuilt: 'このアプリはビルド中です。完了したら変更を送信できます。',
   },
   liveBuildLog: {
     regionLabel: 'ビルドの進捗',

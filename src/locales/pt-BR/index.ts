@@ -92,6 +92,7 @@ export const ptBR: AgentLabels = {
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `As alterações vão para ${projectName}.`,
     unnamedProject: 'seu app',
+    followUpWhenBuilt: 'Este app está sendo criado. Você poderá enviar uma alteração quando ficar pronto.',
   },
   liveBuildLog: {
     regionLabel: 'Progresso da construção',

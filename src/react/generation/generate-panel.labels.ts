@@ -30,6 +30,8 @@ export interface GeneratePanelLabels {
   followUpTarget: (projectName: string) => string;
   /** Stands for the project's name until the status poll has told it. */
   unnamedProject: string;
+  /** Why a follow-up waits: the given project is being built elsewhere (another tab, an earlier visit). */
+  followUpWhenBuilt: string;
 }
 
 /** The default (English) texts of `GeneratePanel`. */
@@ -57,4 +59,5 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',
+  followUpWhenBuilt: 'This app is being built. You can send a follow-up once it is done.',
 };

@@ -64,7 +64,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const format = useAgentFormat();
   const text = labels.generatePanel;
   const { generation, generate, followUp, stopWatching } = useGeneration(projectId);
-  const view = useProjectView(projectId);
+  // Given a project this store has no generation of, the panel follows its status (the shared poller), as the log does.
+  const view = useProjectView(projectId, { watch: 'alone' });
   const { store } = useAgentContext();
   const [startNew, setStartNew] = useState(false);
   const [prompt, setPrompt] = useState('');
@@ -81,6 +82,12 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const shown = startNew && !isGenerationBusy(generation) ? undefined : generation;
   const status = shown?.status ?? 'idle';
   const running = isGenerationBusy(shown);
+  // A project being built elsewhere (another tab, an earlier visit), as its status says: a follow-up waits for the
+  // build to end, and the panel says so, as the build log says it is building.
+  const buildingElsewhere =
+    projectId !== undefined &&
+    generation === undefined &&
+    (view.phase === 'provisioning' || view.phase === 'generating');
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
   const followUpProject =
     projectId ??
@@ -156,7 +163,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running) return;
+    if (running || buildingElsewhere) return;
     const trimmed = prompt.trim();
     if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
@@ -284,13 +291,18 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           {quotaHint}
         </p>
       )}
+      {buildingElsewhere && (
+        <p id={`${id}-building`} className="ae-hint">
+          {text.followUpWhenBuilt}
+        </p>
+      )}
       <div className="ae-actions">
         <button
           ref={submitRef}
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
-          disabled={running || waiting || quotaUsedUp}
-          aria-describedby={quotaHint === undefined ? undefined : `${id}-quota`}
+          disabled={running || waiting || quotaUsedUp || buildingElsewhere}
+          aria-describedby={buildingElsewhere ? `${id}-building` : quotaHint === undefined ? undefined : `${id}-quota`}
         >
           {submitLabel}
         </button>
