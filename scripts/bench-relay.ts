@@ -2,9 +2,11 @@
  * `npm run bench:relay`: what the proxy's relay costs, in one run: events per second through a generate
  * stream and the latency it adds per event (p50, p99), for the upstream read directly, through the proxy on
  * the memory store, and through the proxy on a Redis store (Debian's redis-server, started here on a free
- * port; skipped when absent). Printed as ratios to direct; never asserted.
+ * port; skipped when absent), and the JavaScript heap each event allocates on the way (V8's sampling heap
+ * profiler, collected objects included: what the garbage collector must clear). Printed as ratios to direct; never asserted.
  */
 import { spawn } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -117,13 +119,31 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
+const inspector = new Session();
+inspector.connect();
+
+/** Bytes of JavaScript heap a run of `path` allocates (sampled every KiB), objects collected meanwhile included. */
+async function allocatedBytes(path: Path): Promise<number> {
+  await inspector.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await consume(await path(throughputEvents, 0));
+  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  const sum = (node: typeof profile.head): number =>
+    node.selfSize + node.children.reduce((total, child) => total + sum(child), 0);
+  return sum(profile.head);
+}
+
 async function measure(path: Path) {
   await consume(await path(200, 0));
   const started = performance.now();
   const { events } = await consume(await path(throughputEvents, 0));
   const perSecond = events / ((performance.now() - started) / 1000);
   const { delays } = await consume(await path(latencyEvents, latencyGapMs));
-  return { perSecond, p50: percentile(delays, 50), p99: percentile(delays, 99) };
+  const bytesPerEvent = (await allocatedBytes(path)) / events;
+  return { perSecond, p50: percentile(delays, 50), p99: percentile(delays, 99), bytesPerEvent };
 }
 
 async function startRedis(): Promise<{ url: string; stop(): void } | undefined> {
@@ -176,7 +196,8 @@ console.log(`relay: ${throughputEvents} events at full speed, ${latencyEvents} e
 for (const [name, row] of rows) {
   console.log(
     `${name.padEnd(13)} ${Math.round(row.perSecond).toString().padStart(8)} events/s (x${(base.perSecond / row.perSecond).toFixed(2)} slower)` +
-      `  p50 ${row.p50.toFixed(2)} ms (+${(row.p50 - base.p50).toFixed(2)})  p99 ${row.p99.toFixed(2)} ms (+${(row.p99 - base.p99).toFixed(2)})`,
+      `  p50 ${row.p50.toFixed(2)} ms (+${(row.p50 - base.p50).toFixed(2)})  p99 ${row.p99.toFixed(2)} ms (+${(row.p99 - base.p99).toFixed(2)})` +
+      `  ${(row.bytesPerEvent / 1024).toFixed(1)} KiB allocated per event (x${(row.bytesPerEvent / base.bytesPerEvent).toFixed(1)})`,
   );
 }
 
@@ -226,6 +247,7 @@ async function slowReader(): Promise<{ heldBytes: number; heapGrowth: number }> 
   return { heldBytes, heapGrowth };
 }
 const slow = await slowReader();
+inspector.disconnect();
 console.log(
   `slow reader   32 MB build, browser paused 500 ms: ${(slow.heldBytes / 1024 / 1024).toFixed(2)} MB held for it ` +
     `(buffer cap 1 MiB), heap +${(slow.heapGrowth / 1024 / 1024).toFixed(1)} MB`,
