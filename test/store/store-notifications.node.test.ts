@@ -204,6 +204,71 @@ describe('batched notifications and work per event', () => {
   });
 
   describe('where the page’s frames run (framesRun)', () => {
+    it('an urgent change between a frame and its publish task takes the frame: the task does not publish again', async () => {
+      // The platform's frame in two steps, as in a page: the frame's callback runs, and its publish comes in a task
+      // after it, which other tasks (a stream's slices, an urgent publish) may come before.
+      type Entry = { flush: () => void; cancelled: boolean };
+      const requested: Entry[] = [];
+      const fired: Entry[] = [];
+      let framesFired = 0;
+      const frame = () => {
+        framesFired++;
+        fired.push(...requested.splice(0));
+      };
+      const frameTasks = () => {
+        for (const entry of fired.splice(0)) if (!entry.cancelled) entry.flush();
+      };
+      const tasks: (() => void)[] = [];
+      const runTasks = async () => {
+        for (const task of tasks.splice(0)) task();
+        await settle();
+      };
+      const { store, scripted, notifications } = setup({
+        framesRun: () => true,
+        yieldTask: () => new Promise<void>((resolve) => tasks.push(resolve)),
+        scheduleFlush: (flush) => {
+          const entry = { flush, cancelled: false };
+          requested.push(entry);
+          return () => void (entry.cancelled = true);
+        },
+      });
+      // Publishes between two frames, each with the number of the last frame fired before it.
+      const publishes: number[] = [];
+      store.subscribe(() => publishes.push(framesFired));
+      void store.getState().generate({ prompt: 'A big generated application' });
+      frame();
+      frameTasks();
+      const stream = scripted.streams[0]!;
+      stream.open();
+      stream.emit(created('big'));
+      await settle();
+      await runTasks();
+      frame();
+      frameTasks();
+      expect(notifications()).toBe(2);
+      // A detail waits for the frame; the frame comes, but its publish task has not run yet…
+      stream.emit({ type: 'container_progress', message: 'Installing', percentage: 40 });
+      frame();
+      // …when an urgent change (the status) publishes in its own task, with the detail…
+      stream.emit({ type: 'container_ready' });
+      await settle();
+      await runTasks();
+      expect(notifications()).toBe(3);
+      expect(store.getState().generations.big?.status).toBe('generating');
+      // …and more detail comes. The frame's task, late, leaves it for the next frame: one publish per frame.
+      stream.emit({ type: 'file_created', path: 'a.ts' });
+      await settle();
+      frameTasks();
+      expect(notifications()).toBe(3);
+      frame();
+      frameTasks();
+      expect(notifications()).toBe(4);
+      expect(store.getState().generations.big?.files).toHaveLength(1);
+      const perFrame = new Map<number, number>();
+      for (const at of publishes) perFrame.set(at, (perFrame.get(at) ?? 0) + 1);
+      expect(Math.max(...perFrame.values())).toBe(1);
+    });
+
     it('an urgent change after a publish in the same frame waits for the next frame: one notification per frame', async () => {
       // Tasks the test runs by hand: where frames run, an urgent change publishes in a task of its own.
       const tasks: (() => void)[] = [];

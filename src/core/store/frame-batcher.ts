@@ -59,9 +59,13 @@ export function createFrameBatcher(options: {
   function publish(): void {
     if (!stopped && options.hasPending()) {
       options.publish();
-      // Where frames run, the next one ends this frame's turn, whether or not it has anything to publish.
+      // Where frames run, the next one ends this frame's turn, whether or not it has anything to publish. A frame
+      // already asked for is asked for again: its callback may have run with its publish task still to come (other
+      // tasks go first), and that task would publish a second time with no frame between.
       if (options.framesRun()) {
         publishedSinceFrame = true;
+        cancelFrame?.();
+        cancelFrame = undefined;
         awaitFrame();
       }
     }
