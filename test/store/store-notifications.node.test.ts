@@ -250,7 +250,7 @@ describe('batched notifications and work per event', () => {
       stream.emit({ type: 'container_progress', message: 'Installing', percentage: 40 });
       frame();
       // …when an urgent change (the status) publishes in its own task, with the detail…
-      stream.emit({ type: 'container_ready' });
+      stream.emit({ type: 'container_ready', message: 'Ready' });
       await settle();
       await runTasks();
       expect(notifications()).toBe(3);
