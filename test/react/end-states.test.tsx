@@ -421,16 +421,19 @@ describe('a project this page did not build (given by id, with only its status t
     expect(statusGets().length).toBeGreaterThan(0);
   });
 
-  it('still building: the log says so until the status shows how it ended', async () => {
+  /** A build another page started, still running: its project, and the generation's end. */
+  async function buildingElsewhere() {
     const first = renderWithMock(<></>, { store: {} });
     first.transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 20 });
     const started = first.store!.getState().generate({ prompt: validPrompt });
     const { api } = first.transport;
     await waitFor(() => expect(api.admin.projects()).toHaveLength(1));
-    renderWithMock(<LiveBuildLog projectId={api.admin.projects()[0]!.id} />, {
-      mock: { api },
-      store: { pollIntervalMs: 50 },
-    });
+    return { api, projectId: api.admin.projects()[0]!.id, started };
+  }
+
+  it('still building: the log says so until the status shows how it ended', async () => {
+    const { api, projectId, started } = await buildingElsewhere();
+    renderWithMock(<LiveBuildLog projectId={projectId} />, { mock: { api }, store: { pollIntervalMs: 50 } });
     const log = screen.getAllByRole('region', { name: 'Build progress' }).at(-1)!;
     await waitFor(() => expect(log).toHaveAttribute('data-phase', 'generating'));
     expect(log).toHaveTextContent('This app is being built. The result will show up here when it is done.');
@@ -442,12 +445,7 @@ describe('a project this page did not build (given by id, with only its status t
   });
 
   it('still building: the panel holds a follow-up, saying why, until the build ends; then it sends it once', async () => {
-    const first = renderWithMock(<></>, { store: {} });
-    first.transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 20 });
-    const started = first.store!.getState().generate({ prompt: validPrompt });
-    const { api } = first.transport;
-    await waitFor(() => expect(api.admin.projects()).toHaveLength(1));
-    const projectId = api.admin.projects()[0]!.id;
+    const { api, projectId, started } = await buildingElsewhere();
     renderWithMock(<GeneratePanel projectId={projectId} />, { mock: { api }, store: { pollIntervalMs: 50 } });
     const panel = screen.getAllByRole('form').at(-1)!;
     const send = within(panel).getByRole('button', { name: 'Send follow-up' });

@@ -52,6 +52,17 @@ async function faultyStack(options: Parameters<typeof startProxy>[2] = {}) {
   return { upstream, stack };
 }
 
+/** Alice's generate, answered by the upstream with its project's first event: the stream the test goes on with. */
+async function generationStream(projectId: string, options: Parameters<typeof startProxy>[2] = {}) {
+  const { upstream, stack } = await faultyStack(options);
+  const response = postGenerate(stack);
+  const exchange = await upstream.next();
+  const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
+  const events = openEventStream(exchange);
+  events.event({ type: 'project_created', project_id: projectId, app_url: `https://${projectId}.example` });
+  return { upstream, stack, events, upstreamClosed, answered: await response };
+}
+
 describe('proxy under upstream faults', () => {
   it('answers 504 once when the upstream hangs before headers, and aborts the upstream request', async () => {
     const { upstream, stack } = await faultyStack();
@@ -73,13 +84,7 @@ describe('proxy under upstream faults', () => {
   });
 
   it('ends a stalled stream as interrupted after the idle limit, heartbeats notwithstanding, and cancels upstream', async () => {
-    const { upstream, stack } = await faultyStack();
-    const response = postGenerate(stack);
-    const exchange = await upstream.next();
-    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
-    const events = openEventStream(exchange);
-    events.event({ type: 'project_created', project_id: 'p-stall', app_url: 'https://p-stall.example' });
-    const answered = await response;
+    const { stack, upstreamClosed, answered } = await generationStream('p-stall');
     expect(answered.status).toBe(200);
     const lastUpstreamByte = performance.now();
     const text = await answered.text();
@@ -95,13 +100,7 @@ describe('proxy under upstream faults', () => {
 
 describe('an upstream that drips', () => {
   it('ends the stream within the idle limit when dripped bytes never complete an event', async () => {
-    const { upstream, stack } = await faultyStack();
-    const response = postGenerate(stack);
-    const exchange = await upstream.next();
-    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
-    const events = openEventStream(exchange);
-    events.event({ type: 'project_created', project_id: 'p-drip', app_url: 'https://p-drip.example' });
-    const answered = await response;
+    const { upstream, stack, events, upstreamClosed, answered } = await generationStream('p-drip');
     const dripStarted = performance.now();
     // One byte every 40 ms, a seventh of the limit: a byte-level idle timer would never fire.
     const drip = setInterval(() => events.write('x'), 40);
@@ -119,13 +118,9 @@ describe('an upstream that drips', () => {
   });
 
   it('ends a stream that never ends at its limit in all, though an event comes well within the stall limit', async () => {
-    const { upstream, stack } = await faultyStack({ upstreamStreamTimeoutMs: limitMs * 2 });
-    const response = postGenerate(stack);
-    const exchange = await upstream.next();
-    const upstreamClosed = new Promise<void>((resolve) => exchange.response.on('close', () => resolve()));
-    const events = openEventStream(exchange);
-    events.event({ type: 'project_created', project_id: 'p-endless', app_url: 'https://p-endless.example' });
-    const answered = await response;
+    const { stack, events, upstreamClosed, answered } = await generationStream('p-endless', {
+      upstreamStreamTimeoutMs: limitMs * 2,
+    });
     // A step every 40 ms, forever: the stall limit (300 ms) never fires.
     let step = 0;
     const endless = setInterval(() => events.event({ type: 'tool_progress', tool: 'lint', message: `${step++}` }), 40);
