@@ -21,7 +21,7 @@ export const sliceMs = 8;
 export const eventsPerCheck = 32;
 // A frame is awaited once a display refresh has passed without one: `scheduler.yield()` continuations run ahead of
 // rendering, and at 50 ms one frame ran every 60-70 ms of a burst (1.2-1.7 commits per frame run, against
-// 1.06-1.25 at 16 ms, for a third more time to the final render; see the README's performance section).
+// 1.06-1.25 at 16 ms, for a third more time to the final render; see docs/performance.md).
 const frameEveryMs = 16;
 
 /** The page's `scheduler.yield()`, where it exists (Chromium): a new task that keeps the current one's priority. */
