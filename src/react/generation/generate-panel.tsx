@@ -82,12 +82,9 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const shown = startNew && !isGenerationBusy(generation) ? undefined : generation;
   const status = shown?.status ?? 'idle';
   const running = isGenerationBusy(shown);
-  // A project being built elsewhere (another tab, an earlier visit), as its status says: a follow-up waits for the
-  // build to end, and the panel says so, as the build log says it is building.
-  const buildingElsewhere =
-    projectId !== undefined &&
-    generation === undefined &&
-    (view.phase === 'provisioning' || view.phase === 'generating');
+  // A project being built elsewhere (another tab, an earlier visit): with no generation here, the view's `building`
+  // is its status poll's. A follow-up waits for that build to end, and the panel says so, as the build log does.
+  const buildingElsewhere = generation === undefined && view.building;
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
   const followUpProject =
     projectId ??
