@@ -33,8 +33,11 @@ export interface GenerationRecording {
   now(): number;
   /** Called once when the store fails; the relay goes on without recording. */
   onStoreError(error: unknown): void;
-  /** A generate's project is named (`project_created`); awaited before that event goes on to the browser. */
-  onProject?(projectId: string): Promise<void>;
+  /**
+   * A generate's project is named (`project_created`); awaited before that event goes on to the browser. False when
+   * the project is not this user's (another end user owns it): then nothing of the generation is recorded.
+   */
+  onProject?(projectId: string): Promise<boolean>;
   /** The stream ended (once): its outcome as the fold sees it, the project, and when the first event came. */
   onEnded?(ended: {
     outcome: ConversationTurnOutcome;
@@ -47,6 +50,16 @@ export interface GenerationRecording {
 // The memory and Redis stores keep at most 5,000 events and 8 MiB of a generation's log by default.
 const maxPendingEvents = 5_000;
 const maxPendingChars = 8 * 1024 * 1024;
+/** The most of a prompt a turn keeps (characters): the browser's body may hold far more than a person writes. */
+const maxTurnPromptChars = 16 * 1024;
+
+/** The prompt as a turn keeps it: whole up to the bound, else cut there (never inside a character) and marked. */
+function keptPrompt(prompt: string): string {
+  if (prompt.length <= maxTurnPromptChars) return prompt;
+  const cut = prompt.slice(0, maxTurnPromptChars - 1);
+  // A lone high surrogate at the end would be half a character.
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
   let body: { prompt?: unknown; mode?: unknown } = {};
@@ -59,7 +72,7 @@ function turnOf(recording: GenerationRecording): ConversationTurn {
     recording.kind === 'generate' ? (body.mode === 'design' ? 'design' : 'build') : null;
   return {
     kind: recording.kind,
-    prompt: typeof body.prompt === 'string' ? body.prompt : '',
+    prompt: typeof body.prompt === 'string' ? keptPrompt(body.prompt) : '',
     mode,
     at: new Date(recording.now()).toISOString(),
     outcome: null,
@@ -85,6 +98,7 @@ export function recordGeneration(
   const pending: { id: number; data: string }[] = [];
   let pendingChars = 0;
   const keepPending = (event: { id: number; data: string }) => {
+    if (!recordingOn) return;
     pending.push(event);
     pendingChars += event.data.length;
     // Trimmed as the memory store trims a generation's log.
@@ -149,7 +163,12 @@ export function recordGeneration(
     }
   };
   const nameProject = async (named: string, event: RecordedEvent) => {
-    await recording.onProject?.(named);
+    // Another user's project (a broken or hostile upstream named it): its records are not this generation's to write.
+    if ((await recording.onProject?.(named)) === false) {
+      recordingOn = false;
+      pending.length = 0;
+      return;
+    }
     await begin(named);
     if (generation !== undefined) await append(named, generation, event);
   };
@@ -159,7 +178,7 @@ export function recordGeneration(
    */
   const record = (event: RecordedEvent): Promise<void> | undefined => {
     const named = note(event.data);
-    if (named !== undefined) return nameProject(named, event);
+    if (named !== undefined && recordingOn) return nameProject(named, event);
     if (generation !== undefined && projectId !== undefined) return append(projectId, generation, event);
     if (projectId === undefined) keepPending(event);
     return undefined;

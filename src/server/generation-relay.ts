@@ -80,15 +80,30 @@ export function relayGenerationStream(
       }
     },
     onStoreError: (error: unknown) => internalError(`not recorded: ${String(error)}`),
-    // The owner is recorded before `project_created` reaches the browser, and even after the browser left.
+    // The owner is recorded before `project_created` reaches the browser, and even after the browser left. The first
+    // owner stays: a project another user owns (the upstream named it) is not recorded for this one.
     onProject: async (projectId) => {
-      if (!recordsOwner || recordedProject !== undefined) return;
+      if (!recordsOwner || recordedProject !== undefined) return true;
       recordedProject = projectId;
       try {
         await store.setProjectOwner(projectId, userId);
+        if ((await store.getProjectOwner(projectId)) !== userId) {
+          log({
+            level: 'error',
+            event: 'upstream_refused',
+            method: 'POST',
+            route,
+            externalUserId: userId,
+            projectId,
+            reason: 'the upstream named a project another end user owns: not recorded',
+          });
+          return false;
+        }
         log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
+        return true;
       } catch (error) {
         internalError(`ownership not recorded: ${String(error)}`, projectId);
+        return false;
       }
     },
   };
