@@ -166,8 +166,12 @@ export const CancelWhileProvisioning: Story = {
   play: async (context) => {
     const { form, submit } = panel(context.canvasElement);
     await expect(form).toHaveAttribute('data-state', 'aborted');
-    await expect(submit()).toHaveAccessibleName('Generate');
-    await expect(submit()).toBeEnabled();
+    // The panel stays the project's: its change waits for the build the server may still be running.
+    await expect(submit()).toHaveAccessibleName('Send follow-up');
+    await expect(submit()).toBeDisabled();
+    await expect(submit()).toHaveAccessibleDescription(
+      'This app is being built. You can send a follow-up once it is done.',
+    );
   },
 };
 
@@ -278,7 +282,8 @@ export const RecoveringThenStopWatching: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Stop watching' }));
     // Stopped, as from a live stream: the build may go on, and polling shows its end when it comes.
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
-    await expect(submit()).toBeEnabled();
+    await expect(submit()).toHaveAccessibleName('Send follow-up');
+    await expect(submit()).toBeDisabled();
     await expect(generationPosts(storyAgent(context))).toHaveLength(1);
   },
 };

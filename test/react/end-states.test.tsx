@@ -149,13 +149,15 @@ describe('interrupted streams', () => {
     transport.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 1, route: 'getProject' });
     await user.click(screen.getByRole('button', { name: 'Stop watching' }));
     expect(buildLog()).toHaveAttribute('data-phase', 'stopped');
-    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    // The project's change waits for the build the server may still be running; a new app is not what it offers.
+    expect(screen.getByRole('button', { name: 'Send follow-up' })).toBeDisabled();
     expect(outcome()).toHaveTextContent('You stopped watching this build.');
     // One state, said once: no progress line still "writing" beside it.
     expect(within(buildLog()).queryByRole('progressbar')).toBeNull();
     await waitFor(() => expect(outcome()).toHaveTextContent('Checking again in 1 s.'));
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'), { timeout: 5_000 });
     expect(statusGets()).toHaveLength(3);
+    expect(screen.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
   });
 
   it('a reload resumes the unfinished generation from sessionStorage and shows its outcome, without a POST', async () => {

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratePanel, LiveBuildLog, type GenerationActionResult } from 'agent-embed';
 import { AgentApiError } from 'agent-embed/core';
@@ -167,7 +167,7 @@ describe('focus', () => {
     act(() => store!.getState().stopWatching());
     await waitFor(() => expect(log).toHaveAttribute('data-state', 'aborted'));
     await nextFrame();
-    expect(screen.getByLabelText('Describe the app you want')).not.toHaveFocus();
+    expect(screen.getByLabelText('What should change?')).not.toHaveFocus();
     expect(document.body).toHaveFocus();
   });
 });
@@ -221,10 +221,20 @@ describe('cancel', () => {
       'It may still finish on the server',
     );
     expect(within(log).getByRole('log')).toHaveTextContent('Stopped watching. The build may still finish.');
-    expect(screen.getByRole('form', { name: 'Create an app' })).toHaveAttribute('data-state', 'aborted');
-    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    // The panel stays the project's: its change waits for the build the server may still be running, and says so,
+    // as the log does (not a form for a new app, beside a log about this one).
+    const form = screen.getByRole('form', { name: 'Refine your app' });
+    expect(form).toHaveAttribute('data-state', 'aborted');
+    const send = screen.getByRole('button', { name: 'Send follow-up' });
+    expect(send).toBeDisabled();
+    expect(send).toHaveAccessibleDescription('This app is being built. You can send a follow-up once it is done.');
+    expect(screen.queryByRole('button', { name: 'Generate' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Stop watching' })).not.toBeInTheDocument();
-    await waitFor(() => expect(screen.getByLabelText('Describe the app you want')).toHaveFocus());
+    await waitFor(() => expect(screen.getByLabelText('What should change?')).toHaveFocus());
+    // Written meanwhile, the change is not sent.
+    await user.type(screen.getByLabelText('What should change?'), 'Add a contact page with a form');
+    fireEvent.submit(form);
+    expect(transport.api.admin.requests.filter((request) => request.method === 'POST')).toEqual(generationPosts());
     expect(generationPosts()).toHaveLength(1);
   });
 });

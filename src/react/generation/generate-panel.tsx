@@ -82,15 +82,19 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const shown = startNew && !isGenerationBusy(generation) ? undefined : generation;
   const status = shown?.status ?? 'idle';
   const running = isGenerationBusy(shown);
-  // A project being built elsewhere (another tab, an earlier visit): with no generation here, the view's `building`
-  // is its status poll's. A follow-up waits for that build to end, and the panel says so, as the build log does.
-  const buildingElsewhere = generation === undefined && view.building;
-  // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed.
+  // The build goes on where this panel does not stream it: another tab or an earlier visit (no generation here: the
+  // view's `building` is its status poll's), or on the server after "Stop watching" (the view's phase is `stopped`).
+  const buildingUnwatched = !running && view.building && (shown !== undefined || projectId !== undefined);
+  // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed, or while its
+  // build goes on unwatched: the panel is that project's, not a new one's.
   const followUpProject =
     projectId ??
-    (shown?.projectId !== undefined && (shown.kind === 'followUp' || isDeployable(shown) || view.phase === 'ready')
+    (shown?.projectId !== undefined &&
+    (shown.kind === 'followUp' || isDeployable(shown) || view.phase === 'ready' || buildingUnwatched)
       ? shown.projectId
       : undefined);
+  // A follow-up waits for that build to end, and the panel says so, as the build log does.
+  const followUpHeld = followUpProject !== undefined && buildingUnwatched;
   const refusal = shown?.refused === true ? shown.error : undefined;
   const serverPromptErrors = refusal?.fieldErrors?.prompt;
   const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
@@ -160,7 +164,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running || buildingElsewhere) return;
+    if (running || followUpHeld) return;
     const trimmed = prompt.trim();
     if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
@@ -288,7 +292,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           {quotaHint}
         </p>
       )}
-      {buildingElsewhere && (
+      {followUpHeld && (
         <p id={`${id}-building`} className="ae-hint">
           {text.followUpWhenBuilt}
         </p>
@@ -298,8 +302,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           ref={submitRef}
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
-          disabled={running || waiting || quotaUsedUp || buildingElsewhere}
-          aria-describedby={buildingElsewhere ? `${id}-building` : quotaHint === undefined ? undefined : `${id}-quota`}
+          disabled={running || waiting || quotaUsedUp || followUpHeld}
+          aria-describedby={followUpHeld ? `${id}-building` : quotaHint === undefined ? undefined : `${id}-quota`}
         >
           {submitLabel}
         </button>
