@@ -3,8 +3,9 @@
  * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible: from the in-browser mock
  * through createMockTransport (no network: a burst), over HTTP from the Node mock through createHttpTransport
  * (chunks arrive as the network delivers them), and as a resume after a reload (the whole log replayed through
- * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst and the
- * replay again with Chromium's CPU throttled 4x (a mid-range phone). The page is a production build with
+ * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst, the HTTP
+ * stream (an agency's page: the library alone in the page, its proxy elsewhere) and the replay again with
+ * Chromium's CPU throttled 4x (a mid-range phone). The page is a production build with
  * React's production build, whose commits a DevTools-style hook counts (bench/browser/react-commits.ts). Prints, per run: React commits against
  * animation frames (target at most 1 per frame), the longest main-thread task (target under 50 ms), the time
  * to the final render, for a replay the first file rows after the answer's first byte (target 100 ms), and DOM
@@ -98,6 +99,7 @@ const benchCases: BenchCase[] = [
   { transport: 'http', throttle: 1, name: 'HTTP: Node mock (createHttpTransport)' },
   { transport: 'replay', throttle: 1, name: 'replay: resume after a reload through the events route' },
   { transport: 'memory', throttle: 4, name: 'burst 4x: the burst, CPU throttled 4x' },
+  { transport: 'http', throttle: 4, name: 'HTTP 4x: over HTTP, CPU throttled 4x' },
   { transport: 'replay', throttle: 4, name: 'replay 4x: the replay, CPU throttled 4x' },
   { transport: 'chat-data', throttle: 1, name: 'useChat (AI SDK): the same build as data parts' },
   { transport: 'chat-text', throttle: 1, name: 'useChat (AI SDK): the same build as text' },
@@ -218,11 +220,12 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       await submit.focus();
       const box = await submit.boundingBox();
       if (box === null) throw new Error('The submit button is not on the page.');
-      // Armed first, then clicked as a person clicks: the browser's own input events (press, release), not a script's
-      // click() in the task that armed the bench, which put the bench's own script (the DevTools protocol's call)
-      // into the click's task. Nothing runs in the page between the two but the browser's own tasks.
+      // Armed first, then clicked as a person clicks: the browser's own input events, not a script's click() in the
+      // task that armed the bench, which put the bench's own script (the DevTools protocol's call) into the click's
+      // task. The button is held 80 ms, as a finger or a mouse button is: released at once, the press and the
+      // release came in one input task with the click. Nothing runs in the page between them but the browser's own.
       await page.evaluate(() => (window as unknown as { agentBench: AgentBench }).agentBench.arm());
-      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { delay: 80 });
     }
     const result = await resultWithin(page);
     if (result === undefined) {

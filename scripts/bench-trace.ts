@@ -2,8 +2,8 @@
  * Reads a Chromium trace written by `npm run bench:browser` with BENCH_TRACE and sums up its frames (the tasks that
  * paint) on the page's main thread: their median and 90th-percentile times, split into script, style, layout and
  * paint, and the counts that do not move with the machine's load (elements restyled, layout objects dirtied per
- * frame), plus the layouts that scripts forced and the measured run's tasks over 50 ms by kind (a frame, garbage
- * collection, receiving a response body, script) and how many of them the main thread spent mostly waiting. A change
+ * frame), plus the layouts that scripts forced and the measured run's tasks over 50 ms by kind (the person's click, a
+ * frame, garbage collection, receiving a response body, script) and how many of them the main thread spent mostly waiting. A change
  * that removes work shows in the counts even when the times are noise.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,6 +22,9 @@ interface TraceEvent {
     elementCount?: number;
     beginData?: { dirtyObjects?: number };
     chrome_mojo_event_info?: { watcher_notify_interface_tag?: string };
+    /** Where a task was posted from (`ThreadControllerImpl::RunTask`). */
+    src_file?: string;
+    data?: { type?: string };
   };
 }
 
@@ -97,8 +100,10 @@ function readTasks(events: TraceEvent[]) {
 /**
  * The page's tasks over 50 ms by what most of each did: a frame's style, layout and paint; garbage collection (at
  * least 30% of it); or script. Each `RunTask` is a whole task, its microtasks included. Only the tasks that end after
- * `from` count: the measured run, from the page's `agent-bench:armed` mark. A task mostly spent handing a response's
- * body from the network to its stream (Chromium's `DataPipeBytesConsumer`, before any script reads it) is `body`.
+ * `from` count: the measured run, from the page's `agent-bench:armed` mark. The task that dispatched the person's
+ * click is `click`, whatever it did (its handler, React's render of what it started, the style and layout Chromium
+ * runs after an input). A task mostly spent handing a response's body from the network to its stream (Chromium's
+ * `DataPipeBytesConsumer` or `ResponseBodyLoader`, before any script reads it) is `body`.
  * `waited` counts those whose main thread ran for under 50 ms of them: the rest of the task it waited (for a CPU the
  * machine gave to another process, a font lookup in the browser process, the disk), which a quieter machine would
  * not have made it wait.
@@ -106,8 +111,8 @@ function readTasks(events: TraceEvent[]) {
 function longTasksByKind(
   events: TraceEvent[],
   from: number,
-): Record<'frame' | 'gc' | 'body' | 'script' | 'waited', number> {
-  const kinds = { frame: 0, gc: 0, body: 0, script: 0, waited: 0 };
+): Record<'click' | 'frame' | 'gc' | 'body' | 'script' | 'waited', number> {
+  const kinds = { click: 0, frame: 0, gc: 0, body: 0, script: 0, waited: 0 };
   let index = 0;
   const long = (event: TraceEvent) =>
     event.name === 'RunTask' && event.ts + (event.dur ?? 0) > from && (event.dur ?? 0) > 50_000;
@@ -117,11 +122,16 @@ function longTasksByKind(
     let rendered = 0;
     let collected = 0;
     let received = 0;
+    let clicked = false;
     for (let at = index; at < events.length && (events[at] as TraceEvent).ts < end; at++) {
       const event = events[at] as TraceEvent;
       const watched = event.args?.chrome_mojo_event_info?.watcher_notify_interface_tag;
-      if (event.name === 'SimpleWatcher::OnHandleReady' && watched?.includes('bytes_consumer') === true)
+      if (
+        (event.name === 'SimpleWatcher::OnHandleReady' && watched?.includes('bytes_consumer') === true) ||
+        (event.name === 'ThreadControllerImpl::RunTask' && event.args?.src_file?.includes('response_body_loader'))
+      )
         received += event.dur ?? 0;
+      if (event.name === 'EventDispatch' && event.args?.data?.type === 'click') clicked = true;
       // What a counted event contains (a paint within a paint, a collection within a layout) is skipped below, so
       // nothing counts twice.
       if (rendering.includes(event.name)) rendered += event.dur ?? 0;
@@ -133,13 +143,15 @@ function longTasksByKind(
     }
     const duration = task.dur ?? 0;
     kinds[
-      rendered > duration / 2
-        ? 'frame'
-        : collected >= duration * 0.3
-          ? 'gc'
-          : received > duration / 2
-            ? 'body'
-            : 'script'
+      clicked
+        ? 'click'
+        : rendered > duration / 2
+          ? 'frame'
+          : collected >= duration * 0.3
+            ? 'gc'
+            : received > duration / 2
+              ? 'body'
+              : 'script'
     ]++;
     if ((task.tdur ?? duration) < 50_000) kinds.waited++;
   }
@@ -172,7 +184,8 @@ export async function summarizeTrace(file: string): Promise<string> {
     `layout objects dirtied ${both((frame) => frame.dirtyObjects, 0)}; ${frames.filter((frame) => frame.durationMs > 50).length} frames over 50 ms; ` +
     `${forcedLayouts} layouts forced by scripts (${forcedMs.toFixed(0)} ms); tasks over 50 ms ` +
     `${armedAt === undefined ? '(page load included)' : 'in the measured run'}: ` +
-    `${long.frame} frames, ${long.gc} garbage collections, ${long.body} receiving a body, ${long.script} script; ` +
+    `${long.click} the click, ${long.frame} frames, ${long.gc} garbage collections, ${long.body} receiving a body, ` +
+    `${long.script} script; ` +
     `${long.waited} of them ran under 50 ms on the main thread (the rest of the task it waited)`
   );
 }
