@@ -202,6 +202,18 @@ export function pick(value: Record<string, unknown>, fields: FieldShapes, clean:
 /** Keys a listing's list may sit under inside `data` (the spec does not show listing shapes). */
 const listKeys = new Set(['items', 'connections', 'plans']);
 
+/**
+ * Why a listing's lists are unreadable, for the log. Only the expected keys are named: any other key is the
+ * upstream's own text, of any size and any characters, so it is only counted.
+ */
+function listsReason(keys: readonly string[]): string {
+  if (keys.length === 0) return 'the listing holds no list';
+  const known = keys.filter((key) => listKeys.has(key));
+  const unexpected = keys.length - known.length;
+  const under = [...known, ...(unexpected === 0 ? [] : [`${unexpected} unexpected key${unexpected === 1 ? '' : 's'}`])];
+  return `the listing holds ${keys.length === 1 ? 'a list' : `${keys.length} lists`} under ${under.join(' and ')}`;
+}
+
 /** The list of a listing answer: a bare array, `data`, or the one known list under `data`; anything else is unreadable. */
 function listOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
@@ -211,7 +223,7 @@ function listOf(body: unknown): unknown[] {
   const lists = Object.entries(body.data).filter(([, value]) => Array.isArray(value));
   const [first] = lists;
   if (lists.length !== 1 || first === undefined || !listKeys.has(first[0]))
-    throw new UnreadableAnswer(`the listing holds ${lists.map(([key]) => key).join(', ') || 'no list'}`);
+    throw new UnreadableAnswer(listsReason(lists.map(([key]) => key)));
   return first[1] as unknown[];
 }
 

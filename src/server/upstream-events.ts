@@ -23,10 +23,21 @@ export function parseUpstreamEvents(
   const reader = upstream.getReader();
   let failure: Error | undefined;
   const parsed: string[] = [];
+  // Characters read since the last event ended. The parser's own cap counts an event's data and its unfinished
+  // line only: `event:` and `id:` lines (never relayed) would let one event hold three times the bound.
+  let sinceEvent = 0;
   const parser = createParser({
     maxBufferSize: maxEventChars,
     onEvent: (message) => {
-      if (message.data !== '') parsed.push(clean(message.data));
+      sinceEvent = 0;
+      // The stream ends where it broke: nothing after a failure goes on.
+      if (failure !== undefined || message.data === '') return;
+      try {
+        parsed.push(clean(message.data));
+      } catch {
+        // An event that cannot be redacted never goes on; the events before it still do.
+        failure = new Error('an upstream event could not be redacted');
+      }
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded')
@@ -38,6 +49,12 @@ export function parseUpstreamEvents(
       // Called only when a reader waits and nothing is queued, so an error here discards nothing.
       async pull(controller) {
         while (parsed.length === 0) {
+          if (failure !== undefined) {
+            // Raised only once the events parsed before it (from the same chunk too) have been taken; nothing
+            // after it is read, so the upstream is let go.
+            void reader.cancel(failure).catch(() => undefined);
+            throw failure;
+          }
           const { done, value } = await reader.read();
           if (done) {
             // What is left is an unterminated event: no browser would act on it, so it is dropped.
@@ -45,8 +62,13 @@ export function parseUpstreamEvents(
             controller.close();
             return;
           }
-          parser.feed(decoder.decode(value, { stream: true }));
-          if (failure !== undefined) throw failure;
+          const text = decoder.decode(value, { stream: true });
+          // An event that ends in this chunk starts the count again, and the rest of the chunk goes uncounted: one
+          // event may pass the bound by one chunk (a network read: 128 KiB in Node), never more.
+          sinceEvent += text.length;
+          parser.feed(text);
+          if (sinceEvent > maxEventChars)
+            failure ??= new Error(`an upstream event exceeded ${maxEventChars} characters`);
         }
         for (const data of parsed.splice(0)) controller.enqueue(data);
       },

@@ -1,0 +1,208 @@
+/**
+ * Upstream text the proxy cannot trust, however it is shaped: an event of any depth is redacted and relayed
+ * without losing the events before it; the token in any spelling a JSON reader decodes is redacted in valid
+ * and invalid JSON alike; log reasons never copy the upstream's text and stay one short line.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedProxy,
+  createScriptedStream,
+  fakeToken,
+  json,
+  type UpstreamCall,
+} from './scripted-upstream.js';
+
+const appOrigin = 'https://app.example.test';
+const basePath = '/api/agent';
+const alice: AgentProxyUser = { externalUserId: 'alice' };
+
+function setup(answer: (call: UpstreamCall) => Response, options: Partial<AgentProxyOptions> = {}) {
+  return createScriptedProxy(answer, {
+    basePath,
+    authorize: () => alice,
+    store: createMemoryProxyStore(),
+    appUrl: appOrigin,
+    timers: createManualTimers(),
+    heartbeatMs: 0,
+    ...options,
+  });
+}
+
+function call(method: string, path: string, body?: unknown): Request {
+  return new Request(`${appOrigin}${basePath}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** A generate whose upstream stream the test writes; the browser's side is read to its end. */
+async function generate(options: Partial<AgentProxyOptions> = {}) {
+  const stream = createScriptedStream();
+  const proxied = setup(() => stream.response(), options);
+  const response = await proxied.proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+  return { ...proxied, stream, text: createBodyReader(response.body).rest() };
+}
+
+/** The data of each event of an SSE text, with its id. */
+function eventsOf(text: string) {
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => ({
+      id: /^id: (\d+)$/m.exec(block)?.[1],
+      data: block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n'),
+    }));
+}
+
+/** Text with its JSON escapes decoded as a JSON reader would, whether or not the whole is valid JSON. */
+function decodeEscapes(text: string): string {
+  const short: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, letter: string) =>
+    hex === undefined ? (short[letter] ?? '') : String.fromCharCode(parseInt(hex, 16)),
+  );
+}
+
+/** The token spelled unit by unit: every unit as `\uXXXX` (`'lower'`, `'upper'`), or every other one and `\/`. */
+function spell(token: string, how: 'lower' | 'upper' | 'mixed'): string {
+  const escape = (unit: string) => {
+    const hex = `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return how === 'upper' ? hex.toUpperCase().replace('\\U', '\\u') : hex;
+  };
+  if (how !== 'mixed') return [...token].map(escape).join('');
+  return [...token].map((unit, index) => (unit === '/' ? '\\/' : index % 2 === 0 ? escape(unit) : unit)).join('');
+}
+
+describe('a deeply nested event', () => {
+  it('is redacted and relayed after the events of the same upstream write, which all reach the browser', async () => {
+    const { proxy, stream, text, store, logs } = await generate();
+    const depth = 20_000;
+    const deep = `{"type":"tool_progress","message":"Bearer ${spell(fakeToken, 'lower')}","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    // One upstream write: a genuine project_created, then the deep event (with backslashes: JSON escapes).
+    stream.write(
+      `data: ${JSON.stringify({ type: 'project_created', project_id: 'p-deep', app_url: 'https://p.example' })}\n\n` +
+        `data: ${deep}\n\n`,
+    );
+    stream.event({ type: 'stream_end', project_id: 'p-deep' });
+    stream.close();
+    const events = eventsOf(await text);
+
+    expect(events.map(({ id, data }) => [id, (JSON.parse(data) as { type: string }).type])).toEqual([
+      ['1', 'project_created'],
+      ['2', 'tool_progress'],
+      ['3', 'stream_end'],
+    ]);
+    expect(events[1]?.data).toBe(deep.replace(spell(fakeToken, 'lower'), '[redacted]'));
+    expect(await store.getProjectOwner('p-deep')).toBe('alice');
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toBe('upstream completed');
+    // The project is the user's: the events route replays all three.
+    const replay = eventsOf(await (await proxy(call('GET', '/projects/p-deep/events'))).text());
+    expect(replay.map(({ id }) => id)).toEqual(['1', '2', '3']);
+  });
+
+  it('an event over the size limit fails the stream only after the events of the same upstream write', async () => {
+    const { stream, text, store, logs } = await generate();
+    stream.write(
+      `data: ${JSON.stringify({ type: 'project_created', project_id: 'p-big', app_url: 'https://p.example' })}\n\n` +
+        `data: ${'x'.repeat(16 * 1024 * 1024 + 1)}`,
+    );
+    stream.event({ type: 'stream_end', project_id: 'p-big' });
+    const events = eventsOf(await text);
+
+    expect(events.map(({ data }) => (JSON.parse(data) as { type: string }).type)).toEqual(['project_created']);
+    expect(await store.getProjectOwner('p-big')).toBe('alice');
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toMatch(/^upstream failed: .*exceeded/);
+    // Nothing after the failure is read: the upstream is let go.
+    expect(stream.state.cancelled).toBe(true);
+  });
+
+  it('`event:` and `id:` lines count towards the limit: one event of 3 x 6 MiB fails the stream, unrelayed', async () => {
+    const { stream, text, logs } = await generate();
+    const six = 'x'.repeat(6 * 1024 * 1024);
+    stream.write(`data: ${JSON.stringify({ type: 'project_created', project_id: 'p-lines' })}\n\n`);
+    // Each line under the parser's own cap (data and the unfinished line), 18 MiB in all before the blank line.
+    stream.write(`event: ${six}\n`);
+    stream.write(`id: ${six}\n`);
+    stream.write(`data: {"type":"tool_progress","message":"${six}"}\n`);
+    stream.write('\n');
+    stream.event({ type: 'stream_end', project_id: 'p-lines' });
+    stream.close();
+    const events = eventsOf(await text);
+
+    expect(events.map(({ data }) => (JSON.parse(data) as { type: string }).type)).toEqual(['project_created']);
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toMatch(/^upstream failed: .*exceeded/);
+  });
+});
+
+describe('the token spelled with JSON escapes in an event that is not valid JSON', () => {
+  // A token of base64's alphabet, so that `/` is in it (spelled `\/` too).
+  const token = `${fakeToken}+/=`;
+
+  it('reaches neither the browser, nor the events route, nor the log, in any spelling a JSON reader decodes', async () => {
+    const { proxy, stream, text, logs } = await generate({ apiToken: token });
+    stream.event({ type: 'project_created', project_id: 'p-esc', app_url: 'https://p.example' });
+    // Each event is cut short (no closing quote or brace): JSON.parse fails on it.
+    for (const how of ['lower', 'upper', 'mixed'] as const)
+      stream.write(`data: {"type":"error","message":"Invalid header Authorization: Bearer ${spell(token, how)}\n\n`);
+    stream.close();
+    const relayed = await text;
+    const replayed = await (await proxy(call('GET', '/projects/p-esc/events'))).text();
+
+    for (const seen of [relayed, replayed, JSON.stringify(logs)]) {
+      expect(seen).not.toContain(token);
+      expect(decodeEscapes(seen)).not.toContain(token);
+    }
+    // The events themselves went on, each with the token replaced.
+    for (const sent of [relayed, replayed])
+      expect(eventsOf(sent).map(({ data }) => data)).toEqual([
+        expect.stringContaining('project_created'),
+        ...Array.from(
+          { length: 3 },
+          () => '{"type":"error","message":"Invalid header Authorization: Bearer [redacted]',
+        ),
+      ]);
+  });
+});
+
+describe('upstream text in log reasons', () => {
+  const hostileKey = `<script>alert(1)</script>\n[error] forged log line ${'k'.repeat(1 << 20)}`;
+
+  it.each([
+    [{ [hostileKey]: [], connections: [] }, 'the listing holds 2 lists under connections and 1 unexpected key'],
+    [{ [hostileKey]: [] }, 'the listing holds a list under 1 unexpected key'],
+  ])('a listing with a 1 MiB key of its own: 502, and the reason names none of it', async (data, reason) => {
+    const { proxy, logs } = setup(() => json({ success: true, message: 'ok', data }));
+    const response = await proxy(call('GET', '/deployments/vercel/connections'));
+
+    expect(response.status).toBe(502);
+    const logged = JSON.stringify(logs);
+    for (const part of ['<script>', 'forged log line', 'kkkk']) expect(logged).not.toContain(part);
+    expect(logs.find((entry) => entry.event === 'upstream_refused')?.reason).toBe(`upstream answer refused: ${reason}`);
+  });
+
+  it('every reason reaching onLog is one line of at most 500 characters, however long an error says', async () => {
+    const { stream, text, logs } = await generate({
+      onGeneration: () => {
+        throw new Error(`line one\nline two\r\u2028${'e'.repeat(1 << 20)}`);
+      },
+    });
+    stream.event({ type: 'project_created', project_id: 'p-log', app_url: 'https://p.example' });
+    stream.event({ type: 'stream_end', project_id: 'p-log' });
+    stream.close();
+    await text;
+
+    const failure = logs.find((entry) => entry.event === 'internal_error')?.reason ?? '';
+    expect(failure).toMatch(/^onGeneration threw: Error: line one line two {2}e+…$/);
+    for (const { reason = '' } of logs) {
+      expect(reason.length).toBeLessThanOrEqual(501);
+      expect(reason).not.toMatch(/[\n\r\u2028]/);
+    }
+  });
+});
