@@ -30,6 +30,13 @@ export interface BuiltAnswer {
   reason?: string;
 }
 
+/** A success envelope (not `success: false`) whose `data` is null, absent or an empty array. */
+function isEnvelopeWithoutData(body: unknown): body is { message?: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { success, data } = body as { success?: unknown; data?: unknown };
+  return success !== false && (data === null || data === undefined || (Array.isArray(data) && data.length === 0));
+}
+
 /** The wait an upstream `Retry-After` asks for, in ms: strictly parsed, garbage ignored, capped. */
 export function cappedRetryAfterMs(header: string | null, now: number, maxMs: number): number | undefined {
   const ms = parseRetryAfter(header, now);
@@ -56,10 +63,11 @@ export async function buildAnswer(
   if (read.kind === 'stalled') return refuse(504, proxyMessages.upstreamTimeout, 'upstream answer stalled');
   if (read.kind === 'cut') return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer cut short');
   const ok = response.status >= 200 && response.status < 300;
-  if (ok && read.text.trim() === '' && policy.emptySuccess) {
-    // The action happened; what it produced is not known, so the browser asks for the state again.
-    return { relayed: { status: 200, body: JSON.stringify({ success: true, message: '', data: null, errors: null }) } };
-  }
+  // The action happened; what it produced is not known, so the browser asks for the state again.
+  const happened = (message: string): BuiltAnswer => ({
+    relayed: { status: 200, body: JSON.stringify({ success: true, message, data: null, errors: null }) },
+  });
+  if (ok && read.text.trim() === '' && policy.emptySuccess) return happened('');
   if (jsonDeeperThan(read.text, context.maxDepth))
     return refuse(502, proxyMessages.upstreamUnexpected, 'upstream answer nested too deeply');
   let body: unknown;
@@ -70,6 +78,10 @@ export async function buildAnswer(
       return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
     return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer is not JSON (status ${response.status})`);
   }
+  // An envelope without data (`null`, absent, or PHP's empty array `[]`: the spec allows `data: null`) after a
+  // deploy, push or link: the action happened too, and a 502 would invite a second one.
+  if (ok && policy.emptySuccess && isEnvelopeWithoutData(body))
+    return happened(typeof body.message === 'string' ? context.clean(body.message) : '');
   try {
     if (ok) {
       const built = buildSuccessAnswer(policy.answer, body, { userId: context.userId, clean: context.clean });

@@ -107,6 +107,36 @@ describe('a success without a body', () => {
     }
   });
 
+  it.each(cases)(
+    '%s answered with an envelope without data (null, absent, [] from PHP) is a success, never a 502',
+    async (_, path, body) => {
+      for (const answer of [
+        { success: true, message: 'Deployment queued.', data: null, errors: null },
+        { success: true, message: 'Deployment queued.' },
+        { success: true, message: 'Deployment queued.', data: [], errors: null },
+      ]) {
+        const { proxy, upstream } = setup(() => json(answer));
+        const response = await proxy(call('POST', path, body));
+        expect(upstream.calls).toHaveLength(1);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({
+          success: true,
+          message: 'Deployment queued.',
+          data: null,
+          errors: null,
+        });
+      }
+      // An envelope that says it failed, or whose data is not the route's, is still not a success.
+      for (const answer of [
+        { success: false, message: 'No.', data: null },
+        { success: true, message: 'x', data: ['surprise'] },
+      ]) {
+        const { proxy } = setup(() => json(answer));
+        expect((await proxy(call('POST', path, body))).status).toBe(502);
+      }
+    },
+  );
+
   it('resolves the client with what is known, so the screen says it happened', async () => {
     const { proxy } = setup(() => new Response(null, { status: 204 }));
     const client = createAgentClient({
