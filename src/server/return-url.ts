@@ -40,9 +40,15 @@ function httpUrl(value: string): URL | undefined {
 }
 
 /**
+ * The URL's href, unless its normalised path starts with `//` (`/..//evil.example` normalises to it): the origin is
+ * the app's, but an app that redirects to its own path would send the browser to `//evil.example`, another host.
+ */
+const hrefOf = (url: URL) => (url.pathname.startsWith('//') ? undefined : url.href);
+
+/**
  * The normalised return URL to send upstream, or undefined when refused. Refused: anything not a string,
- * surrounding spaces, control characters, other schemes, credentials, protocol-relative `//host` and origins
- * outside the rule. `undefined` asks for the default (the app URL).
+ * surrounding spaces, control characters, other schemes, credentials, protocol-relative `//host` (also once
+ * normalised, as a path) and origins outside the rule. `undefined` asks for the default (the app URL).
  */
 export function resolveReturnUrl(value: unknown, policy: ReturnUrlPolicy): string | undefined {
   if (policy.kind === 'unconfigured') return undefined;
@@ -52,10 +58,10 @@ export function resolveReturnUrl(value: unknown, policy: ReturnUrlPolicy): strin
     // A path on the app's own origin; `//host` and `/\host` would leave it.
     if (policy.kind !== 'configured' || value.startsWith('//')) return undefined;
     const joined = new URL(value, policy.base);
-    return joined.origin === policy.base.origin ? joined.href : undefined;
+    return joined.origin === policy.base.origin ? hrefOf(joined) : undefined;
   }
   const url = httpUrl(value);
   if (url === undefined) return undefined;
-  if (policy.kind === 'configured') return policy.origins.has(url.origin) ? url.href : undefined;
-  return loopbackHosts.has(url.hostname) ? url.href : undefined;
+  if (policy.kind === 'configured') return policy.origins.has(url.origin) ? hrefOf(url) : undefined;
+  return loopbackHosts.has(url.hostname) ? hrefOf(url) : undefined;
 }

@@ -279,6 +279,13 @@ describe('return URLs', () => {
       'https://\u0430pp.example.test',
       'https://app.example.test\u3002evil.example',
       'ftp://app.example.test',
+      // Normalised to a path starting with `//`: the app origin's, but a redirect to that path leaves it.
+      '/..//evil.example',
+      '/.//evil.example',
+      '/%2e%2e//evil.example',
+      '/x/..//evil.example',
+      'https://app.example.test//evil.example',
+      'https://app.example.test/..//evil.example',
       '',
       42,
       ['/x'],
