@@ -10,6 +10,7 @@ import {
   applyGenerationAction,
   createRecordingDraft,
   firstEventIdOfGeneration,
+  isTerminalEvent,
   parseAgentEvent,
   projectStatusOf,
   reduceGenerationEvent,
@@ -92,6 +93,8 @@ export function recordGeneration(
   let projectId = recording.projectId;
   let generation: number | undefined;
   let recordingOn = true;
+  // A terminal event ends the generation: the upstream is not waited on after it (it might hold the connection open).
+  let terminated = false;
   // Events seen before the project id is known (a generate sends project_created first, so rarely any). An upstream
   // that never names its project must not grow it without bound: the newest are kept, within the bounds the stores
   // give a generation's log by default (the oldest would be trimmed from the log anyway).
@@ -145,6 +148,7 @@ export function recordGeneration(
   const note = (data: string): string | undefined => {
     const parsed = parseAgentEvent(data);
     if (!parsed.ok) return undefined;
+    if (isTerminalEvent(parsed.event)) terminated = true;
     // The time only stamps tool steps, which the recording does not keep.
     const applied = reduceGenerationEvent(draft, parsed.event, 0);
     const named = draft.projectId;
@@ -219,6 +223,11 @@ export function recordGeneration(
           const written = record(event);
           if (written !== undefined) await written;
           controller.enqueue(event);
+          if (terminated) {
+            await finish();
+            controller.close();
+            void reader.cancel().catch(() => undefined);
+          }
         } catch (error) {
           await finish();
           controller.error(error);

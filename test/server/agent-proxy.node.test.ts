@@ -166,8 +166,8 @@ describe('forwarding', () => {
     const response = await proxy(
       call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
     );
-    upstreamStream.write(`data: {"type":"error","message":"Bad token ${escaped}"}\n\n`);
     upstreamStream.write(`data: {"type":"tool_progress","detail":"${fakeToken}"}\n\n`);
+    upstreamStream.write(`data: {"type":"error","message":"Bad token ${escaped}"}\n\n`);
     upstreamStream.close();
     const text = await createBodyReader(response.body).rest();
     const events = text
@@ -175,8 +175,8 @@ describe('forwarding', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as Record<string, string>);
     expect(events).toEqual([
-      { type: 'error', message: 'Bad token [redacted]' },
       { type: 'tool_progress', detail: '[redacted]' },
+      { type: 'error', message: 'Bad token [redacted]' },
     ]);
     expect(text).toMatch(/^id: 1\ndata: .*\n\nid: 2\ndata: .*\n\n$/s);
     // What the events route replays was redacted too.

@@ -65,7 +65,7 @@ function proxyWithStreams(store = createMemoryProxyStore()) {
     stream.close();
     return body;
   };
-  return { ...scripted, generate };
+  return { ...scripted, streams, generate };
 }
 
 describe('a generation the upstream attributes to another end user’s project', () => {
@@ -114,6 +114,26 @@ describe('a generation the upstream attributes to another end user’s project',
       projects: { project_id: string; name: string | null }[];
     };
     expect(alices.projects).toEqual([expect.objectContaining({ project_id: 'p-alice', name: 'Alice private shop' })]);
+  });
+});
+
+describe('an upstream that holds the connection open after its terminal event', () => {
+  it('ends the browser’s stream, records the turn as ended and lets the upstream go, without waiting for a limit', async () => {
+    const { proxy, logs, streams } = proxyWithStreams();
+    const response = await proxy(call('alice', 'POST', '/agent/generate', { prompt: 'A recipe box with tags' }));
+    const body = createBodyReader(response.body).rest();
+    const stream = streams.at(-1)!;
+    stream.event({ type: 'project_created', project_id: 'p-alice', app_url: 'https://built.example/' });
+    stream.event({ type: 'file_created', path: 'src/a.tsx' });
+    stream.event({ type: 'stream_end', project_id: 'p-alice', app_url: 'https://built.example/' });
+    // Never closed, and no timer ever fires (manual timers): only the terminal event can end it.
+    expect(await body).toContain('stream_end');
+    await expect.poll(() => stream.state.cancelled).toBe(true);
+    const conversation = (await (await proxy(call('alice', 'GET', '/projects/p-alice/conversation'))).json()) as {
+      turns: { outcome: { status: string } | null }[];
+    };
+    expect(conversation.turns.map((turn) => turn.outcome?.status)).toEqual(['completed']);
+    expect(logs.find((entry) => entry.event === 'stream_closed')?.reason).toBe('upstream completed');
   });
 });
 
