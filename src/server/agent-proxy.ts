@@ -79,7 +79,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     timers,
     maxBodyBytes,
     statusCacheMs,
-    heartbeatMs,
     budgetScope,
     limits,
     allowedOrigins,
@@ -104,12 +103,12 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const drainState = createDrainState();
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
   const quotas = createQuotas(options.quota, store, now);
-  const projectRoutes = createProjectRoutes({ store, timers, heartbeatMs, drainState, usage: quotas.usage });
   const countedRoutes = createBudgetScope(budgetScope);
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.text);
+  const projectRoutes = createProjectRoutes({ store, timers, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({
     userId,
     clean: redact.text,
@@ -322,7 +321,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             {
               store,
               timers,
-              heartbeatMs,
               ...relaying,
               log,
               now,

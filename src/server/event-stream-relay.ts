@@ -24,6 +24,8 @@ export interface RelayedEvent {
 export const defaultMaxBufferedBytes = 1024 * 1024;
 /** Default longest wait for a browser to make room before it is dropped with a resumable close. */
 export const defaultSlowReaderMs = 10_000;
+/** The log's reason for a browser dropped for reading too slowly (`slow_reader`), on every route that relays. */
+export const slowReaderReason = 'the browser read too slowly; closed for it to resume';
 
 /** Options of `relayEventStream`. */
 export interface EventStreamRelayOptions {

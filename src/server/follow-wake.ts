@@ -1,6 +1,6 @@
 /**
  * How a follower of a project's events waits for the next ones: woken by the store when something is
- * recorded (on any instance), with a timeout for heartbeats and as a safety net for a lost wake-up.
+ * recorded (on any instance), with a timeout as a safety net for a lost wake-up.
  */
 import type { RelayTimers } from './event-stream-relay.js';
 

@@ -6,7 +6,7 @@
  */
 import type { AgentRouteName, StreamSlicing } from '../core/index.js';
 import type { createDrainState } from './drain.js';
-import { eventStreamHeaders, relayEvents, type RelayTimers } from './event-stream-relay.js';
+import { eventStreamHeaders, relayEvents, slowReaderReason, type RelayTimers } from './event-stream-relay.js';
 import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
 import { generationRecordOf, type GenerationRecord } from './generation-records.js';
 import type { ProxyStore } from './proxy-store.js';
@@ -134,7 +134,7 @@ export function relayGenerationStream(
         method: 'POST',
         route,
         externalUserId: userId,
-        reason: 'the browser read too slowly; closed for it to resume',
+        reason: slowReaderReason,
       }),
     onBrowserGone: () =>
       log({

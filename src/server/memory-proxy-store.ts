@@ -214,15 +214,21 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
         if (mine.size === 0 && watchers.get(projectId) === mine) watchers.delete(projectId);
       };
     },
-    async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
+    async readEvents(projectId, after, maxBytes): Promise<GenerationEvents | undefined> {
       const log = liveLog(projectId);
       if (log === undefined) return undefined;
-      return {
-        generation: log.generation,
-        // Ids are consecutive, so the first wanted event's index follows from the first kept id.
-        events: log.events.slice(Math.max(0, after - (log.events[0]?.id ?? 1) + 1)),
-        ended: log.endedAt !== undefined,
-      };
+      // Ids are consecutive, so the first wanted event's index follows from the first kept id.
+      const from = Math.max(0, after - (log.events[0]?.id ?? 1) + 1);
+      let to = log.events.length;
+      if (maxBytes !== undefined) {
+        // A page: the events that fit in `maxBytes`, and at least one.
+        let bytes = 0;
+        for (to = from; to < log.events.length; to++) {
+          bytes += log.events[to]?.data.length ?? 0;
+          if (bytes > maxBytes && to > from) break;
+        }
+      }
+      return { generation: log.generation, events: log.events.slice(from, to), ended: log.endedAt !== undefined };
     },
     async noteProject(projectId, userId, patch, at) {
       const project = record(projectId, userId, at);

@@ -9,12 +9,27 @@ import {
   type ProjectListBody,
   type ProxyRouteName,
   type RouteMatch,
+  type StreamSlicing,
 } from '../core/index.js';
 import { errorResponse, jsonHeaders, proxyMessages, ProxyRefusal } from './proxy-responses.js';
-import { ProxyStoreUnavailableError, storeUnavailableMessage, type ProxyStore } from './proxy-store.js';
+import {
+  ProxyStoreUnavailableError,
+  storeUnavailableMessage,
+  type GenerationEvents,
+  type ProxyStore,
+  type RecordedEvent,
+} from './proxy-store.js';
 import type { DrainState } from './drain.js';
-import { encodeEvent, eventStreamHeaders, heartbeatBytes, type RelayTimers } from './event-stream-relay.js';
+import {
+  defaultMaxBufferedBytes,
+  defaultSlowReaderMs,
+  eventStreamHeaders,
+  relayEvents,
+  slowReaderReason,
+  type RelayTimers,
+} from './event-stream-relay.js';
 import { createFollowWake } from './follow-wake.js';
+import type { ProxyLogEntry } from './proxy-types.js';
 import type { Usage } from './quota.js';
 import type { AgentProxyUser } from './route-policy.js';
 
@@ -24,8 +39,19 @@ const noQuota: Usage = { used: 0, limit: null, resets_at: null, period: null };
 export interface ProjectRoutesOptions {
   store: ProxyStore;
   timers: RelayTimers;
-  /** A `: ping` after this long without a byte (0: never). */
+  /** A `: ping` ends each period of this long in which no event went out, as on a relayed stream (0: never). */
   heartbeatMs: number;
+  /**
+   * Most event bytes queued for one browser (default 1 MiB): a follower reads the store, a page of at most this
+   * much at a time, only while its browser has room.
+   */
+  maxBufferedBytes?: number;
+  /** How long a follower's full buffer waits for its browser before a resumable close (default 10 s; 0: never). */
+  slowReaderMs?: number;
+  /** How the relay shares the thread it runs on (a page's main thread); undefined: it never pauses. */
+  slicing?: StreamSlicing | undefined;
+  /** Where a follower dropped for reading too slowly is logged (`slow_reader`). */
+  log?(entry: ProxyLogEntry): void;
   /** How often a follower looks for new events when the store cannot wake it (default 250 ms). */
   pollMs?: number;
   /** A follower stops after this long without a new event (the recording instance may be gone); default 5 min. */
@@ -51,6 +77,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
   const { store, timers } = options;
   const pollMs = options.pollMs ?? 250;
   const followIdleMs = options.followIdleMs ?? 300_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? defaultMaxBufferedBytes;
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -62,8 +89,65 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
       signal.addEventListener('abort', done, { once: true });
     });
 
-  async function follow(projectId: string, request: Request, after: number): Promise<Response> {
-    const first = await store.readEvents(projectId, after);
+  /**
+   * The generation's events after `after`, from the page already read on, one at a time as the relay asks for them
+   * (it asks only while its browser has room): then the next page, and once the log is read, the next event
+   * recorded, woken by the store (or polling it), until the generation ends or goes quiet for `followIdleMs`.
+   */
+  function recordedEvents(projectId: string, first: GenerationEvents, after: number, stop: AbortSignal) {
+    const wake = createFollowWake(timers);
+    let unwatch: (() => void) | undefined;
+    let page = first;
+    let index = 0;
+    let last = after;
+    let lastNew = Date.now();
+    const next = async (): Promise<RecordedEvent | undefined> => {
+      for (;;) {
+        if (stop.aborted) return undefined;
+        const event = page.events[index];
+        if (event !== undefined) {
+          index += 1;
+          last = event.id;
+          return event;
+        }
+        // A store may answer in pages: the follow ends only on an empty read after the end.
+        if (page.events.length === 0) {
+          if (page.ended || Date.now() - lastNew > followIdleMs) return undefined;
+          if (unwatch === undefined) await sleep(pollMs, stop);
+          else await wake.wait(rereadMs, stop);
+          if (stop.aborted) return undefined;
+        }
+        const read = await store.readEvents(projectId, last, maxBufferedBytes);
+        if (read === undefined || read.generation !== first.generation) return undefined;
+        page = read;
+        index = 0;
+        if (read.events.length > 0) lastNew = Date.now();
+      }
+    };
+    return new ReadableStream<RecordedEvent>(
+      {
+        async start() {
+          unwatch = await store.watchEvents?.(projectId, wake.notify).catch(() => undefined);
+        },
+        async pull(controller) {
+          let event: RecordedEvent | undefined;
+          try {
+            event = await next();
+          } catch {
+            // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
+          }
+          if (event !== undefined) return controller.enqueue(event);
+          unwatch?.();
+          controller.close();
+        },
+      },
+      // Nothing is read ahead of the relay: what the follower holds is its browser's buffer and one page.
+      { highWaterMark: 0 },
+    );
+  }
+
+  async function follow(projectId: string, request: Request, after: number, userId: string): Promise<Response> {
+    const first = await store.readEvents(projectId, after, maxBufferedBytes);
     // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
     // a newer one (it polls the status instead), or the generation has ended and it has seen every event.
     if (
@@ -75,53 +159,31 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     const stop = new AbortController();
     request.signal.addEventListener('abort', () => stop.abort(), { once: true });
     const forget = options.drainState?.track(() => stop.abort());
-    let batch: typeof first | undefined = first;
-    let last = after;
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        const wake = createFollowWake(timers);
-        const unwatch = await store.watchEvents?.(projectId, wake.notify).catch(() => undefined);
-        let lastNew = Date.now();
-        let lastByte = Date.now();
-        try {
-          while (!stop.signal.aborted) {
-            if (batch === undefined || batch.generation !== first.generation) break;
-            for (const event of batch.events) controller.enqueue(encodeEvent(event));
-            if (batch.events.length > 0) {
-              last = batch.events[batch.events.length - 1]?.id ?? last;
-              lastNew = lastByte = Date.now();
-            } else {
-              // A store may answer in pages: the follow ends only on an empty read after the end.
-              if (batch.ended || Date.now() - lastNew > followIdleMs) break;
-              if (options.heartbeatMs > 0 && Date.now() - lastByte >= options.heartbeatMs) {
-                controller.enqueue(heartbeatBytes);
-                lastByte = Date.now();
-              }
-              if (unwatch === undefined) await sleep(pollMs, stop.signal);
-              else {
-                const toPing = options.heartbeatMs > 0 ? options.heartbeatMs - (Date.now() - lastByte) : rereadMs;
-                await wake.wait(Math.max(1, Math.min(rereadMs, toPing)), stop.signal);
-              }
-            }
-            batch = await store.readEvents(projectId, last);
-          }
-        } catch {
-          // The store failed mid-follow: end the stream; the browser reads it as interrupted and recovers.
-        }
-        forget?.();
-        unwatch?.();
-        try {
-          // A close without a terminal event: the browser resumes from its last id (on another instance too).
-          controller.close();
-        } catch {
-          // The browser cancelled meanwhile.
-        }
-      },
-      cancel() {
-        stop.abort();
-      },
+    // The generate relay's own backpressure, heartbeat and slow-reader drop. Every close is one without a terminal
+    // event: the browser resumes from its last id (on another instance too).
+    const relayed = relayEvents(recordedEvents(projectId, first, after, stop.signal), {
+      heartbeatMs: options.heartbeatMs,
+      timers,
+      // The browser went away or the proxy drains: closed at once, with the events already queued.
+      signal: stop.signal,
+      maxBufferedBytes,
+      slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
+      slicing: options.slicing,
+      onSlowReader: () =>
+        options.log?.({
+          level: 'warn',
+          event: 'slow_reader',
+          method: 'GET',
+          route: 'projectEvents',
+          externalUserId: userId,
+          projectId,
+          reason: slowReaderReason,
+        }),
+      // Unlike a generation's upstream, the store is read only for the browser: once it is gone, the follow stops.
+      onBrowserGone: () => stop.abort(),
     });
-    return new Response(body, { status: 200, headers: eventStreamHeaders() });
+    void relayed.done.then(() => forget?.());
+    return new Response(relayed.body, { status: 200, headers: eventStreamHeaders() });
   }
 
   /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */
@@ -157,7 +219,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
           return json(body);
         }
         case 'projectEvents':
-          return await follow(await ownProject(), request, replayAfter(request));
+          return await follow(await ownProject(), request, replayAfter(request), userId);
         default:
           return match.name satisfies never;
       }

@@ -91,7 +91,6 @@ export function resolveProxySettings(options: AgentProxyOptions) {
     timers,
     maxBodyBytes,
     statusCacheMs,
-    heartbeatMs,
     budgetScope,
     limits,
     allowedOrigins,
@@ -105,7 +104,9 @@ export function resolveProxySettings(options: AgentProxyOptions) {
       timers,
     },
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+    /** How event streams go to a browser: the generate relay's and the events route's followers alike. */
     relaying: {
+      heartbeatMs,
       maxBufferedBytes: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
       slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
       slicing: options.slicing === undefined ? defaultStreamSlicing() : (options.slicing ?? undefined),

@@ -98,8 +98,13 @@ export interface ProxyStore {
    * cannot (followers then poll). Optional.
    */
   watchEvents?(projectId: string, onChange: () => void): Promise<(() => void) | undefined>;
-  /** The latest generation's events after `after`, or undefined when nothing is recorded. */
-  readEvents(projectId: string, after: number): Promise<GenerationEvents | undefined>;
+  /**
+   * The latest generation's events after `after`, or undefined when nothing is recorded. A store may answer in
+   * pages (a follower reads on after the last event it got); with `maxBytes`, a page holds at most that much event
+   * data (counted as the log's bytes are), and always at least one event, so a follower holds no more than its
+   * browser has room for.
+   */
+  readEvents(projectId: string, after: number, maxBytes?: number): Promise<GenerationEvents | undefined>;
   /** Creates or updates an end user's project summary. */
   noteProject(projectId: string, userId: string, patch: ProjectPatch, at: number): Promise<void>;
   /** The end user's projects, newest first. */

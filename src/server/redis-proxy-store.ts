@@ -284,9 +284,10 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
         [generation, JSON.stringify(outcome), retentionMs],
       );
     },
-    async readEvents(projectId, after): Promise<GenerationEvents | undefined> {
-      const reply = (await run(readEventsScript, [key('generation', projectId), key('events', projectId)], [after])) as
-        string[] | [];
+    async readEvents(projectId, after, maxBytes): Promise<GenerationEvents | undefined> {
+      const keys = [key('generation', projectId), key('events', projectId)];
+      const page = maxBytes !== undefined && Number.isFinite(maxBytes) ? [Math.max(0, Math.floor(maxBytes))] : [];
+      const reply = (await run(readEventsScript, keys, [after, ...page])) as string[] | [];
       if (reply.length === 0) return undefined;
       const events: RecordedEvent[] = [];
       for (let index = 2; index + 1 < reply.length; index += 2)

@@ -150,14 +150,18 @@ return 1
 `;
 
 /**
- * Reads the latest generation after an id, atomically with its state. KEYS: generation hash, events stream.
- * ARGV: after. Returns {} when nothing is recorded, else {generation, ended, id1, data1, id2, data2, ...}.
+ * Reads the latest generation after an id, atomically with its state: a page of at most 1,000 events and, with
+ * ARGV[2], at most that many bytes of data (at least one event). KEYS: generation hash, events stream.
+ * ARGV: after, max bytes (optional). Returns {} when nothing is recorded, else {generation, ended, id1, data1, ...}.
  */
 export const readEventsScript = `
 local state = redis.call('HMGET', KEYS[1], 'generation', 'ended')
 if not state[1] then return {} end
 local out = {state[1], state[2]}
+local maxBytes, bytes = tonumber(ARGV[2]), 0
 for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '(0-' .. ARGV[1], '+', 'COUNT', 1000)) do
+  bytes = bytes + string.len(entry[2][2])
+  if maxBytes and bytes > maxBytes and #out > 2 then break end
   out[#out + 1] = string.sub(entry[1], 3)
   out[#out + 1] = entry[2][2]
 end

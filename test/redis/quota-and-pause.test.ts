@@ -4,7 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createAgentProxy, type AgentProxyOptions, type RedisProxyStore } from 'agent-embed/server';
+import {
+  createAgentProxy,
+  createMemoryProxyStore,
+  type AgentProxyOptions,
+  type RedisProxyStore,
+} from 'agent-embed/server';
 import { useTestRedis } from './redis-server.js';
 
 const redis = useTestRedis();
@@ -129,5 +134,36 @@ describe('the event log on Redis', () => {
     // One event larger than the cap on its own is still kept: the newest always stays.
     await store.appendEvent('p-log', generation, { id: 11, data: 'x'.repeat(500) });
     expect(((await store.readEvents('p-log', 0))?.events ?? []).map((event) => event.id)).toEqual([11]);
+  });
+
+  it('reads in pages of at most maxBytes of data, at least one event, as the memory store does', async () => {
+    const redisStore = redis.newStore();
+    const memoryStore = createMemoryProxyStore();
+    const turn = {
+      kind: 'generate' as const,
+      prompt: 'Paged',
+      mode: 'build' as const,
+      at: new Date().toISOString(),
+      outcome: null,
+    };
+    for (const store of [redisStore, memoryStore]) {
+      const generation = await store.beginGeneration('p-page', 'alice', turn);
+      for (let index = 1; index <= 10; index++)
+        await store.appendEvent('p-page', generation, { id: index, data: 'x'.repeat(index === 4 ? 100 : 30) });
+    }
+    const pages = async (store: typeof redisStore | typeof memoryStore) => {
+      const read: number[][] = [];
+      for (let after = 0; after < 10;) {
+        const ids = ((await store.readEvents('p-page', after, 70))?.events ?? []).map((event) => event.id);
+        read.push(ids);
+        after = ids.at(-1) ?? 10;
+      }
+      return read;
+    };
+    // Two 30-byte events fit in 70; the 100-byte one comes alone (a page holds at least one event).
+    const expected = [[1, 2], [3], [4], [5, 6], [7, 8], [9, 10]];
+    expect(await pages(redisStore)).toEqual(expected);
+    expect(await pages(memoryStore)).toEqual(expected);
+    expect(((await redisStore.readEvents('p-page', 0))?.events ?? []).map((event) => event.id)).toHaveLength(10);
   });
 });
