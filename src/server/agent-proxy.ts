@@ -107,7 +107,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
-  const { log, warnOnce } = createProxyLog(options.onLog, redact.text);
+  const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
   const projectRoutes = createProjectRoutes({ store, timers, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({
     userId,

@@ -205,4 +205,18 @@ describe('upstream text in log reasons', () => {
       expect(reason).not.toMatch(/[\n\r\u2028]/);
     }
   });
+
+  it('a reason holds the token in no spelling a JSON reader decodes', async () => {
+    const { stream, text, logs } = await generate({
+      onGeneration: () => {
+        throw new Error(`upstream said "Bearer ${spell(fakeToken, 'upper')}" and ${fakeToken}`);
+      },
+    });
+    stream.event({ type: 'stream_end', project_id: 'p-log' });
+    stream.close();
+    await text;
+    const failure = logs.find((entry) => entry.event === 'internal_error')?.reason ?? '';
+    expect(failure).toBe('onGeneration threw: Error: upstream said "Bearer [redacted]" and [redacted]');
+    expect(decodeEscapes(JSON.stringify(logs))).not.toContain(fakeToken);
+  });
 });
