@@ -49,6 +49,8 @@ export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLik
   maxEventBytesPerGeneration?: number;
   /** How long a generation's events are kept after its end, in ms (default 1 hour). */
   eventRetentionMs?: number;
+  /** Most turns kept per conversation (the oldest go first; default 200, as the memory store). */
+  maxTurnsPerProject?: number;
   /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
   runningRetentionMs?: number;
   /** How long a request waits for the first connection to open before it answers 503 (default 5000 ms). */
@@ -106,6 +108,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   const maxEvents = options.maxEventsPerGeneration ?? 5_000;
   const maxEventBytes = options.maxEventBytesPerGeneration ?? 8 * 1024 * 1024;
   const retentionMs = options.eventRetentionMs ?? 3_600_000;
+  const maxTurns = Math.max(1, Math.floor(options.maxTurnsPerProject ?? 200));
   const runningMs = options.runningRetentionMs ?? 86_400_000;
   let client: RedisClientLike | undefined = 'client' in options ? options.client : undefined;
   let owned: OwnedClient | undefined;
@@ -266,7 +269,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
           key('project', projectId),
           key('projects', userId),
         ],
-        [JSON.stringify(turn), projectId, userId, at, runningMs, iso(at)],
+        [JSON.stringify(turn), projectId, userId, at, runningMs, iso(at), maxTurns],
       );
       return Number(generation);
     },
@@ -280,7 +283,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     async endGeneration(projectId, generation, outcome) {
       await run(
         endGenerationScript,
-        [key('generation', projectId), key('events', projectId), key('turns', projectId)],
+        [key('generation', projectId), key('events', projectId), key('turns', projectId), key('project', projectId)],
         [generation, JSON.stringify(outcome), retentionMs],
       );
     },

@@ -91,12 +91,19 @@ return 1
 `;
 
 /**
- * Starts a generation: appends the turn, empties the event stream, marks the generation running (kept at
- * most ARGV[5] ms if its instance dies). KEYS: turns list, events stream, generation hash, project hash,
- * owner's project zset. ARGV: turn JSON, project id, user, at ms, running TTL ms, at ISO.
+ * Starts a generation: numbers it (the project's count of generations; a project recorded before the count was
+ * kept counts its turns), appends the turn and keeps the newest ARGV[7], empties the event stream, marks the
+ * generation running (kept at most ARGV[5] ms if its instance dies). KEYS: turns list, events stream, generation
+ * hash, project hash, owner's project zset. ARGV: turn JSON, project id, user, at ms, running TTL ms, at ISO, max
+ * turns.
  */
 export const beginGenerationScript = `
-local generation = redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('HEXISTS', KEYS[4], 'generations') == 0 then
+  redis.call('HSET', KEYS[4], 'generations', redis.call('LLEN', KEYS[1]))
+end
+local generation = redis.call('HINCRBY', KEYS[4], 'generations', 1)
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[7]), -1)
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[3], 'generation', generation, 'ended', '0', 'bytes', '0')
 redis.call('PEXPIRE', KEYS[3], ARGV[5])
@@ -130,12 +137,14 @@ return 1
 `;
 
 /**
- * Ends a generation: its outcome into its turn, and the retention time on its events.
- * KEYS: generation hash, events stream, turns list. ARGV: generation, outcome JSON, retention ms.
+ * Ends a generation: its outcome into its turn (unless the turn was trimmed as one of the oldest), and the
+ * retention time on its events. KEYS: generation hash, events stream, turns list, project hash. ARGV: generation,
+ * outcome JSON, retention ms.
  */
 export const endGenerationScript = `
-local index = tonumber(ARGV[1]) - 1
-local turn = redis.call('LINDEX', KEYS[3], index)
+local count = tonumber(redis.call('HGET', KEYS[4], 'generations') or redis.call('LLEN', KEYS[3]))
+local index = redis.call('LLEN', KEYS[3]) - (count - tonumber(ARGV[1])) - 1
+local turn = index >= 0 and redis.call('LINDEX', KEYS[3], index)
 if turn then
   local decoded = cjson.decode(turn)
   decoded.outcome = cjson.decode(ARGV[2])

@@ -167,3 +167,66 @@ describe('the event log on Redis', () => {
     expect(((await redisStore.readEvents('p-page', 0))?.events ?? []).map((event) => event.id)).toHaveLength(10);
   });
 });
+
+describe('a conversation on Redis', () => {
+  const turn = (prompt: string) => ({
+    kind: 'generate' as const,
+    prompt,
+    mode: 'build' as const,
+    at: new Date().toISOString(),
+    outcome: null,
+  });
+  const outcome = (files: number) => ({
+    status: 'completed' as const,
+    files_created: files,
+    files_modified: 0,
+    steps: 1,
+  });
+
+  it('keeps the newest maxTurnsPerProject turns, each outcome on its own turn, as the memory store does', async () => {
+    for (const store of [
+      redis.newStore({ maxTurnsPerProject: 2 }),
+      createMemoryProxyStore({ maxTurnsPerProject: 2 }),
+    ]) {
+      const first = await store.beginGeneration('p-turns', 'alice', turn('first'));
+      const second = await store.beginGeneration('p-turns', 'alice', turn('second'));
+      // The first generation's end comes after the second began: its turn is still kept.
+      await store.endGeneration('p-turns', first, outcome(1));
+      const third = await store.beginGeneration('p-turns', 'alice', turn('third'));
+      expect([first, second, third]).toEqual([1, 2, 3]);
+      // The second's turn is the oldest kept; the first's end had been written before it went.
+      await store.endGeneration('p-turns', second, outcome(2));
+      // An end of a generation whose turn was trimmed writes into no other turn.
+      await store.endGeneration('p-turns', first, outcome(9));
+      await store.endGeneration('p-turns', third, outcome(3));
+      const turns = await store.getConversation('p-turns');
+      expect(turns.map((kept) => [kept.prompt, kept.outcome?.files_created])).toEqual([
+        ['second', 2],
+        ['third', 3],
+      ]);
+    }
+  });
+
+  it('numbers on from the turns of a project recorded before the count was kept', async () => {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: redis.server.url });
+    await client.connect();
+    try {
+      const keyPrefix = `old-${randomUUID()}:`;
+      // Two turns as an earlier version recorded them: numbered by the list's length, no count.
+      await client.rPush(`${keyPrefix}turns:p-old`, [JSON.stringify(turn('one')), JSON.stringify(turn('two'))]);
+      const store = redis.newStore({ keyPrefix });
+      const next = await store.beginGeneration('p-old', 'alice', turn('three'));
+      expect(next).toBe(3);
+      await store.endGeneration('p-old', next, outcome(3));
+      const turns = await store.getConversation('p-old');
+      expect(turns.map((kept) => [kept.prompt, kept.outcome?.files_created ?? null])).toEqual([
+        ['one', null],
+        ['two', null],
+        ['three', 3],
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
