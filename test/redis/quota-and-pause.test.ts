@@ -14,6 +14,15 @@ import { useTestRedis } from './redis-server.js';
 
 const redis = useTestRedis();
 
+/** A conversation turn as the recorder begins one. */
+const turnOf = (prompt: string) => ({
+  kind: 'generate' as const,
+  prompt,
+  mode: 'build' as const,
+  at: new Date().toISOString(),
+  outcome: null,
+});
+
 const openStream = () =>
   new Response('data: {"type":"stream_end","project_id":"p-q","app_url":"https://p-q.example"}\n\n', {
     headers: { 'content-type': 'text/event-stream' },
@@ -118,14 +127,7 @@ describe('the upstream pause on Redis', () => {
 describe('the event log on Redis', () => {
   it('keeps at most the configured bytes and events of a generation, the newest always', async () => {
     const store = redis.newStore({ maxEventBytesPerGeneration: 100, maxEventsPerGeneration: 50 });
-    const turn = {
-      kind: 'generate' as const,
-      prompt: 'A bounded log',
-      mode: 'build' as const,
-      at: new Date().toISOString(),
-      outcome: null,
-    };
-    const generation = await store.beginGeneration('p-log', 'alice', turn);
+    const generation = await store.beginGeneration('p-log', 'alice', turnOf('A bounded log'));
     const data = (index: number) => JSON.stringify({ type: 'tool_progress', n: index }).padEnd(30, ' ');
     for (let index = 1; index <= 10; index++)
       await store.appendEvent('p-log', generation, { id: index, data: data(index) });
@@ -139,15 +141,8 @@ describe('the event log on Redis', () => {
   it('reads in pages of at most maxBytes of data, at least one event, as the memory store does', async () => {
     const redisStore = redis.newStore();
     const memoryStore = createMemoryProxyStore();
-    const turn = {
-      kind: 'generate' as const,
-      prompt: 'Paged',
-      mode: 'build' as const,
-      at: new Date().toISOString(),
-      outcome: null,
-    };
     for (const store of [redisStore, memoryStore]) {
-      const generation = await store.beginGeneration('p-page', 'alice', turn);
+      const generation = await store.beginGeneration('p-page', 'alice', turnOf('Paged'));
       for (let index = 1; index <= 10; index++)
         await store.appendEvent('p-page', generation, { id: index, data: 'x'.repeat(index === 4 ? 100 : 30) });
     }
@@ -169,13 +164,6 @@ describe('the event log on Redis', () => {
 });
 
 describe('a conversation on Redis', () => {
-  const turn = (prompt: string) => ({
-    kind: 'generate' as const,
-    prompt,
-    mode: 'build' as const,
-    at: new Date().toISOString(),
-    outcome: null,
-  });
   const outcome = (files: number) => ({
     status: 'completed' as const,
     files_created: files,
@@ -188,11 +176,11 @@ describe('a conversation on Redis', () => {
       redis.newStore({ maxTurnsPerProject: 2 }),
       createMemoryProxyStore({ maxTurnsPerProject: 2 }),
     ]) {
-      const first = await store.beginGeneration('p-turns', 'alice', turn('first'));
-      const second = await store.beginGeneration('p-turns', 'alice', turn('second'));
+      const first = await store.beginGeneration('p-turns', 'alice', turnOf('first'));
+      const second = await store.beginGeneration('p-turns', 'alice', turnOf('second'));
       // The first generation's end comes after the second began: its turn is still kept.
       await store.endGeneration('p-turns', first, outcome(1));
-      const third = await store.beginGeneration('p-turns', 'alice', turn('third'));
+      const third = await store.beginGeneration('p-turns', 'alice', turnOf('third'));
       expect([first, second, third]).toEqual([1, 2, 3]);
       // The second's turn is the oldest kept; the first's end had been written before it went.
       await store.endGeneration('p-turns', second, outcome(2));
@@ -214,9 +202,9 @@ describe('a conversation on Redis', () => {
     try {
       const keyPrefix = `old-${randomUUID()}:`;
       // Two turns as an earlier version recorded them: numbered by the list's length, no count.
-      await client.rPush(`${keyPrefix}turns:p-old`, [JSON.stringify(turn('one')), JSON.stringify(turn('two'))]);
+      await client.rPush(`${keyPrefix}turns:p-old`, [JSON.stringify(turnOf('one')), JSON.stringify(turnOf('two'))]);
       const store = redis.newStore({ keyPrefix });
-      const next = await store.beginGeneration('p-old', 'alice', turn('three'));
+      const next = await store.beginGeneration('p-old', 'alice', turnOf('three'));
       expect(next).toBe(3);
       await store.endGeneration('p-old', next, outcome(3));
       const turns = await store.getConversation('p-old');
