@@ -102,8 +102,13 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     ).toBe(1);
     expect(await builder.innerText()).not.toMatch(/Writing your app|Updating your app/);
     expect(await builder.innerText()).not.toMatch(/Your app is ready|Generate an app first/);
-    // Something else can start at once.
-    expect(await page.getByRole('button', { name: 'Generate' }).isEnabled()).toBe(true);
+    // The composer agrees too: it is this project's, its change held while the server may still build (not a
+    // form for a new app); something else can start at once from "New project".
+    const send = page.getByRole('button', { name: 'Send follow-up' });
+    expect(await send.isDisabled()).toBe(true);
+    expect(await send.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await page.getByRole('button', { name: 'Generate' }).count()).toBe(0);
+    expect(await builder.getByRole('button', { name: 'New project' }).isEnabled()).toBe(true);
   });
 
   it('a stream drop recovers with progress and status consistent', async () => {
