@@ -141,6 +141,30 @@ describe('a deeply nested event', () => {
   });
 });
 
+describe('line endings', () => {
+  it('reads CRLF split across chunks, CR alone and a CR ending the stream as the SSE spec does', async () => {
+    const { stream, text } = await generate();
+    const event = (message: string) => `data: ${JSON.stringify({ type: 'tool_progress', message })}`;
+    // CRLF whose LF starts the next chunk: one line ending, not a blank line that would end the event early.
+    stream.write(`${event('split')}\r`);
+    stream.write('\n\r');
+    stream.write('\n');
+    // CR alone, and CRLF.
+    stream.write(`${event('cr')}\r\r${event('crlf')}\r\n\r\n`);
+    // Comments with one CR each, as an upstream may mix them.
+    stream.write(':\n:\n:\r\n');
+    // The last blank line is a CR at the very end of the stream.
+    stream.write(`${event('last')}\n\r`);
+    stream.close();
+    expect(eventsOf(await text).map(({ data }) => (JSON.parse(data) as { message: string }).message)).toEqual([
+      'split',
+      'cr',
+      'crlf',
+      'last',
+    ]);
+  });
+});
+
 describe('the token spelled with JSON escapes in an event that is not valid JSON', () => {
   // A token of base64's alphabet, so that `/` is in it (spelled `\/` too).
   const token = `${fakeToken}+/=`;
