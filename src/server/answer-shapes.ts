@@ -231,6 +231,17 @@ function messageOf(body: unknown, clean: (text: string) => string): string {
   return isRecord(body) && typeof body.message === 'string' ? clean(body.message) : '';
 }
 
+/**
+ * The message of a success envelope without data (`data` null, absent, or PHP's empty array `[]`: the spec allows
+ * `data: null`), or undefined for any other answer. After a deploy, push or link, such an answer says it happened.
+ */
+export function dataLessSuccessMessage(body: unknown, clean: (text: string) => string): string | undefined {
+  if (!isRecord(body) || body.success === false) return undefined;
+  const { data } = body;
+  const dataLess = data === null || data === undefined || (Array.isArray(data) && data.length === 0);
+  return dataLess ? messageOf(body, clean) : undefined;
+}
+
 /** Options of the answer builders. */
 export interface BuildOptions {
   /** The signed-in end user, for owned resources. */

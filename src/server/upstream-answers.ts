@@ -5,7 +5,7 @@
  * the browser and its reason to the log.
  */
 import { parseRetryAfter } from '../core/index.js';
-import { buildFailureAnswer, buildSuccessAnswer, UnreadableAnswer } from './answer-shapes.js';
+import { buildFailureAnswer, buildSuccessAnswer, dataLessSuccessMessage, UnreadableAnswer } from './answer-shapes.js';
 import { jsonDeeperThan, readBoundedBody, type BodyLimits } from './bounded-json.js';
 import { errorBody, proxyMessages, retryAfterSeconds, type RelayedJson } from './proxy-responses.js';
 import type { RoutePolicy } from './route-policy.js';
@@ -28,13 +28,6 @@ export interface AnswerContext {
 export interface BuiltAnswer {
   relayed: RelayedJson;
   reason?: string;
-}
-
-/** A success envelope (not `success: false`) whose `data` is null, absent or an empty array. */
-function isEnvelopeWithoutData(body: unknown): body is { message?: unknown } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { success, data } = body as { success?: unknown; data?: unknown };
-  return success !== false && (data === null || data === undefined || (Array.isArray(data) && data.length === 0));
 }
 
 /** The wait an upstream `Retry-After` asks for, in ms: strictly parsed, garbage ignored, capped. */
@@ -78,10 +71,9 @@ export async function buildAnswer(
       return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
     return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer is not JSON (status ${response.status})`);
   }
-  // An envelope without data (`null`, absent, or PHP's empty array `[]`: the spec allows `data: null`) after a
-  // deploy, push or link: the action happened too, and a 502 would invite a second one.
-  if (ok && policy.emptySuccess && isEnvelopeWithoutData(body))
-    return happened(typeof body.message === 'string' ? context.clean(body.message) : '');
+  // An envelope without data after a deploy, push or link: the action happened too, and a 502 would invite a second.
+  const dataLessMessage = ok && policy.emptySuccess ? dataLessSuccessMessage(body, context.clean) : undefined;
+  if (dataLessMessage !== undefined) return happened(dataLessMessage);
   try {
     if (ok) {
       const built = buildSuccessAnswer(policy.answer, body, { userId: context.userId, clean: context.clean });
