@@ -41,3 +41,37 @@ it('a turn whose stream dropped stays running while its build is recovered, what
   expect(turns).toHaveLength(1);
   expect(turns[0]!.outcome).toBeUndefined();
 });
+
+it('keeps the conversation in storage: written after the publishes that changed it, once per task, read back by a new store', async () => {
+  const transport = createMockTransport({ speed: 'instant', rateLimit: false });
+  const values = new Map<string, string>();
+  const writes: string[] = [];
+  const storage = {
+    getItem: (key: string) => values.get(key) ?? null,
+    setItem: (key: string, value: string) => {
+      writes.push(key);
+      values.set(key, value);
+    },
+    removeItem: (key: string) => void values.delete(key),
+  };
+  const options = { client: createAgentClient({ transport }), storage, storageKey: 'kept' };
+  store = createAgentStore(options);
+  const result = await store.getState().generate({ prompt: 'A recipe box with tags and a shopping list' });
+  expect(result.outcome).toBe('completed');
+  // The turn was placed, moved to its project and given its outcome in the same task's publishes: nothing is
+  // written until that task has ended, and then once.
+  expect(writes.filter((key) => key === 'kept:conversations')).toHaveLength(0);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(writes.filter((key) => key === 'kept:conversations')).toHaveLength(1);
+  const saved = JSON.parse(values.get('kept:conversations') ?? '{}') as Record<string, { outcome?: unknown }[]>;
+  expect(saved[result.projectId!]).toEqual([
+    expect.objectContaining({
+      prompt: 'A recipe box with tags and a shopping list',
+      outcome: expect.objectContaining({ status: 'completed' }),
+    }),
+  ]);
+
+  store.destroy();
+  store = createAgentStore({ ...options, storage });
+  expect(store.getState().conversations[result.projectId!]).toEqual(saved[result.projectId!]);
+});

@@ -202,13 +202,19 @@ export function createConversationRecorder(options: ConversationOptions): Conver
   // Which project each turn is under, by its generation's start time and kind (a re-keyed generation keeps both).
   const placed = new Map<string, string>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let unsaved: Record<string, readonly ConversationEntry[]> | undefined;
 
+  // Written in a task of its own, once for every change before it: a storage write in the publish would lengthen
+  // the task that renders it (the person's click among them), and timers are not re-armed per change.
   function save(conversations: Record<string, readonly ConversationEntry[]>): void {
     if (options.storage === null) return;
     const storage = options.storage;
-    clearTimeout(saveTimer);
+    const scheduled = unsaved !== undefined;
+    unsaved = conversations;
+    if (scheduled) return;
     saveTimer = setTimeout(() => {
-      const kept = Object.fromEntries(Object.entries(conversations).slice(-maxProjects));
+      const kept = Object.fromEntries(Object.entries(unsaved ?? {}).slice(-maxProjects));
+      unsaved = undefined;
       try {
         storage.setItem(savedKey(options), JSON.stringify(kept));
       } catch {
@@ -270,5 +276,11 @@ export function createConversationRecorder(options: ConversationOptions): Conver
     return conversations;
   }
 
-  return { apply, stop: () => clearTimeout(saveTimer) };
+  return {
+    apply,
+    stop() {
+      clearTimeout(saveTimer);
+      unsaved = undefined;
+    },
+  };
 }
