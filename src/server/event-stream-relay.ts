@@ -1,9 +1,8 @@
 /**
  * Relays events to the browser one by one as they complete, re-emitted from their parsed data (never the
- * upstream's bytes), with a heartbeat comment between them while the upstream is quiet, and, while asked
- * to, hands each event's data to an inspector before the event is sent. A browser that reads slowly holds
- * at most a bounded buffer: the relay waits for it to make room, and drops it with a resumable close when
- * it stays behind (it resumes from its `Last-Event-ID` through the events route).
+ * upstream's bytes), with a heartbeat comment between them while the upstream is quiet. A browser that reads
+ * slowly holds at most a bounded buffer: the relay waits for it to make room, and drops it with a resumable
+ * close when it stays behind (it resumes from its `Last-Event-ID` through the events route).
  */
 import { createSlicer, type StreamSlicing } from '../core/index.js';
 import { parseUpstreamEvents } from './upstream-events.js';
@@ -37,10 +36,6 @@ export interface EventStreamRelayOptions {
   timers: RelayTimers;
   /** Aborted when the browser goes away (the request's signal). */
   signal?: AbortSignal;
-  /** Whether events should still be handed to `inspect` (checked per event, so it can stop early). */
-  wantsEvents?(): boolean;
-  /** Sees the data of each event while wanted; awaited before the event goes to the browser. */
-  inspect?(data: string): void | Promise<void>;
   /** The browser went away while the upstream stream was still open (called once). */
   onBrowserGone?(): void;
   /** Most bytes queued for a browser that reads slowly (default 1 MiB). */
@@ -224,7 +219,6 @@ export function relayEvents(
           break;
         }
         // Each await costs a promise per event: only what may wait is awaited.
-        if (options.inspect !== undefined && (options.wantsEvents?.() ?? true)) await options.inspect(value.data);
         send(encodeEvent(value));
         sentThisPeriod = true;
         if (browserOpen && !hasRoom()) await waitForRoom();
