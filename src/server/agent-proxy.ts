@@ -108,7 +108,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
 
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
-  const projectRoutes = createProjectRoutes({ store, timers, ...relaying, log, drainState, usage: quotas.usage });
+  const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({
     userId,
     clean: redact.text,

@@ -39,6 +39,8 @@ const noQuota: Usage = { used: 0, limit: null, resets_at: null, period: null };
 export interface ProjectRoutesOptions {
   store: ProxyStore;
   timers: RelayTimers;
+  /** The proxy's clock (`now`): how long a follower has gone without a new event. */
+  now: () => number;
   /** A `: ping` ends each period of this long in which no event went out, as on a relayed stream (0: never). */
   heartbeatMs: number;
   /**
@@ -74,7 +76,7 @@ function replayAfter(request: Request): number {
 
 /** Creates the handler of the proxy's own routes for an authorised user. */
 export function createProjectRoutes(options: ProjectRoutesOptions) {
-  const { store, timers } = options;
+  const { store, timers, now } = options;
   const pollMs = options.pollMs ?? 250;
   const followIdleMs = options.followIdleMs ?? 300_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? defaultMaxBufferedBytes;
@@ -100,7 +102,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     let page = first;
     let index = 0;
     let last = after;
-    let lastNew = Date.now();
+    let lastNew = now();
     const next = async (): Promise<RecordedEvent | undefined> => {
       for (;;) {
         if (stop.aborted) return undefined;
@@ -112,7 +114,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         }
         // A store may answer in pages: the follow ends only on an empty read after the end.
         if (page.events.length === 0) {
-          if (page.ended || Date.now() - lastNew > followIdleMs) return undefined;
+          if (page.ended || now() - lastNew > followIdleMs) return undefined;
           if (unwatch === undefined) await sleep(pollMs, stop);
           else await wake.wait(rereadMs, stop);
           if (stop.aborted) return undefined;
@@ -121,7 +123,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         if (read === undefined || read.generation !== first.generation) return undefined;
         page = read;
         index = 0;
-        if (read.events.length > 0) lastNew = Date.now();
+        if (read.events.length > 0) lastNew = now();
       }
     };
     return new ReadableStream<RecordedEvent>(

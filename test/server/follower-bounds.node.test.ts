@@ -30,8 +30,11 @@ const call = (method: string, path: string, body?: unknown, headers: Record<stri
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
-/** Timers on a manual clock: `advance` fires, in order, those due by then; `pending(ms)`: one set for `ms` waits. */
-function createClock(): RelayTimers & { advance(ms: number): void; pending(ms: number): boolean } {
+/**
+ * Timers on a manual clock: `advance` fires, in order, those due by then; `pending(ms)`: one set for `ms` waits;
+ * `time()` reads the clock (the proxy's `now`).
+ */
+function createClock(): RelayTimers & { advance(ms: number): void; pending(ms: number): boolean; time(): number } {
   let now = 0;
   let next = 1;
   const timers = new Map<number, { at: number; ms: number; callback: () => void }>();
@@ -45,6 +48,7 @@ function createClock(): RelayTimers & { advance(ms: number): void; pending(ms: n
       timers.delete(handle as number);
     },
     pending: (ms) => [...timers.values()].some((timer) => timer.ms === ms),
+    time: () => now,
     advance(ms) {
       now += ms;
       for (;;) {
@@ -239,4 +243,36 @@ describe('a follower of the events route holds a bounded buffer', () => {
     expect(resumed.status).toBe(200);
     expect([...beforeClose, ...(await readSse(resumed))]).toEqual(build);
   }, 60_000);
+});
+
+describe('a follower of a build that went quiet', () => {
+  it("ends after five minutes without a new event, by the proxy's clock, and not before", async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const clock = createClock();
+    // The recording instance went away mid-build: the log has one event and no end.
+    const turn = { kind: 'followUp' as const, prompt, mode: null, at: new Date(0).toISOString(), outcome: null };
+    const generation = await store.beginGeneration('p-alice', 'alice', turn);
+    await store.appendEvent('p-alice', generation, { id: 1, data: '{"type":"tool_progress","tool":"edit_file"}' });
+    const { proxy } = setup(() => new Response(null, { status: 500 }), { store, timers: clock, now: clock.time });
+    const follower = createBodyReader((await proxy(call('GET', '/projects/p-alice/events'))).body);
+    expect(await follower.next()).toContain('edit_file');
+
+    let ended = false;
+    const rest = follower.rest().then((text) => {
+      ended = true;
+      return text;
+    });
+    // Woken by nothing, it re-reads the store every 5 s (the wake-up may have been lost) until 5 min have passed.
+    for (let waited = 0; waited < 300_000; waited += 5_000) {
+      await expect.poll(() => clock.pending(5_000), { interval: 1 }).toBe(true);
+      clock.advance(5_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(false);
+    await expect.poll(() => clock.pending(5_000), { interval: 1 }).toBe(true);
+    clock.advance(5_000);
+    // Without a terminal event: its browser resumes from its last id, and sees the status poll's answer meanwhile.
+    expect(await rest).toBe('');
+    expect(ended).toBe(true);
+  });
 });
