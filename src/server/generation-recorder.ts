@@ -51,6 +51,9 @@ export interface GenerationRecording {
 // The memory and Redis stores keep at most 5,000 events and 8 MiB of a generation's log by default.
 const maxPendingEvents = 5_000;
 const maxPendingChars = 8 * 1024 * 1024;
+// Most events, and characters of their data, read ahead while the oldest one's write is under way.
+const maxAheadEvents = 512;
+const maxAheadChars = 1024 * 1024;
 /** The most of a prompt a turn keeps (characters): the browser's body may hold far more than a person writes. */
 const maxTurnPromptChars = 16 * 1024;
 
@@ -60,6 +63,13 @@ function keptPrompt(prompt: string): string {
   const cut = prompt.slice(0, maxTurnPromptChars - 1);
   // A lone high surrogate at the end would be half a character.
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
+/** Appends events in one call where the store can (`appendEvents`), else one at a time. */
+async function appendEvents(store: ProxyStore, projectId: string, generation: number, events: RecordedEvent[]) {
+  if (events.length === 0) return;
+  if (store.appendEvents !== undefined) return store.appendEvents(projectId, generation, events);
+  for (const event of events) await store.appendEvent(projectId, generation, event);
 }
 
 function turnOf(recording: GenerationRecording): ConversationTurn {
@@ -129,7 +139,7 @@ export function recordGeneration(
       // A generate numbers its first events before it knows its project; it is always generation 1.
       if (nextId === 1) nextId = firstEventIdOfGeneration(generation);
       pendingChars = 0;
-      for (const event of pending.splice(0)) await store.appendEvent(id, generation, event);
+      await appendEvents(store, id, generation, pending.splice(0));
     });
     // The project's summary says it is building, so another tab that opens it follows the build.
     await guard(() =>
@@ -156,25 +166,49 @@ export function recordGeneration(
       ? named
       : undefined;
   };
+  /** Writes events to the log in one store call where the store can; never rejects (a failure stops recording). */
+  const write = (project: string, at: number, events: RecordedEvent[]): Promise<void> => {
+    if (!recordingOn) return Promise.resolve();
+    try {
+      return appendEvents(store, project, at, events).catch(fail);
+    } catch (error) {
+      fail(error);
+      return Promise.resolve();
+    }
+  };
+  // Group commit: the events recorded while a write is under way wait for it together and go in the next write, so a
+  // burst costs a store call (a Redis round trip) per batch, not per event; each resolves when its own batch is in.
+  let batch: RecordedEvent[] = [];
+  let batchWritten: Promise<void> | undefined;
+  let lastWrite: Promise<void> = Promise.resolve();
   /** Appends an event to the log; nothing to wait for once the store has failed. */
   const append = (project: string, at: number, event: RecordedEvent): Promise<void> | undefined => {
     if (!recordingOn) return undefined;
-    try {
-      return store.appendEvent(project, at, event).catch(fail);
-    } catch (error) {
-      fail(error);
-      return undefined;
-    }
+    batch.push(event);
+    batchWritten ??= lastWrite = lastWrite.then(() => {
+      const events = batch;
+      batch = [];
+      batchWritten = undefined;
+      return write(project, at, events);
+    });
+    return batchWritten;
   };
+  // While a generate's project is being named, the next events wait: they can only be recorded once it has begun.
+  let naming = false;
   const nameProject = async (named: string, event: RecordedEvent) => {
-    // Another user's project (a broken or hostile upstream named it): its records are not this generation's to write.
-    if ((await recording.onProject?.(named)) === false) {
-      recordingOn = false;
-      pending.length = 0;
-      return;
+    naming = true;
+    try {
+      // Another user's project (a broken or hostile upstream named it): its records are not this generation's.
+      if ((await recording.onProject?.(named)) === false) {
+        recordingOn = false;
+        pending.length = 0;
+        return;
+      }
+      await begin(named);
+      if (generation !== undefined) await append(named, generation, event);
+    } finally {
+      naming = false;
     }
-    await begin(named);
-    if (generation !== undefined) await append(named, generation, event);
   };
   /**
    * Records an event; gives what to wait for before it goes on (the store's write). Plain functions, not async
@@ -203,6 +237,70 @@ export function recordGeneration(
   const reader = upstream.getReader();
   const started = recording.projectId === undefined ? Promise.resolve() : begin(recording.projectId);
   let begun = false;
+  // Events read and recorded, in order, each handed on once its write is in. While the oldest's write is under way
+  // the next are read and recorded (so they share a write), within a bound of events and characters.
+  const ahead: { event: RecordedEvent; written: Promise<void> | undefined }[] = [];
+  let aheadChars = 0;
+  let reading: { result: Promise<ReadableStreamReadResult<string>>; done: Promise<boolean> } | undefined;
+  let upstreamEnd: { error?: unknown } | undefined;
+  let writeFailure: { error: unknown; written: Promise<void> } | undefined;
+  // Each write (a batch's, or a project's naming) is watched once, however many events wait for it: so that the
+  // loop knows without awaiting whether it is in. One that rejects (naming a project the store could not check)
+  // ends the stream with its error, as it did when each write was awaited in turn.
+  const settled = new WeakSet<Promise<void>>();
+  const watched = new WeakMap<Promise<void>, Promise<void>>();
+  const watch = (written: Promise<void>): Promise<void> => {
+    let watching = watched.get(written);
+    if (watching === undefined) {
+      watching = written.then(
+        () => void settled.add(written),
+        (error: unknown) => {
+          writeFailure ??= { error, written };
+          settled.add(written);
+        },
+      );
+      watched.set(written, watching);
+    }
+    return watching;
+  };
+  const isWritten = (written: Promise<void> | undefined) => written === undefined || settled.has(written);
+  /** Reads and records the next event; false when the oldest event's write came in first. */
+  const readAhead = async (): Promise<boolean> => {
+    if (reading === undefined) {
+      const result = reader.read();
+      reading = {
+        result,
+        done: result.then(
+          () => true,
+          () => true,
+        ),
+      };
+    }
+    const oldest = ahead[0]?.written;
+    if (oldest !== undefined && !isWritten(oldest)) {
+      const readFirst = await Promise.race([reading.done, watch(oldest).then(() => false)]);
+      if (!readFirst) return false;
+    }
+    let result: ReadableStreamReadResult<string>;
+    try {
+      result = await reading.result;
+    } finally {
+      reading = undefined;
+    }
+    const { done, value } = result;
+    if (done) {
+      upstreamEnd = {};
+      return true;
+    }
+    firstEventAt ??= recording.now();
+    // Numbered before it is recorded: naming the project may move the next id (see `begin`).
+    const event = { id: nextId++, data: value };
+    const written = record(event);
+    if (written !== undefined) void watch(written);
+    ahead.push({ event, written });
+    aheadChars += value.length;
+    return true;
+  };
   return new ReadableStream<RelayedEvent>(
     {
       async pull(controller) {
@@ -210,27 +308,38 @@ export function recordGeneration(
           await started;
           begun = true;
         }
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
+        for (;;) {
+          const oldest = ahead[0];
+          // The events before the one whose write failed went on; it and those after it do not.
+          if (writeFailure !== undefined && oldest?.written === writeFailure.written) {
             await finish();
-            controller.close();
+            controller.error(writeFailure.error);
             return;
           }
-          firstEventAt ??= recording.now();
-          // Numbered before it is recorded: naming the project may move the next id (see `begin`).
-          const event = { id: nextId++, data: value };
-          const written = record(event);
-          if (written !== undefined) await written;
-          controller.enqueue(event);
-          if (terminated) {
-            await finish();
-            controller.close();
-            void reader.cancel().catch(() => undefined);
+          if (oldest !== undefined && isWritten(oldest.written)) {
+            ahead.shift();
+            aheadChars -= oldest.event.data.length;
+            controller.enqueue(oldest.event);
+            if (ahead.length > 0 || (upstreamEnd === undefined && !terminated)) return;
           }
-        } catch (error) {
-          await finish();
-          controller.error(error);
+          if (ahead.length === 0 && (upstreamEnd !== undefined || terminated)) {
+            await finish();
+            if (upstreamEnd?.error !== undefined) controller.error(upstreamEnd.error);
+            else controller.close();
+            // A terminal event ends the generation, whatever the upstream still holds open.
+            if (upstreamEnd === undefined) void reader.cancel().catch(() => undefined);
+            return;
+          }
+          const full = ahead.length >= maxAheadEvents || aheadChars >= maxAheadChars;
+          if (oldest !== undefined && (full || naming || upstreamEnd !== undefined || terminated)) {
+            if (oldest.written !== undefined) await watch(oldest.written);
+            continue;
+          }
+          try {
+            await readAhead();
+          } catch (error) {
+            upstreamEnd = { error };
+          }
         }
       },
       cancel(reason) {

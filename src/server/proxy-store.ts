@@ -90,6 +90,11 @@ export interface ProxyStore {
   beginGeneration(projectId: string, userId: string, turn: ConversationTurn): Promise<number>;
   /** Records one relayed event of a generation. */
   appendEvent(projectId: string, generation: number, event: RecordedEvent): Promise<void>;
+  /**
+   * Records several relayed events of a generation, in order, in one write (optional: without it each is appended
+   * in turn). A burst's events are recorded in batches: one store call for all that waited for the previous one.
+   */
+  appendEvents?(projectId: string, generation: number, events: readonly RecordedEvent[]): Promise<void>;
   /** Marks a generation ended with its outcome; its events are kept for the retention time from now. */
   endGeneration(projectId: string, generation: number, outcome: ConversationTurnOutcome): Promise<void>;
   /**

@@ -18,7 +18,7 @@ import {
   type RecordedEvent,
 } from './proxy-store.js';
 import {
-  appendEventScript,
+  appendEventsScript,
   beginGenerationScript,
   budgetScript,
   endGenerationScript,
@@ -193,6 +193,13 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       return undefined;
     })().catch(() => (subscriber = undefined)));
 
+  async function appendEvents(projectId: string, generation: number, events: readonly RecordedEvent[]) {
+    if (events.length === 0) return;
+    const args: (string | number)[] = [generation, maxEvents, runningMs, maxEventBytes];
+    for (const event of events) args.push(event.id, event.data);
+    await run(appendEventsScript, [key('generation', projectId), key('events', projectId)], args);
+  }
+
   return {
     ready: () => firstReady,
     async close() {
@@ -273,13 +280,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       );
       return Number(generation);
     },
-    async appendEvent(projectId, generation, event: RecordedEvent) {
-      await run(
-        appendEventScript,
-        [key('generation', projectId), key('events', projectId)],
-        [generation, event.id, event.data, maxEvents, runningMs, maxEventBytes],
-      );
-    },
+    appendEvent: (projectId, generation, event) => appendEvents(projectId, generation, [event]),
+    appendEvents,
     async endGeneration(projectId, generation, outcome) {
       await run(
         endGenerationScript,

@@ -117,22 +117,26 @@ return generation
 `;
 
 /**
- * Appends one event if its generation is still the latest, then drops the oldest events while the log holds
- * more than the most events or bytes (the newest always stays). KEYS: generation hash, events stream.
- * ARGV: generation, event id, data, max events, running TTL ms, max bytes.
+ * Appends events, in order, if their generation is still the latest, then drops the oldest events while the log
+ * holds more than the most events or bytes (the newest always stays); wakes followers once. KEYS: generation hash,
+ * events stream. ARGV: generation, max events, running TTL ms, max bytes, then each event's id and data.
  */
-export const appendEventScript = `
+export const appendEventsScript = `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
-redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'd', ARGV[3])
-local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', string.len(ARGV[3]))
-local maxEvents, maxBytes = tonumber(ARGV[4]), tonumber(ARGV[6])
+local added = 0
+for index = 5, #ARGV - 1, 2 do
+  redis.call('XADD', KEYS[2], '0-' .. ARGV[index], 'd', ARGV[index + 1])
+  added = added + string.len(ARGV[index + 1])
+end
+local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', added)
+local maxEvents, maxBytes = tonumber(ARGV[2]), tonumber(ARGV[4])
 while redis.call('XLEN', KEYS[2]) > 1 and (bytes > maxBytes or redis.call('XLEN', KEYS[2]) > maxEvents) do
   local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)[1]
   bytes = redis.call('HINCRBY', KEYS[1], 'bytes', -string.len(oldest[2][2]))
   redis.call('XDEL', KEYS[2], oldest[1])
 end
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-redis.call('PUBLISH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', KEYS[2], ARGV[#ARGV - 1])
 return 1
 `;
 

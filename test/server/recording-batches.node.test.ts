@@ -1,0 +1,146 @@
+/**
+ * The recording of a relayed generation in batches: while the store writes one batch, the proxy reads and records
+ * the events that follow (a bounded number), and writes them together in the next call, so a burst costs a store
+ * call (a Redis round trip) per batch. Every event still reaches the browser only once it is recorded, in order,
+ * each recorded once; a store that fails mid-stream stops the recording, never the relay; and a store that never
+ * answers holds a bounded read-ahead, not the upstream's whole stream.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryProxyStore, type AgentProxyUser, type ProxyStore, type RecordedEvent } from 'agent-embed/server';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedProxy,
+  createScriptedStream,
+} from './scripted-upstream.js';
+
+const appOrigin = 'https://app.example.test';
+const basePath = '/api/agent';
+const alice: AgentProxyUser = { externalUserId: 'alice' };
+const prompt = 'A recipe box with tags please';
+
+const generate = () =>
+  new Request(`${appOrigin}${basePath}/agent/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt }),
+  });
+
+/** A file event of about `size` characters. */
+const fileEvent = (n: number, size = 80) => ({ type: 'file_created', path: `src/${n}-${'x'.repeat(size)}.tsx` });
+
+/**
+ * A memory store whose event writes wait for `gate()` to say so: each call is noted with its ids; `recorded` holds
+ * the ids written so far.
+ */
+function gatedStore(gate: (call: number) => Promise<void>) {
+  const inner = createMemoryProxyStore();
+  const calls: number[][] = [];
+  const recorded = new Set<number>();
+  const write = async (projectId: string, generation: number, events: readonly RecordedEvent[]) => {
+    calls.push(events.map((event) => event.id));
+    await gate(calls.length);
+    await inner.appendEvents!(projectId, generation, events);
+    for (const event of events) recorded.add(event.id);
+  };
+  const store: ProxyStore = {
+    ...inner,
+    appendEvent: (projectId, generation, event) => write(projectId, generation, [event]),
+    appendEvents: write,
+  };
+  return { store, inner, calls, recorded };
+}
+
+function setup(store: ProxyStore) {
+  const stream = createScriptedStream();
+  const { proxy, logs } = createScriptedProxy(() => stream.response(), {
+    basePath,
+    authorize: () => alice,
+    appUrl: appOrigin,
+    store,
+    timers: createManualTimers(),
+    heartbeatMs: 0,
+    upstreamIdleTimeoutMs: 0,
+    upstreamStreamTimeoutMs: 0,
+  });
+  return { proxy, logs, stream };
+}
+
+/** The ids of the complete events in SSE text. */
+const idsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+
+describe('the recording of a burst', () => {
+  it('writes the events that waited for a write together, and sends each only once it is recorded', async () => {
+    const { store, inner, calls, recorded } = gatedStore(() => new Promise((resolve) => setTimeout(resolve, 5)));
+    const { proxy, stream } = setup(store);
+    const response = await proxy(generate());
+    const body = createBodyReader(response.body);
+    stream.event({ type: 'project_created', project_id: 'p-burst' });
+    for (let n = 1; n <= 2_000; n++) stream.event(fileEvent(n));
+    stream.event({ type: 'stream_end', project_id: 'p-burst' });
+    stream.close();
+
+    // Whenever the browser has an event, the store has it: a resume from that id finds it.
+    const sent: number[] = [];
+    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
+      const ids = idsIn(chunk);
+      expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
+      sent.push(...ids);
+    }
+    const all = Array.from({ length: 2_002 }, (_, index) => index + 1);
+    expect(sent).toEqual(all);
+    // Each event recorded once, in order, in far fewer writes than events (a write per event took 2,002).
+    expect(calls.flat()).toEqual(all);
+    expect(calls.length).toBeLessThan(50);
+    expect(Math.max(...calls.map((ids) => ids.length))).toBeGreaterThan(100);
+    const log = await inner.readEvents('p-burst', 0);
+    expect(log?.ended).toBe(true);
+    expect(log?.events.map((event) => event.id)).toEqual(all);
+  });
+
+  it('reads at most a bounded batch ahead of a store that does not answer, and goes on once it does', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The first write (the project's first event) goes through; the second hangs until released.
+    const { store, calls } = gatedStore((call) => (call === 2 ? released : Promise.resolve()));
+    const { proxy, stream } = setup(store);
+    const text = (await proxy(generate())).text();
+    stream.event({ type: 'project_created', project_id: 'p-stuck' });
+    for (let n = 1; n <= 5_000; n++) stream.event(fileEvent(n));
+    stream.event({ type: 'stream_end', project_id: 'p-stuck' });
+    stream.close();
+
+    await expect.poll(() => calls.length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Waiting for its store, the proxy holds the events of the write under way and of the next one: at most 512
+    // of them read ahead, not the 5,000 the upstream sent.
+    expect(calls.length).toBe(2);
+    expect(stream.drained()).toBe(false);
+    release();
+    expect(idsIn(await text)).toEqual(Array.from({ length: 5_002 }, (_, index) => index + 1));
+    const written = calls.flat();
+    expect(written).toEqual(Array.from({ length: 5_002 }, (_, index) => index + 1));
+    // After the hang, the 511 read meanwhile (512 held, with the one being written) went in one write.
+    expect(calls[2]?.length).toBe(511);
+  });
+
+  it('stops recording when the store fails mid-stream, and relays every event regardless', async () => {
+    const { store, calls } = gatedStore(async (call) => {
+      if (call === 3) throw new Error('Redis went away');
+    });
+    const { proxy, stream, logs } = setup(store);
+    const text = (await proxy(generate())).text();
+    stream.event({ type: 'project_created', project_id: 'p-lost' });
+    for (let n = 1; n <= 300; n++) {
+      stream.event(fileEvent(n));
+      // A chunk at a time, so that there are several writes.
+      if (n % 100 === 0) await expect.poll(() => stream.drained()).toBe(true);
+    }
+    stream.event({ type: 'stream_end', project_id: 'p-lost' });
+    stream.close();
+    expect(idsIn(await text)).toEqual(Array.from({ length: 302 }, (_, index) => index + 1));
+    // Nothing more was written after the failure.
+    expect(calls.length).toBe(3);
+    expect(logs.filter((entry) => entry.reason?.includes('Redis went away'))).toHaveLength(1);
+  });
+});
