@@ -166,30 +166,35 @@ export function recordGeneration(
       ? named
       : undefined;
   };
-  /** Writes events to the log in one store call where the store can; never rejects (a failure stops recording). */
-  const write = (project: string, at: number, events: RecordedEvent[]): Promise<void> => {
-    if (!recordingOn) return Promise.resolve();
+  /** Runs a store write; what to wait for, which never rejects (a failure stops recording); nothing once stopped. */
+  const write = (call: () => Promise<void>): Promise<void> | undefined => {
+    if (!recordingOn) return undefined;
     try {
-      return appendEvents(store, project, at, events).catch(fail);
+      return call().catch(fail);
     } catch (error) {
       fail(error);
-      return Promise.resolve();
+      return undefined;
     }
   };
-  // Group commit: the events recorded while a write is under way wait for it together and go in the next write, so a
-  // burst costs a store call (a Redis round trip) per batch, not per event; each resolves when its own batch is in.
+  // Group commit, for a store that writes a batch in one call (`appendEvents`): the events recorded while a write is
+  // under way wait for it together and go in the next write, so a burst costs a store call (a Redis round trip) per
+  // batch, not per event; each resolves when its own batch is in. Any other store gets each event in turn, as the
+  // recorder reads no event ahead of a write for it (see `maxAhead`).
+  const batches = store.appendEvents !== undefined;
+  const maxAhead = batches ? maxAheadEvents : 1;
   let batch: RecordedEvent[] = [];
   let batchWritten: Promise<void> | undefined;
   let lastWrite: Promise<void> = Promise.resolve();
   /** Appends an event to the log; nothing to wait for once the store has failed. */
   const append = (project: string, at: number, event: RecordedEvent): Promise<void> | undefined => {
     if (!recordingOn) return undefined;
+    if (!batches) return write(() => store.appendEvent(project, at, event));
     batch.push(event);
     batchWritten ??= lastWrite = lastWrite.then(() => {
       const events = batch;
       batch = [];
       batchWritten = undefined;
-      return write(project, at, events);
+      return write(() => appendEvents(store, project, at, events));
     });
     return batchWritten;
   };
@@ -241,22 +246,30 @@ export function recordGeneration(
   // the next are read and recorded (so they share a write), within a bound of events and characters.
   const ahead: { event: RecordedEvent; written: Promise<void> | undefined }[] = [];
   let aheadChars = 0;
-  let reading: { result: Promise<ReadableStreamReadResult<string>>; done: Promise<boolean> } | undefined;
-  let upstreamEnd: { error?: unknown } | undefined;
+  let reading: Promise<ReadableStreamReadResult<string>> | undefined;
+  // Made only when a read races a write.
+  let readingEnded: Promise<true> | undefined;
+  // How the upstream ended: its end, or a failure (whose reason may be undefined).
+  let upstreamEnd: { failed: false } | { failed: true; error: unknown } | undefined;
   let writeFailure: { error: unknown; written: Promise<void> } | undefined;
-  // Each write (a batch's, or a project's naming) is watched once, however many events wait for it: so that the
-  // loop knows without awaiting whether it is in. One that rejects (naming a project the store could not check)
-  // ends the stream with its error, as it did when each write was awaited in turn.
+  // Each write (a batch's, or a project's naming) is watched once, however many events wait for it, so that the loop
+  // knows without awaiting whether it is in (the watch resolves to false, for a race with the next read). One that
+  // rejects (naming a project the store could not check) ends the stream with its error, as it did when each write
+  // was awaited in turn.
   const settled = new WeakSet<Promise<void>>();
-  const watched = new WeakMap<Promise<void>, Promise<void>>();
-  const watch = (written: Promise<void>): Promise<void> => {
+  const watched = new WeakMap<Promise<void>, Promise<false>>();
+  const watch = (written: Promise<void>): Promise<false> => {
     let watching = watched.get(written);
     if (watching === undefined) {
       watching = written.then(
-        () => void settled.add(written),
+        () => {
+          settled.add(written);
+          return false as const;
+        },
         (error: unknown) => {
           writeFailure ??= { error, written };
           settled.add(written);
+          return false as const;
         },
       );
       watched.set(written, watching);
@@ -264,34 +277,8 @@ export function recordGeneration(
     return watching;
   };
   const isWritten = (written: Promise<void> | undefined) => written === undefined || settled.has(written);
-  /** Reads and records the next event; false when the oldest event's write came in first. */
-  const readAhead = async (): Promise<boolean> => {
-    if (reading === undefined) {
-      const result = reader.read();
-      reading = {
-        result,
-        done: result.then(
-          () => true,
-          () => true,
-        ),
-      };
-    }
-    const oldest = ahead[0]?.written;
-    if (oldest !== undefined && !isWritten(oldest)) {
-      const readFirst = await Promise.race([reading.done, watch(oldest).then(() => false)]);
-      if (!readFirst) return false;
-    }
-    let result: ReadableStreamReadResult<string>;
-    try {
-      result = await reading.result;
-    } finally {
-      reading = undefined;
-    }
-    const { done, value } = result;
-    if (done) {
-      upstreamEnd = {};
-      return true;
-    }
+  /** Records an event read from the upstream, and holds it until its write is in. */
+  const readOne = (value: string) => {
     firstEventAt ??= recording.now();
     // Numbered before it is recorded: naming the project may move the next id (see `begin`).
     const event = { id: nextId++, data: value };
@@ -299,7 +286,6 @@ export function recordGeneration(
     if (written !== undefined) void watch(written);
     ahead.push({ event, written });
     aheadChars += value.length;
-    return true;
   };
   return new ReadableStream<RelayedEvent>(
     {
@@ -324,21 +310,35 @@ export function recordGeneration(
           }
           if (ahead.length === 0 && (upstreamEnd !== undefined || terminated)) {
             await finish();
-            if (upstreamEnd?.error !== undefined) controller.error(upstreamEnd.error);
+            if (upstreamEnd?.failed === true) controller.error(upstreamEnd.error);
             else controller.close();
             // A terminal event ends the generation, whatever the upstream still holds open.
             if (upstreamEnd === undefined) void reader.cancel().catch(() => undefined);
             return;
           }
-          const full = ahead.length >= maxAheadEvents || aheadChars >= maxAheadChars;
+          const full = ahead.length >= maxAhead || aheadChars >= maxAheadChars;
           if (oldest !== undefined && (full || naming || upstreamEnd !== undefined || terminated)) {
             if (oldest.written !== undefined) await watch(oldest.written);
             continue;
           }
+          // Read the next event, unless the oldest one's write comes in first (then hand that on).
+          reading ??= reader.read();
+          if (oldest?.written !== undefined && !isWritten(oldest.written)) {
+            readingEnded ??= reading.then(
+              () => true as const,
+              () => true as const,
+            );
+            if (!(await Promise.race([readingEnded, watch(oldest.written)]))) continue;
+          }
           try {
-            await readAhead();
+            const { done, value } = await reading;
+            if (done) upstreamEnd = { failed: false };
+            else readOne(value);
           } catch (error) {
-            upstreamEnd = { error };
+            upstreamEnd = { failed: true, error };
+          } finally {
+            reading = undefined;
+            readingEnded = undefined;
           }
         }
       },

@@ -133,18 +133,6 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     return found;
   };
 
-  async function appendEvents(projectId: string, generation: number, events: readonly RecordedEvent[]) {
-    const log = logs.get(projectId);
-    if (log === undefined || log.generation !== generation) return;
-    for (const event of events) {
-      log.events.push(event);
-      log.bytes += event.data.length;
-    }
-    while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1))
-      log.bytes -= log.events.shift()?.data.length ?? 0;
-    changed(projectId);
-  }
-
   return {
     async getProjectOwner(projectId) {
       return owners.get(projectId);
@@ -197,8 +185,15 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       changed(projectId);
       return generation;
     },
-    appendEvent: (projectId, generation, event) => appendEvents(projectId, generation, [event]),
-    appendEvents,
+    async appendEvent(projectId, generation, event) {
+      const log = logs.get(projectId);
+      if (log === undefined || log.generation !== generation) return;
+      log.events.push(event);
+      log.bytes += event.data.length;
+      while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1))
+        log.bytes -= log.events.shift()?.data.length ?? 0;
+      changed(projectId);
+    },
     async endGeneration(projectId, generation, outcome) {
       const log = logs.get(projectId);
       if (log !== undefined && log.generation === generation) {

@@ -301,10 +301,6 @@ describe('the recording of a stream', () => {
           appended.push(args[2].id);
           return store.appendEvent(...args);
         },
-        appendEvents: (...args: Parameters<NonNullable<ProxyStore['appendEvents']>>) => {
-          appended.push(...args[2].map((event) => event.id));
-          return store.appendEvents!(...args);
-        },
       } satisfies ProxyStore,
     };
   }

@@ -1,7 +1,8 @@
 /**
- * The recording of a relayed generation in batches: while the store writes one batch, the proxy reads and records
- * the events that follow (a bounded number), and writes them together in the next call, so a burst costs a store
- * call (a Redis round trip) per batch. Every event still reaches the browser only once it is recorded, in order,
+ * The recording of a relayed generation in batches, for a store that writes a batch in one call (`appendEvents`, as
+ * the Redis store does): while the store writes one batch, the proxy reads and records the events that follow (a
+ * bounded number), and writes them together in the next call, so a burst costs a store call (a Redis round trip)
+ * per batch. A store without `appendEvents` gets each event in turn. Every event still reaches the browser only once it is recorded, in order,
  * each recorded once; a store that fails mid-stream stops the recording, never the relay; and a store that never
  * answers holds a bounded read-ahead, not the upstream's whole stream.
  */
@@ -40,7 +41,7 @@ function gatedStore(gate: (call: number) => Promise<void>) {
   const write = async (projectId: string, generation: number, events: readonly RecordedEvent[]) => {
     calls.push(events.map((event) => event.id));
     await gate(calls.length);
-    await inner.appendEvents!(projectId, generation, events);
+    for (const event of events) await inner.appendEvent(projectId, generation, event);
     for (const event of events) recorded.add(event.id);
   };
   const store: ProxyStore = {
@@ -142,5 +143,32 @@ describe('the recording of a burst', () => {
     // Nothing more was written after the failure.
     expect(calls.length).toBe(3);
     expect(logs.filter((entry) => entry.reason?.includes('Redis went away'))).toHaveLength(1);
+  });
+
+  it('gives a store without appendEvents each event in turn, reading none ahead of its write', async () => {
+    const inner = createMemoryProxyStore();
+    const written: number[] = [];
+    let writing = 0;
+    let mostAtOnce = 0;
+    const store: ProxyStore = {
+      ...inner,
+      async appendEvent(projectId, generation, event) {
+        mostAtOnce = Math.max(mostAtOnce, ++writing);
+        written.push(event.id);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        await inner.appendEvent(projectId, generation, event);
+        writing--;
+      },
+    };
+    const { proxy, stream } = setup(store);
+    const text = (await proxy(generate())).text();
+    stream.event({ type: 'project_created', project_id: 'p-turns' });
+    for (let n = 1; n <= 200; n++) stream.event(fileEvent(n));
+    stream.event({ type: 'stream_end', project_id: 'p-turns' });
+    stream.close();
+    const all = Array.from({ length: 202 }, (_, index) => index + 1);
+    expect(idsIn(await text)).toEqual(all);
+    expect(written).toEqual(all);
+    expect(mostAtOnce).toBe(1);
   });
 });
