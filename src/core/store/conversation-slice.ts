@@ -202,25 +202,25 @@ export function createConversationRecorder(options: ConversationOptions): Conver
   // Which project each turn is under, by its generation's start time and kind (a re-keyed generation keeps both).
   const placed = new Map<string, string>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  // What the next write keeps; set while one is scheduled.
   let unsaved: Record<string, readonly ConversationEntry[]> | undefined;
 
   // Written in a task of its own, once for every change before it: a storage write in the publish would lengthen
   // the task that renders it (the person's click among them), and timers are not re-armed per change.
   function save(conversations: Record<string, readonly ConversationEntry[]>): void {
-    if (options.storage === null) return;
     const storage = options.storage;
-    const scheduled = unsaved !== undefined;
+    if (storage === null) return;
+    if (unsaved === undefined)
+      saveTimer = setTimeout(() => {
+        const kept = Object.fromEntries(Object.entries(unsaved ?? {}).slice(-maxProjects));
+        unsaved = undefined;
+        try {
+          storage.setItem(savedKey(options), JSON.stringify(kept));
+        } catch {
+          // Storage full or disabled: the conversation still lives in memory.
+        }
+      }, 0);
     unsaved = conversations;
-    if (scheduled) return;
-    saveTimer = setTimeout(() => {
-      const kept = Object.fromEntries(Object.entries(unsaved ?? {}).slice(-maxProjects));
-      unsaved = undefined;
-      try {
-        storage.setItem(savedKey(options), JSON.stringify(kept));
-      } catch {
-        // Storage full or disabled: the conversation still lives in memory.
-      }
-    }, 0);
   }
 
   function apply(
@@ -276,11 +276,6 @@ export function createConversationRecorder(options: ConversationOptions): Conver
     return conversations;
   }
 
-  return {
-    apply,
-    stop() {
-      clearTimeout(saveTimer);
-      unsaved = undefined;
-    },
-  };
+  // Stopping drops a pending write (and, with `unsaved` left set, schedules none again).
+  return { apply, stop: () => clearTimeout(saveTimer) };
 }
