@@ -3,37 +3,15 @@
  * trimmed as the same events one by one would be, and the events kept before a project is named written in one call.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentProxyUser, ProxyStore } from 'agent-embed/server';
-import { createManualTimers, createScriptedProxy, createScriptedStream } from '../server/scripted-upstream.js';
+import { appOrigin, basePath, createRecordingProxy, idsIn, range, writeBurst } from '../server/recording-helpers.js';
 import { useTestRedis } from './redis-server.js';
 
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const alice: AgentProxyUser = { externalUserId: 'alice' };
 const generate = () =>
   new Request(`${appOrigin}${basePath}/agent/generate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ prompt: 'A recipe box with tags please' }),
   });
-const fileEvent = (n: number) => ({ type: 'file_created', path: `src/${n}-${'x'.repeat(80)}.tsx` });
-const idsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
-
-function setup(store: ProxyStore) {
-  const stream = createScriptedStream();
-  const scripted = createScriptedProxy(() => stream.response(), {
-    basePath,
-    authorize: () => alice,
-    appUrl: appOrigin,
-    store,
-    timers: createManualTimers(),
-    heartbeatMs: 0,
-    upstreamIdleTimeoutMs: 0,
-    upstreamStreamTimeoutMs: 0,
-  });
-  return { ...scripted, streams: [stream] };
-}
 
 describe('the Redis store in batches', () => {
   const redis = useTestRedis();
@@ -41,13 +19,10 @@ describe('the Redis store in batches', () => {
   it('a burst through the proxy on Redis: each event recorded once, in order, the log ended', async () => {
     const store = redis.newStore();
     await store.ready();
-    const { proxy, streams } = setup(store);
+    const { proxy, streams } = createRecordingProxy(store);
     const text = (await proxy(generate())).text();
     const stream = streams[0]!;
-    stream.event({ type: 'project_created', project_id: 'p-redis' });
-    for (let n = 1; n <= 3_000; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-redis' });
-    stream.close();
+    writeBurst(stream, 'p-redis', 3_000);
     expect(idsIn(await text)).toEqual(range(1, 3_002));
     const ids: number[] = [];
     let after = 0;
@@ -89,7 +64,7 @@ describe('the Redis store in batches', () => {
   it('the 5,000 events kept before the project is named go in as one call on Redis', async () => {
     const store = redis.newStore();
     await store.ready();
-    const { proxy, streams, logs } = setup(store);
+    const { proxy, streams, logs } = createRecordingProxy(store);
     const text = (await proxy(generate())).text();
     const stream = streams[0]!;
     for (let n = 1; n <= 6_000; n++) stream.event({ type: 'tool_progress', tool: `step-${n}` });

@@ -7,17 +7,18 @@
  * answers holds a bounded read-ahead, not the upstream's whole stream.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyUser, type ProxyStore, type RecordedEvent } from 'agent-embed/server';
+import { createMemoryProxyStore, type ProxyStore, type RecordedEvent } from 'agent-embed/server';
 import {
-  createBodyReader,
-  createManualTimers,
-  createScriptedProxy,
-  createScriptedStream,
-} from './scripted-upstream.js';
+  appOrigin,
+  basePath,
+  createRecordingProxy,
+  fileEvent,
+  idsIn,
+  idsSentAfterRecording,
+  range,
+  writeBurst,
+} from './recording-helpers.js';
 
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const alice: AgentProxyUser = { externalUserId: 'alice' };
 const prompt = 'A recipe box with tags please';
 
 const generate = () =>
@@ -26,9 +27,6 @@ const generate = () =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ prompt }),
   });
-
-/** A file event of about `size` characters. */
-const fileEvent = (n: number, size = 80) => ({ type: 'file_created', path: `src/${n}-${'x'.repeat(size)}.tsx` });
 
 /**
  * A memory store whose event writes wait for `gate()` to say so: each call is noted with its ids; `recorded` holds
@@ -52,44 +50,16 @@ function gatedStore(gate: (call: number) => Promise<void>) {
   return { store, inner, calls, recorded };
 }
 
-function setup(store: ProxyStore) {
-  const stream = createScriptedStream();
-  const { proxy, logs } = createScriptedProxy(() => stream.response(), {
-    basePath,
-    authorize: () => alice,
-    appUrl: appOrigin,
-    store,
-    timers: createManualTimers(),
-    heartbeatMs: 0,
-    upstreamIdleTimeoutMs: 0,
-    upstreamStreamTimeoutMs: 0,
-  });
-  return { proxy, logs, stream };
-}
-
-/** The ids of the complete events in SSE text. */
-const idsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
-
 describe('the recording of a burst', () => {
   it('writes the events that waited for a write together, and sends each only once it is recorded', async () => {
     const { store, inner, calls, recorded } = gatedStore(() => new Promise((resolve) => setTimeout(resolve, 5)));
-    const { proxy, stream } = setup(store);
+    const { proxy, streams } = createRecordingProxy(store);
     const response = await proxy(generate());
-    const body = createBodyReader(response.body);
-    stream.event({ type: 'project_created', project_id: 'p-burst' });
-    for (let n = 1; n <= 2_000; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-burst' });
-    stream.close();
-
+    const stream = streams[0]!;
+    writeBurst(stream, 'p-burst', 2_000);
     // Whenever the browser has an event, the store has it: a resume from that id finds it.
-    const sent: number[] = [];
-    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
-      const ids = idsIn(chunk);
-      expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
-      sent.push(...ids);
-    }
-    const all = Array.from({ length: 2_002 }, (_, index) => index + 1);
-    expect(sent).toEqual(all);
+    const all = range(1, 2_002);
+    expect(await idsSentAfterRecording(response.body, recorded)).toEqual(all);
     // Each event recorded once, in order, in far fewer writes than events (a write per event took 2,002).
     expect(calls.flat()).toEqual(all);
     expect(calls.length).toBeLessThan(50);
@@ -104,8 +74,9 @@ describe('the recording of a burst', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     // The first write (the project's first event) goes through; the second hangs until released.
     const { store, calls } = gatedStore((call) => (call === 2 ? released : Promise.resolve()));
-    const { proxy, stream } = setup(store);
+    const { proxy, streams } = createRecordingProxy(store);
     const text = (await proxy(generate())).text();
+    const stream = streams[0]!;
     stream.event({ type: 'project_created', project_id: 'p-stuck' });
     for (let n = 1; n <= 5_000; n++) stream.event(fileEvent(n));
     stream.event({ type: 'stream_end', project_id: 'p-stuck' });
@@ -118,9 +89,9 @@ describe('the recording of a burst', () => {
     expect(calls.length).toBe(2);
     expect(stream.drained()).toBe(false);
     release();
-    expect(idsIn(await text)).toEqual(Array.from({ length: 5_002 }, (_, index) => index + 1));
+    expect(idsIn(await text)).toEqual(range(1, 5_002));
     const written = calls.flat();
-    expect(written).toEqual(Array.from({ length: 5_002 }, (_, index) => index + 1));
+    expect(written).toEqual(range(1, 5_002));
     // After the hang, the 511 read meanwhile (512 held, with the one being written) went in one write.
     expect(calls[2]?.length).toBe(511);
   });
@@ -129,8 +100,9 @@ describe('the recording of a burst', () => {
     const { store, calls } = gatedStore(async (call) => {
       if (call === 3) throw new Error('Redis went away');
     });
-    const { proxy, stream, logs } = setup(store);
+    const { proxy, streams, logs } = createRecordingProxy(store);
     const text = (await proxy(generate())).text();
+    const stream = streams[0]!;
     stream.event({ type: 'project_created', project_id: 'p-lost' });
     for (let n = 1; n <= 300; n++) {
       stream.event(fileEvent(n));
@@ -139,7 +111,7 @@ describe('the recording of a burst', () => {
     }
     stream.event({ type: 'stream_end', project_id: 'p-lost' });
     stream.close();
-    expect(idsIn(await text)).toEqual(Array.from({ length: 302 }, (_, index) => index + 1));
+    expect(idsIn(await text)).toEqual(range(1, 302));
     // Nothing more was written after the failure.
     expect(calls.length).toBe(3);
     expect(logs.filter((entry) => entry.reason?.includes('Redis went away'))).toHaveLength(1);
@@ -160,13 +132,11 @@ describe('the recording of a burst', () => {
         writing--;
       },
     };
-    const { proxy, stream } = setup(store);
+    const { proxy, streams } = createRecordingProxy(store);
     const text = (await proxy(generate())).text();
-    stream.event({ type: 'project_created', project_id: 'p-turns' });
-    for (let n = 1; n <= 200; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-turns' });
-    stream.close();
-    const all = Array.from({ length: 202 }, (_, index) => index + 1);
+    const stream = streams[0]!;
+    writeBurst(stream, 'p-turns', 200);
+    const all = range(1, 202);
     expect(idsIn(await text)).toEqual(all);
     expect(written).toEqual(all);
     expect(mostAtOnce).toBe(1);

@@ -14,17 +14,18 @@ import {
   type ProxyStore,
   type RecordedEvent,
 } from 'agent-embed/server';
+import { createBodyReader } from './scripted-upstream.js';
 import {
-  createBodyReader,
-  createManualTimers,
-  createScriptedProxy,
-  createScriptedStream,
-  json,
-  type UpstreamCall,
-} from './scripted-upstream.js';
+  appOrigin,
+  basePath,
+  createRecordingProxy,
+  fileEvent,
+  idsIn,
+  idsSentAfterRecording,
+  range,
+  writeBurst,
+} from './recording-helpers.js';
 
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
 const users: Record<string, AgentProxyUser> = {
   alice: { externalUserId: 'alice' },
   bob: { externalUserId: 'bob' },
@@ -38,9 +39,6 @@ const call = (who: string, method: string, path: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 const generate = (who = 'alice') => call(who, 'POST', '/agent/generate', { prompt: 'A recipe box with tags please' });
-const fileEvent = (n: number, size = 80) => ({ type: 'file_created', path: `src/${n}-${'x'.repeat(size)}.tsx` });
-const idsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 const tick = (ms = 0) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -86,30 +84,8 @@ function instrumentedStore(
   return { store, inner, calls, ops, recorded, maxInFlight: () => maxInFlight };
 }
 
-function setup(store: ProxyStore, options: Partial<AgentProxyOptions> = {}) {
-  const streams: ReturnType<typeof createScriptedStream>[] = [];
-  const answer = (upstreamCall: UpstreamCall) => {
-    if (!/\/agent\/(generate|follow)/.test(upstreamCall.url.pathname))
-      return json({ status: true, project_id: 'p-x', project_status: 'ready', name: 'X', app_url: null });
-    const stream = createScriptedStream();
-    streams.push(stream);
-    return stream.response();
-  };
-  const timers = createManualTimers();
-  const scripted = createScriptedProxy(answer, {
-    basePath,
-    authorize,
-    appUrl: appOrigin,
-    store,
-    timers,
-    heartbeatMs: 0,
-    upstreamIdleTimeoutMs: 0,
-    upstreamStreamTimeoutMs: 0,
-    statusCacheMs: 0,
-    ...options,
-  });
-  return { ...scripted, streams, timers };
-}
+const setup = (store: ProxyStore, options: Partial<AgentProxyOptions> = {}) =>
+  createRecordingProxy(store, { authorize, ...options });
 
 function deferred() {
   let resolve!: () => void;
@@ -121,19 +97,9 @@ describe('the batched recording', () => {
   it('never overlaps two appends, sends only recorded events, and ends the generation after the last batch', async () => {
     const { store, calls, ops, recorded, maxInFlight } = instrumentedStore(() => tick(2));
     const { proxy, streams } = setup(store);
-    const body = createBodyReader((await proxy(generate())).body);
-    const stream = streams[0]!;
-    stream.event({ type: 'project_created', project_id: 'p-burst' });
-    for (let n = 1; n <= 1_500; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-burst' });
-    stream.close();
-    const sent: number[] = [];
-    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
-      const ids = idsIn(chunk);
-      expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
-      sent.push(...ids);
-    }
-    expect(sent).toEqual(range(1, 1_502));
+    const response = await proxy(generate());
+    writeBurst(streams[0]!, 'p-burst', 1_500);
+    expect(await idsSentAfterRecording(response.body, recorded)).toEqual(range(1, 1_502));
     expect(calls.flat()).toEqual(range(1, 1_502));
     expect(maxInFlight()).toBe(1);
     await expect.poll(() => ops.some((op) => op.startsWith('end'))).toBe(true);
@@ -145,19 +111,9 @@ describe('the batched recording', () => {
     const { store, calls, recorded, maxInFlight, inner } = instrumentedStore(() => tick(1), { batches: false });
     expect(store.appendEvents).toBeUndefined();
     const { proxy, streams } = setup(store);
-    const body = createBodyReader((await proxy(generate())).body);
-    const stream = streams[0]!;
-    stream.event({ type: 'project_created', project_id: 'p-single' });
-    for (let n = 1; n <= 600; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-single' });
-    stream.close();
-    const sent: number[] = [];
-    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
-      const ids = idsIn(chunk);
-      expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
-      sent.push(...ids);
-    }
-    expect(sent).toEqual(range(1, 602));
+    const response = await proxy(generate());
+    writeBurst(streams[0]!, 'p-single', 600);
+    expect(await idsSentAfterRecording(response.body, recorded)).toEqual(range(1, 602));
     expect(calls.flat()).toEqual(range(1, 602));
     expect(calls.every((ids) => ids.length === 1)).toBe(true);
     expect(maxInFlight()).toBe(1);
@@ -194,15 +150,7 @@ describe('the batched recording', () => {
     const hang = deferred();
     const { store, calls, recorded } = instrumentedStore((n) => (n === 2 ? hang.promise : undefined));
     const { proxy, streams, logs } = setup(store);
-    const body = createBodyReader((await proxy(generate())).body);
-    const sent: number[] = [];
-    const reading = (async () => {
-      for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
-        const ids = idsIn(chunk);
-        expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
-        sent.push(...ids);
-      }
-    })();
+    const reading = idsSentAfterRecording((await proxy(generate())).body, recorded);
     const stream = streams[0]!;
     stream.event({ type: 'project_created', project_id: 'p-fail' });
     for (let n = 1; n <= 100; n++) stream.event(fileEvent(n));
@@ -212,7 +160,7 @@ describe('the batched recording', () => {
     stream.fail(new Error('upstream went away'));
     await tick(20);
     hang.resolve();
-    await reading;
+    const sent = await reading;
     // Every event the proxy recorded reached the browser, and every one it sent was recorded.
     expect(sent).toEqual(calls.flat());
     expect(sent).toEqual(range(1, 101));
@@ -286,19 +234,13 @@ describe('the batched recording', () => {
       },
       { highWaterMark: 0 },
     );
-    const timers = createManualTimers();
-    const { proxy } = createScriptedProxy(
-      () => new Response(bodyStream, { headers: { 'content-type': 'text/event-stream' } }),
-      {
-        basePath,
-        authorize,
-        appUrl: appOrigin,
-        store,
-        timers,
-        heartbeatMs: 0,
-        upstreamIdleTimeoutMs: 0,
-        upstreamStreamTimeoutMs: 0,
-      },
+    const { proxy } = createRecordingProxy(
+      store,
+      { authorize },
+      () =>
+        new Response(bodyStream, {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
     );
     const text = (await proxy(generate())).text();
     await expect.poll(() => calls.length).toBe(2);
@@ -365,19 +307,12 @@ describe('the batched recording', () => {
     streams[0]!.event({ type: 'stream_end', project_id: 'p-alice' });
     streams[0]!.close();
     await first;
-    const body = createBodyReader(
-      (await proxy(call('alice', 'POST', '/agent/generate/p-alice', { prompt: 'Make it blue please' }))).body,
-    );
+    const { body } = await proxy(call('alice', 'POST', '/agent/generate/p-alice', { prompt: 'Make it blue please' }));
     const stream = streams[1]!;
     for (let n = 1; n <= 800; n++) stream.event(fileEvent(n));
     stream.event({ type: 'stream_end', project_id: 'p-alice' });
     stream.close();
-    const sent: number[] = [];
-    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
-      const ids = idsIn(chunk);
-      expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
-      sent.push(...ids);
-    }
+    const sent = await idsSentAfterRecording(body, recorded);
     expect(sent).toEqual(range(1_000_000_001, 1_000_000_801));
     expect(calls.flat()).toEqual([1, 2, ...sent]);
     await expect.poll(async () => (await inner.readEvents('p-alice', 0))?.ended).toBe(true);
