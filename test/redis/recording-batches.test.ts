@@ -3,15 +3,8 @@
  * trimmed as the same events one by one would be, and the events kept before a project is named written in one call.
  */
 import { describe, expect, it } from 'vitest';
-import { appOrigin, basePath, createRecordingProxy, idsIn, range, writeBurst } from '../server/recording-helpers.js';
+import { createRecordingProxy, generateRequest, idsIn, range, writeBurst } from '../server/recording-helpers.js';
 import { useTestRedis } from './redis-server.js';
-
-const generate = () =>
-  new Request(`${appOrigin}${basePath}/agent/generate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt: 'A recipe box with tags please' }),
-  });
 
 describe('the Redis store in batches', () => {
   const redis = useTestRedis();
@@ -20,7 +13,7 @@ describe('the Redis store in batches', () => {
     const store = redis.newStore();
     await store.ready();
     const { proxy, streams } = createRecordingProxy(store);
-    const text = (await proxy(generate())).text();
+    const text = (await proxy(generateRequest())).text();
     const stream = streams[0]!;
     writeBurst(stream, 'p-redis', 3_000);
     expect(idsIn(await text)).toEqual(range(1, 3_002));
@@ -65,7 +58,7 @@ describe('the Redis store in batches', () => {
     const store = redis.newStore();
     await store.ready();
     const { proxy, streams, logs } = createRecordingProxy(store);
-    const text = (await proxy(generate())).text();
+    const text = (await proxy(generateRequest())).text();
     const stream = streams[0]!;
     for (let n = 1; n <= 6_000; n++) stream.event({ type: 'tool_progress', tool: `step-${n}` });
     stream.event({ type: 'project_created', project_id: 'p-many' });

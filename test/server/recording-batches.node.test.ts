@@ -9,24 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryProxyStore, type ProxyStore, type RecordedEvent } from 'agent-embed/server';
 import {
-  appOrigin,
-  basePath,
   createRecordingProxy,
+  generateRequest,
   fileEvent,
   idsIn,
   idsSentAfterRecording,
   range,
   writeBurst,
 } from './recording-helpers.js';
-
-const prompt = 'A recipe box with tags please';
-
-const generate = () =>
-  new Request(`${appOrigin}${basePath}/agent/generate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt }),
-  });
 
 /**
  * A memory store whose event writes wait for `gate()` to say so: each call is noted with its ids; `recorded` holds
@@ -54,7 +44,7 @@ describe('the recording of a burst', () => {
   it('writes the events that waited for a write together, and sends each only once it is recorded', async () => {
     const { store, inner, calls, recorded } = gatedStore(() => new Promise((resolve) => setTimeout(resolve, 5)));
     const { proxy, streams } = createRecordingProxy(store);
-    const response = await proxy(generate());
+    const response = await proxy(generateRequest());
     const stream = streams[0]!;
     writeBurst(stream, 'p-burst', 2_000);
     // Whenever the browser has an event, the store has it: a resume from that id finds it.
@@ -75,7 +65,7 @@ describe('the recording of a burst', () => {
     // The first write (the project's first event) goes through; the second hangs until released.
     const { store, calls } = gatedStore((call) => (call === 2 ? released : Promise.resolve()));
     const { proxy, streams } = createRecordingProxy(store);
-    const text = (await proxy(generate())).text();
+    const text = (await proxy(generateRequest())).text();
     const stream = streams[0]!;
     stream.event({ type: 'project_created', project_id: 'p-stuck' });
     for (let n = 1; n <= 5_000; n++) stream.event(fileEvent(n));
@@ -101,7 +91,7 @@ describe('the recording of a burst', () => {
       if (call === 3) throw new Error('Redis went away');
     });
     const { proxy, streams, logs } = createRecordingProxy(store);
-    const text = (await proxy(generate())).text();
+    const text = (await proxy(generateRequest())).text();
     const stream = streams[0]!;
     stream.event({ type: 'project_created', project_id: 'p-lost' });
     for (let n = 1; n <= 300; n++) {
@@ -133,7 +123,7 @@ describe('the recording of a burst', () => {
       },
     };
     const { proxy, streams } = createRecordingProxy(store);
-    const text = (await proxy(generate())).text();
+    const text = (await proxy(generateRequest())).text();
     const stream = streams[0]!;
     writeBurst(stream, 'p-turns', 200);
     const all = range(1, 202);

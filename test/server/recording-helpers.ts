@@ -13,6 +13,14 @@ import {
 export const appOrigin = 'https://app.example.test';
 export const basePath = '/api/agent';
 
+/** Alice's generate request (the recording proxy's default user). */
+export const generateRequest = () =>
+  new Request(`${appOrigin}${basePath}/agent/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'A recipe box with tags please' }),
+  });
+
 /**
  * A proxy recording into `store` for Alice (unless `options.authorize` says otherwise), in front of an upstream
  * that answers each generate and follow-up with a new scripted stream (`streams`, in order) and anything else with

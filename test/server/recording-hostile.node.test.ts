@@ -63,8 +63,8 @@ function instrumentedStore(
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
       await gate(calls.length, ids);
-      if (inner.appendEvents) await inner.appendEvents(projectId, generation, events);
-      else for (const event of events) await inner.appendEvent(projectId, generation, event);
+      // The memory store writes one event at a time.
+      for (const event of events) await inner.appendEvent(projectId, generation, event);
       for (const id of ids) recorded.add(id);
       ops.push(`appended ${ids[0]}-${ids.at(-1)}`);
     } finally {
@@ -128,18 +128,13 @@ describe('the batched recording', () => {
       appendEvents(projectId, generation, events) {
         batches++;
         if (batches === 2) throw new Error('sync boom');
-        return inner.appendEvents
-          ? inner.appendEvents(projectId, generation, events)
-          : Promise.all(events.map((event) => inner.appendEvent(projectId, generation, event))).then(() => undefined);
+        return Promise.all(events.map((event) => inner.appendEvent(projectId, generation, event))).then(() => {});
       },
     };
     const { proxy, streams, logs } = setup(store);
     const text = (await proxy(generate())).text();
     const stream = streams[0]!;
-    stream.event({ type: 'project_created', project_id: 'p-sync' });
-    for (let n = 1; n <= 300; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-sync' });
-    stream.close();
+    writeBurst(stream, 'p-sync', 300);
     expect(idsIn(await text)).toEqual(range(1, 302));
     expect(logs.filter((entry) => entry.reason?.includes('sync boom'))).toHaveLength(1);
     await tick(20);
@@ -343,10 +338,7 @@ describe('the batched recording', () => {
     const { proxy, streams, logs } = setup(failing);
     const text = (await proxy(generate())).text();
     const stream = streams[0]!;
-    stream.event({ type: 'project_created', project_id: 'p-nobegin' });
-    for (let n = 1; n <= 700; n++) stream.event(fileEvent(n));
-    stream.event({ type: 'stream_end', project_id: 'p-nobegin' });
-    stream.close();
+    writeBurst(stream, 'p-nobegin', 700);
     expect(idsIn(await text)).toEqual(range(1, 702));
     expect(calls).toEqual([]);
     expect(logs.filter((entry) => entry.reason?.includes('no begin'))).toHaveLength(1);
