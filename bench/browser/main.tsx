@@ -11,7 +11,7 @@ import './react-commits.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentProvider, GeneratePanel, LiveBuildLog } from 'agent-embed';
-import { createHttpTransport } from 'agent-embed/core';
+import { createHttpTransport, fetchInWorker } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import 'agent-embed/styles.css';
 import { benchScript } from './bench-script.ts';
@@ -36,7 +36,8 @@ const timedFetch: typeof fetch = async (input, init) => {
   const replay = String(input).includes('/events');
   // A replay is measured from its request, after the page's first render.
   if (replay && !measurement.armed()) measurement.bench.arm();
-  const response = await fetch(input, init);
+  // The transport's own default: the stream read in a worker (the timing needs a fetch of its own here).
+  const response = await fetchInWorker(input, init);
   if (replay) measurement.firstByte();
   return response;
 };

@@ -29,6 +29,8 @@ export interface OpenPageOptions {
   colorScheme?: 'light' | 'dark';
   /** The window's size (default 1280×900). */
   viewport?: { width: number; height: number };
+  /** Runs before the playground loads (routes that change what the page is served). */
+  beforeLoad?: (page: Page) => Promise<void>;
 }
 
 /** The running playground, its mock and the browser. */
@@ -107,7 +109,12 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     playground,
     mock,
     browser,
-    async openPage({ user = 'ada', colorScheme = 'light', viewport = { width: 1280, height: 900 } } = {}) {
+    async openPage({
+      user = 'ada',
+      colorScheme = 'light',
+      viewport = { width: 1280, height: 900 },
+      beforeLoad,
+    }: OpenPageOptions = {}) {
       const context = await browser.newContext({ colorScheme, viewport });
       // No cookie opens the playground as its first user: "nobody" is an explicit choice.
       await context.addCookies([{ name: sessionCookie, value: user ?? signedOutValue, url: playground.url }]);
@@ -119,6 +126,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
         if (request.method() === 'POST' && generationPath.test(path)) opened.generationPosts.push(path);
       });
       page.on('pageerror', (error) => opened.pageErrors.push(error.message));
+      await beforeLoad?.(page);
       await page.goto(playground.url);
       await page.getByLabel('Theme').waitFor();
       if (user !== null) await page.getByRole('form').first().waitFor();

@@ -65,12 +65,18 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // Session 14: the React entry raised to 50,624 (50,583 measured) for GeneratePanel given a project built
   // elsewhere: it watches the status alone and holds "Send follow-up" while that build runs, saying why (about 90
   // bytes). Trimming the React entry back under 48 KiB is still next.
+  // Session 17 (#24): core raised to 25,344 bytes (25,153 measured) and the React entry to 52,096 (51,941) for
+  // event streams read in a worker (the worker's program, its start and ping, the page's side of its chunks and
+  // their credit: about 1.4 KiB in each): Chromium's hand-over of a 2 MB body then leaves the main thread, 2-3 tasks
+  // of 100-260 ms at 4x CPU throttling.
   it.each([
-    ['dist/core.js', 23_808],
-    ['dist/index.js', 50_624],
+    ['dist/core.js', 25_344],
+    ['dist/index.js', 52_096],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
-    console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`);
+    console.log(
+      `${entry}: ${bytes} bytes, ${(bytes / 1024).toFixed(1)} KiB gzipped (budget ${(budget / 1024).toFixed(1)} KiB)`,
+    );
     expect(bytes).toBeLessThan(budget);
   });
 
@@ -78,7 +84,7 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   it.each(['de', 'fr', 'es', 'pt-BR', 'ja', 'ar'])('dist/locales/%s.js stays under 7 KiB', async (tag) => {
     const entry = `dist/locales/${tag}.js`;
     const bytes = await shippedBytes(entry);
-    console.log(`${entry}: ${(bytes / 1024).toFixed(1)} KiB gzipped (budget 7.0 KiB)`);
+    console.log(`${entry}: ${bytes} bytes, ${(bytes / 1024).toFixed(1)} KiB gzipped (budget 7.0 KiB)`);
     expect(bytes).toBeLessThan(7 * 1024);
   });
 });
