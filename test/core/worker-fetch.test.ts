@@ -78,6 +78,27 @@ function heldBody(signal: AbortSignal) {
   return { stream, controller, signal };
 }
 
+/** Answers the worker's next fetch with a body the test writes chunk by chunk; returns that body once asked for. */
+function holdNextBody(): () => ReturnType<typeof heldBody> {
+  let body: ReturnType<typeof heldBody> | undefined;
+  answer = (signal) => {
+    body = heldBody(signal);
+    return new Response(body.stream, { status: 200 });
+  };
+  return () => body!;
+}
+
+/** Runs `test` with the page's own `fetch` replaced by `pageFetch`. */
+async function withPageFetch(pageFetch: typeof fetch, test: () => Promise<void>): Promise<void> {
+  const original = globalThis.fetch;
+  vi.stubGlobal('fetch', pageFetch);
+  try {
+    await test();
+  } finally {
+    vi.stubGlobal('fetch', original);
+  }
+}
+
 async function readAll(response: Response): Promise<string> {
   return new TextDecoder().decode(await response.arrayBuffer());
 }
@@ -128,14 +149,10 @@ describe('fetchInWorker', () => {
 
   it('hands over at most a mebibyte the page has not read, and goes on as it reads', async () => {
     const { fetchInWorker } = await import('agent-embed/core');
-    let body!: ReturnType<typeof heldBody>;
-    answer = (signal) => {
-      body = heldBody(signal);
-      return new Response(body.stream, { status: 200 });
-    };
+    const held = holdNextBody();
     const response = await fetchInWorker('/stream');
     const chunk = new Uint8Array(256 * 1024).fill(97);
-    for (let index = 0; index < 12; index++) body.controller.enqueue(chunk.slice());
+    for (let index = 0; index < 12; index++) held().controller.enqueue(chunk.slice());
     // The worker reads four chunks and one more, then waits for the page: the rest stays with the network (time for
     // a worker without that bound to take them all).
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -144,9 +161,9 @@ describe('fetchInWorker', () => {
     const first = await reader.read();
     read += first.value!.byteLength;
     // 12 chunks were offered; the worker took at most the mebibyte and one chunk.
-    const desired = (body.controller.desiredSize ?? 0) * -1;
+    const desired = (held().controller.desiredSize ?? 0) * -1;
     expect(desired).toBeGreaterThanOrEqual(12 - 5 - 1);
-    body.controller.close();
+    held().controller.close();
     for (;;) {
       const next = await reader.read();
       if (next.done) break;
@@ -157,20 +174,16 @@ describe('fetchInWorker', () => {
 
   it('an abort stops the worker’s fetch and fails the read with the abort', async () => {
     const { fetchInWorker } = await import('agent-embed/core');
-    let body!: ReturnType<typeof heldBody>;
-    answer = (signal) => {
-      body = heldBody(signal);
-      return new Response(body.stream, { status: 200 });
-    };
+    const held = holdNextBody();
     const controller = new AbortController();
     const response = await fetchInWorker('/stream', { signal: controller.signal });
-    body.controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
     const reader = response.body!.getReader();
     await reader.read();
     const pending = reader.read();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    await vi.waitFor(() => expect(body.signal.aborted).toBe(true));
+    await vi.waitFor(() => expect(held().signal.aborted).toBe(true));
     // Aborted before it is sent: nothing reaches the worker.
     const before = served.length;
     await expect(fetchInWorker('/stream', { signal: controller.signal })).rejects.toMatchObject({
@@ -181,16 +194,12 @@ describe('fetchInWorker', () => {
 
   it('a network failure in the middle of the body fails the read as the page’s fetch does (TypeError)', async () => {
     const { fetchInWorker } = await import('agent-embed/core');
-    let body!: ReturnType<typeof heldBody>;
-    answer = (signal) => {
-      body = heldBody(signal);
-      return new Response(body.stream, { status: 200 });
-    };
+    const held = holdNextBody();
     const response = await fetchInWorker('/stream');
-    body.controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
     const reader = response.body!.getReader();
     await reader.read();
-    body.controller.error(new TypeError('network error'));
+    held().controller.error(new TypeError('network error'));
     await expect(reader.read()).rejects.toBeInstanceOf(TypeError);
   });
 });
@@ -207,8 +216,7 @@ describe('the HTTP transport in a page', () => {
     const { createHttpTransport } = await import('agent-embed/core');
     answer = () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } });
     const pageFetch = vi.fn(async () => new Response('{"data":{"balance":3}}', { status: 200 }));
-    vi.stubGlobal('fetch', pageFetch);
-    try {
+    await withPageFetch(pageFetch, async () => {
       const transport = createHttpTransport({ baseUrl: '/api/agent', slicing: null });
       const events: string[] = [];
       await transport.stream(generate, { onEvent: (event) => events.push(event.type) });
@@ -220,10 +228,7 @@ describe('the HTTP transport in a page', () => {
       await transport.json({ method: 'GET', path: '/credits' });
       expect(pageFetch).toHaveBeenCalledTimes(1);
       expect(served).toHaveLength(1);
-    } finally {
-      vi.unstubAllGlobals();
-      vi.stubGlobal('Worker', FakeWorker);
-    }
+    });
   });
 
   it('a given fetch, or streamWorker: false, reads it in the page', async () => {
@@ -238,17 +243,13 @@ describe('the HTTP transport in a page', () => {
     const pageFetch = vi.fn(
       async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
     );
-    vi.stubGlobal('fetch', pageFetch);
-    try {
+    await withPageFetch(pageFetch, async () => {
       await createHttpTransport({ baseUrl: '/api/agent', streamWorker: false, slicing: null }).stream(generate, {
         onEvent() {},
       });
       expect(pageFetch).toHaveBeenCalledTimes(1);
       expect(served).toHaveLength(0);
-    } finally {
-      vi.unstubAllGlobals();
-      vi.stubGlobal('Worker', FakeWorker);
-    }
+    });
   });
 });
 
@@ -256,10 +257,8 @@ describe('fetchInWorker where no worker starts', () => {
   it('the page sends the request itself, once, and nothing goes to the worker', async () => {
     vi.resetModules();
     failStart = true;
-    const original = globalThis.fetch;
     const pageFetch = vi.fn(async () => new Response('data: {}\n\n', { status: 200 }));
-    vi.stubGlobal('fetch', pageFetch);
-    try {
+    await withPageFetch(pageFetch, async () => {
       const { fetchInWorker } = await import('agent-embed/core');
       const started = workersStarted.length;
       const response = await fetchInWorker('/api/agent/agent/generate', { method: 'POST', body: '{}' });
@@ -268,9 +267,7 @@ describe('fetchInWorker where no worker starts', () => {
       expect(workersStarted).toHaveLength(started + 1);
       expect(workersStarted.at(-1)!.terminated).toBe(true);
       expect(served).toHaveLength(0);
-    } finally {
-      failStart = false;
-      vi.stubGlobal('fetch', original);
-    }
+    });
+    failStart = false;
   });
 });
