@@ -204,6 +204,42 @@ describe('fetchInWorker', () => {
   });
 });
 
+describe('fetchInWorker when things go wrong late', () => {
+  it('an abort before the answer aborts the worker’s fetch and rejects with the abort', async () => {
+    const { fetchInWorker } = await import('agent-embed/core');
+    let workerSignal: AbortSignal | undefined;
+    let answered!: (response: Response) => void;
+    answer = (signal) => {
+      workerSignal = signal;
+      return new Promise<Response>((resolve) => (answered = resolve)) as unknown as Response;
+    };
+    const controller = new AbortController();
+    const pending = fetchInWorker('/stream', { signal: controller.signal });
+    await vi.waitFor(() => expect(workerSignal).toBeDefined());
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.waitFor(() => expect(workerSignal!.aborted).toBe(true));
+    answered(new Response('late'));
+  });
+
+  it('a worker that fails after it answered fails its streams as a network error, and the next one starts anew', async () => {
+    const { fetchInWorker } = await import('agent-embed/core');
+    const held = holdNextBody();
+    const response = await fetchInWorker('/stream');
+    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+    const reader = response.body!.getReader();
+    await reader.read();
+    const failing = workersStarted.at(-1)!;
+    failing.onerror?.(new Event('error'));
+    await expect(reader.read()).rejects.toBeInstanceOf(TypeError);
+    expect(failing.terminated).toBe(true);
+    answer = () => new Response('data: {}\n\n');
+    const before = workersStarted.length;
+    expect(await readAll(await fetchInWorker('/stream'))).toBe('data: {}\n\n');
+    expect(workersStarted).toHaveLength(before + 1);
+  });
+});
+
 describe('the HTTP transport in a page', () => {
   const sse = 'data: {"type":"file_created","path":"a.ts"}\n\ndata: {"type":"stream_end","project_id":"p1"}\n\n';
   const generate = {
