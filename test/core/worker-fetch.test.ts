@@ -88,6 +88,17 @@ function holdNextBody(): () => ReturnType<typeof heldBody> {
   return () => body!;
 }
 
+/** A stream through the worker whose body the test writes, with its first chunk already read by the page. */
+async function openHeldStream(signal?: AbortSignal) {
+  const { fetchInWorker } = await import('agent-embed/core');
+  const held = holdNextBody();
+  const response = await fetchInWorker('/stream', signal === undefined ? {} : { signal });
+  held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+  const reader = response.body!.getReader();
+  await reader.read();
+  return { held, reader, fetchInWorker };
+}
+
 /** Runs `test` with the page's own `fetch` replaced by `pageFetch`. */
 async function withPageFetch(pageFetch: typeof fetch, test: () => Promise<void>): Promise<void> {
   const original = globalThis.fetch;
@@ -173,13 +184,8 @@ describe('fetchInWorker', () => {
   });
 
   it('an abort stops the worker’s fetch and fails the read with the abort', async () => {
-    const { fetchInWorker } = await import('agent-embed/core');
-    const held = holdNextBody();
     const controller = new AbortController();
-    const response = await fetchInWorker('/stream', { signal: controller.signal });
-    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
-    const reader = response.body!.getReader();
-    await reader.read();
+    const { held, reader, fetchInWorker } = await openHeldStream(controller.signal);
     const pending = reader.read();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
@@ -192,13 +198,22 @@ describe('fetchInWorker', () => {
     expect(served).toHaveLength(before);
   });
 
-  it('a network failure in the middle of the body fails the read as the page’s fetch does (TypeError)', async () => {
+  it('the page cancelling the body aborts the worker’s fetch', async () => {
+    const { held, reader } = await openHeldStream();
+    await reader.cancel();
+    await vi.waitFor(() => expect(held().signal.aborted).toBe(true));
+  });
+
+  it('an answer without a body (204) comes back without one', async () => {
     const { fetchInWorker } = await import('agent-embed/core');
-    const held = holdNextBody();
-    const response = await fetchInWorker('/stream');
-    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
-    const reader = response.body!.getReader();
-    await reader.read();
+    answer = () => new Response(null, { status: 204 });
+    const response = await fetchInWorker('/stream', { method: 'POST', body: '{}' });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it('a network failure in the middle of the body fails the read as the page’s fetch does (TypeError)', async () => {
+    const { held, reader } = await openHeldStream();
     held().controller.error(new TypeError('network error'));
     await expect(reader.read()).rejects.toBeInstanceOf(TypeError);
   });
@@ -223,12 +238,7 @@ describe('fetchInWorker when things go wrong late', () => {
   });
 
   it('a worker that fails after it answered fails its streams as a network error, and the next one starts anew', async () => {
-    const { fetchInWorker } = await import('agent-embed/core');
-    const held = holdNextBody();
-    const response = await fetchInWorker('/stream');
-    held().controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
-    const reader = response.body!.getReader();
-    await reader.read();
+    const { reader, fetchInWorker } = await openHeldStream();
     const failing = workersStarted.at(-1)!;
     failing.onerror?.(new Event('error'));
     await expect(reader.read()).rejects.toBeInstanceOf(TypeError);

@@ -146,12 +146,16 @@ export const fetchInWorker: typeof fetch = async (input, init = {}) => {
     wake = undefined;
   };
   return new Promise<Response>((resolve, reject) => {
-    const stop = (reason: unknown) => {
+    // The worker has nothing more for this stream: what is queued is read, then it closes or fails.
+    const finish = () => {
       streams.delete(id);
       signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const stop = (reason: unknown) => {
       failure ??= reason;
       reject(reason);
-      settle();
+      finish();
     };
     // An abort drops what was not read yet, as `fetch` does; a failure lets it be read first.
     const onAbort = () => {
@@ -190,10 +194,8 @@ export const fetchInWorker: typeof fetch = async (input, init = {}) => {
         settle();
       },
       end() {
-        streams.delete(id);
-        signal?.removeEventListener('abort', onAbort);
         ended = true;
-        settle();
+        finish();
       },
       fail(message) {
         // As the page's own fetch fails: a TypeError, before the answer or in the middle of its body.
