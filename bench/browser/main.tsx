@@ -8,7 +8,7 @@
  */
 // First: the commit counter must be in place before react-dom loads.
 import './react-commits.ts';
-import { StrictMode } from 'react';
+import { StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentProvider, GeneratePanel, LiveBuildLog } from 'agent-embed';
 import { createHttpTransport, fetchInWorker } from 'agent-embed/core';
@@ -66,9 +66,16 @@ if (mode === 'replay') {
   );
 }
 
+/** Marks the page's first commit: how long the embed takes to mount (and its longest task). */
+function Mounted({ renderAt }: { renderAt: number }) {
+  useLayoutEffect(() => measurement.mounted(renderAt), [renderAt]);
+  return null;
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AgentProvider transport={transport} externalUser={externalUser} colorScheme="light">
+      <Mounted renderAt={performance.now()} />
       <GeneratePanel />
       <LiveBuildLog />
     </AgentProvider>

@@ -23,6 +23,8 @@ export interface BenchResult {
   firstRowsMs: number | undefined;
   fileRows: number;
   fileCountText: string;
+  /** The page's first render: milliseconds from `render()` to its commit, and its longest task (0: none over 50 ms). */
+  mount: { firstCommitMs: number; longestTaskMs: number } | undefined;
 }
 
 /** The control the benchmark script drives through Playwright. */
@@ -52,6 +54,8 @@ export interface Measurement {
   armed(): boolean;
   /** Marks the arrival of the answer's first byte (first rows are measured from it). */
   firstByte(): void;
+  /** Marks the first commit of the page's root, rendered at `renderAt` (`performance.now()` before `render()`). */
+  mounted(renderAt: number): void;
 }
 
 import { onReactCommit } from './react-commits.ts';
@@ -69,12 +73,18 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   let frames = 0;
   let firstByteAt: number | undefined;
   let firstRowsAt: number | undefined;
+  let mountedBetween: [number, number] | undefined;
   let finish: ((result: BenchResult) => void) | undefined;
   const finished = new Promise<BenchResult>((resolve) => (finish = resolve));
 
   // Entries reach observers late (after the task they describe), so they are kept and filtered by time at the end.
   const longTaskEntries: PerformanceEntry[] = [];
-  const observer = new PerformanceObserver((list) => longTaskEntries.push(...list.getEntries()));
+  // The mount's are looked for at the end too: they may be delivered after a replay has armed.
+  const pageLongTasks: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => {
+    longTaskEntries.push(...list.getEntries());
+    pageLongTasks.push(...list.getEntries());
+  });
   observer.observe({ type: 'longtask', buffered: false });
 
   function countFrames(timestamp: number) {
@@ -82,6 +92,14 @@ export function startMeasuring(options: MeasureOptions): Measurement {
     if (timestamp >= startedAt) frames += 1;
     commitsSinceFrame = 0;
     requestAnimationFrame(countFrames);
+  }
+
+  /** The mount's time and its longest task: those that started between `render()` and the commit. */
+  function mountFigures([renderAt, committedAt]: [number, number]) {
+    const tasks = pageLongTasks
+      .filter((entry) => entry.startTime >= renderAt && entry.startTime < committedAt)
+      .map((entry) => entry.duration);
+    return { firstCommitMs: committedAt - renderAt, longestTaskMs: Math.max(0, ...tasks) };
   }
 
   async function stop(state: string) {
@@ -94,7 +112,9 @@ export function startMeasuring(options: MeasureOptions): Measurement {
     await nextTask();
     await nextFrame();
     await nextTask();
-    longTaskEntries.push(...observer.takeRecords());
+    const records = observer.takeRecords();
+    longTaskEntries.push(...records);
+    pageLongTasks.push(...records);
     const longTasks = longTaskEntries
       .filter((entry) => entry.startTime + entry.duration > startedAt && entry.startTime < endedAt)
       .map((entry) => entry.duration);
@@ -113,6 +133,7 @@ export function startMeasuring(options: MeasureOptions): Measurement {
       firstRowsMs: firstByteAt === undefined || firstRowsAt === undefined ? undefined : firstRowsAt - firstByteAt,
       fileRows,
       fileCountText,
+      mount: mountedBetween && mountFigures(mountedBetween),
     });
   }
 
@@ -152,6 +173,9 @@ export function startMeasuring(options: MeasureOptions): Measurement {
     armed: () => armed,
     firstByte() {
       firstByteAt ??= performance.now();
+    },
+    mounted(renderAt) {
+      mountedBetween ??= [renderAt, performance.now()];
     },
   };
 }
