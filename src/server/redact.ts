@@ -1,6 +1,6 @@
 /**
  * Keeps the API token out of everything the proxy passes on (answers, relayed and stored events, logs),
- * also when the upstream spells it with JSON escapes (`\u0074…`, `\/`), in valid JSON or not.
+ * also when the upstream spells it with JSON escapes (`\u0074…`, `\/`), in valid JSON or not, or cuts it across data lines.
  */
 
 const mark = '[redacted]';
@@ -30,13 +30,21 @@ function spellingsOf(unit: string): string {
   return `(?:${literal(unit)}|\\\\u${hex}${short === undefined ? '' : `|${literal(`\\${short}`)}`})`;
 }
 
-/** A redactor of one secret: `text` for any text, `json` for JSON text (valid or not: an event may be cut short). */
+/**
+ * A redactor of one secret: `text` for any text, `json` for JSON text (valid or not: an event may be cut short). The
+ * data lines of one event reach the browser joined by newlines, so the secret cut across lines is redacted too.
+ */
 export function createRedactor(secret: string) {
-  const text = (value: string): string => (value.includes(secret) ? value.split(secret).join(mark) : value);
   // Matched on the text, not on a parse: no depth to overflow, and an event that is not valid JSON is covered too.
-  // Without quantifiers, so the match stays linear in the text. Code units, as `\uXXXX` spells surrogates.
-  const spelled = new RegExp(secret.split('').map(spellingsOf).join(''), 'g');
-  // Only an escape can hide the secret from the plain search.
-  const json = (value: string): string => (value.includes('\\') ? value.replace(spelled, mark) : text(value));
+  // Each unit's spelling is fixed and only newlines repeat between them, so the match stays linear in the text.
+  // Code units, as `\uXXXX` spells surrogates.
+  const across = (spell: (unit: string) => string) => new RegExp(secret.split('').map(spell).join('\\n*'), 'g');
+  const plain = across(literal);
+  const spelled = across(spellingsOf);
+  const text = (value: string): string =>
+    value.includes('\n') ? value.replace(plain, mark) : value.includes(secret) ? value.split(secret).join(mark) : value;
+  // Only an escape or a newline can hide the secret from the plain search.
+  const json = (value: string): string =>
+    value.includes('\\') || value.includes('\n') ? value.replace(spelled, mark) : text(value);
   return { text, json };
 }

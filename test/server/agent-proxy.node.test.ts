@@ -186,6 +186,33 @@ describe('forwarding', () => {
     expect(replayed).not.toContain(fakeToken);
     expect(replayed).not.toContain(escaped);
   });
+
+  it('redacts the token cut across the data lines of one event, as the browser would join them', async () => {
+    const upstreamStream = createScriptedStream();
+    const { proxy } = setup(() => upstreamStream.response(), { timers: createManualTimers() });
+    const response = await proxy(
+      call('POST', '/agent/generate/p-alice', { user: 'alice', body: { prompt: 'Make the header blue please' } }),
+    );
+    const [head, tail] = [fakeToken.slice(0, 5), fakeToken.slice(5)];
+    const escapedTail = [...tail].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    upstreamStream.write(`data: Bad token ${head}\ndata: ${tail}, really\n\n`);
+    upstreamStream.write(`data: {"type":"error","message":"Bad token ${head}\ndata:\ndata: ${escapedTail}"}\n\n`);
+    upstreamStream.close();
+    const text = await createBodyReader(response.body).rest();
+    // What a browser's EventSource hands over: each event's data lines joined by newlines.
+    const events = text
+      .split('\n\n')
+      .filter((block) => block !== '')
+      .map((block) =>
+        block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.replace(/^data: ?/, ''))
+          .join('\n'),
+      );
+    expect(events).toEqual(['Bad token [redacted], really', '{"type":"error","message":"Bad token [redacted]"}']);
+    expect(text.replace(/\ndata: ?/g, '')).not.toContain(fakeToken);
+  });
 });
 
 describe('routing', () => {
