@@ -38,7 +38,11 @@ interface Frame {
 const rendering = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
 const scripting = ['FunctionCall', 'RunMicrotasks', 'FireAnimationFrame', 'EvaluateScript'];
 
-/** The complete events of the busiest renderer main thread (the page's), in order. */
+/**
+ * The complete events of the page's main thread, in order: the renderer main thread that holds the bench's
+ * `agent-bench:armed` mark, else the busiest one. A run's trace may hold a second renderer (the previous run's page
+ * going away): the busiest is not always the page's.
+ */
 function mainThreadEvents(events: TraceEvent[]): TraceEvent[] {
   const mainThreads = new Set(
     events
@@ -53,8 +57,10 @@ function mainThreadEvents(events: TraceEvent[]): TraceEvent[] {
     list.push(event);
     byThread.set(thread, list);
   }
+  const armed = events.find((event) => event.name === 'agent-bench:armed');
+  const page = armed === undefined ? undefined : byThread.get(`${armed.pid}:${armed.tid}`);
   const busiest = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
-  return busiest.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  return (page ?? busiest).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
 }
 
 /** Each task's own time per event name (nested events subtracted), and the forced layouts among them. */
