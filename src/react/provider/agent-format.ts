@@ -1,4 +1,5 @@
 /** Locale-aware number, percentage and date formatting for the components. */
+import { yieldToBrowser } from '../../core/index.js';
 
 /** Formatters bound to the provider's locale. */
 export interface AgentFormat {
@@ -11,31 +12,57 @@ export interface AgentFormat {
   time(timestamp: number): string;
 }
 
-function formattersFor(locale: string | undefined) {
+/** The locale the formatters use: the given tag, or the browser's (undefined) when it is not a valid one. */
+function usableLocale(locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  try {
+    // The same check the formatters' constructors make, without loading any locale data.
+    Intl.getCanonicalLocales(locale);
+    return locale;
+  } catch {
+    // An invalid locale tag must not break the page: the default locale formats instead.
+    return undefined;
+  }
+}
+
+/** A value created on its first use and kept. */
+function onFirstUse<T>(create: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= create());
+}
+
+/**
+ * Creates the formatters for a locale (the browser's when undefined). Each is created on its first use: a page's
+ * first `Intl` formatter loads the locale data (30–60 ms, four times that on a phone), which must not lengthen the
+ * render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
+ */
+export function createAgentFormat(locale: string | undefined): AgentFormat {
+  const tag = usableLocale(locale);
+  const numbers = onFirstUse(() => new Intl.NumberFormat(tag));
+  const percents = onFirstUse(() => new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 0 }));
+  // To the minute: seconds are noise in "connected on" and "updated at".
+  const dates = onFirstUse(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }));
+  const times = onFirstUse(() => new Intl.DateTimeFormat(tag, { timeStyle: 'short' }));
   return {
-    numbers: new Intl.NumberFormat(locale),
-    percents: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }),
-    // To the minute: seconds are noise in "connected on" and "updated at".
-    dates: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
-    times: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
+    locale,
+    number: (value) => numbers().format(value),
+    percent: (value) => percents().format(value / 100),
+    dateTime: (timestamp) => dates().format(timestamp),
+    time: (timestamp) => times().format(timestamp),
   };
 }
 
-/** Creates the formatters for a locale (the browser's when undefined). */
-export function createAgentFormat(locale: string | undefined): AgentFormat {
-  let formatters: ReturnType<typeof formattersFor>;
-  try {
-    formatters = formattersFor(locale);
-  } catch {
-    // An invalid locale tag must not break the page: fall back to the default locale.
-    formatters = formattersFor(undefined);
-  }
-  const { numbers, percents, dates, times } = formatters;
-  return {
-    locale,
-    number: (value) => numbers.format(value),
-    percent: (value) => percents.format(value / 100),
-    dateTime: (timestamp) => dates.format(timestamp),
-    time: (timestamp) => times.format(timestamp),
+/**
+ * Loads the locale data in a task of its own (`yieldToBrowser`): the first number formatted, by a formatter that
+ * lives as long as the format. The others are created at their first use, a few milliseconds each once the data
+ * is loaded. Returns the cancel.
+ */
+export function prepareAgentFormat(format: AgentFormat): () => void {
+  let cancelled = false;
+  void yieldToBrowser().then(() => {
+    if (!cancelled) format.number(0);
+  });
+  return () => {
+    cancelled = true;
   };
 }
