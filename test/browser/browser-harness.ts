@@ -1,6 +1,6 @@
 /** One playground (proxy in front of an instant mock) and one real Chromium per test file, and what tests need to drive them. */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { launchChromium, scriptedPlaygroundOptions } from '../../scripts/chromium.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { MockAgentServer } from 'agent-embed/mock';
@@ -20,6 +20,8 @@ export interface PlaygroundPage {
   generationPosts: string[];
   /** Uncaught exceptions of the page. */
   pageErrors: string[];
+  /** Resolves once none of the page's requests has been open for half a second (see `watchRequests`). */
+  requestsSettled(): Promise<void>;
 }
 
 /** Options of `BrowserHarness.openPage`. */
@@ -120,7 +122,13 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
       await context.addCookies([{ name: sessionCookie, value: user ?? signedOutValue, url: playground.url }]);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
-      const opened: PlaygroundPage = { page, context, generationPosts: [], pageErrors: [] };
+      const opened: PlaygroundPage = {
+        page,
+        context,
+        generationPosts: [],
+        pageErrors: [],
+        requestsSettled: watchRequests(page),
+      };
       page.on('request', (request) => {
         const path = new URL(request.url()).pathname;
         if (request.method() === 'POST' && generationPath.test(path)) opened.generationPosts.push(path);
@@ -139,6 +147,37 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
       await browser.close();
       await playground.close();
     },
+  };
+}
+
+/**
+ * Watches every request of the page (its frames' and its workers' too) from now on, and returns a wait that resolves
+ * once none has been open for `quietMs`, or fails after `timeoutMs` naming the ones still open. Playwright's own
+ * `networkidle` once waited out its 20 s in CI on a page whose journey had ended, saying nothing of what it counted as
+ * open (session 18); this one counts what the page reports and says which.
+ */
+export function watchRequests(page: Page): (options?: { quietMs?: number; timeoutMs?: number }) => Promise<void> {
+  const open = new Set<Request>();
+  let changedAt = Date.now();
+  page.on('request', (request) => {
+    open.add(request);
+    changedAt = Date.now();
+  });
+  const ended = (request: Request) => {
+    open.delete(request);
+    changedAt = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return async ({ quietMs = 500, timeoutMs = 20_000 } = {}) => {
+    const deadline = Date.now() + timeoutMs;
+    while (open.size > 0 || Date.now() - changedAt < quietMs) {
+      if (Date.now() > deadline) {
+        const still = [...open].map((request) => `${request.method()} ${request.url()}`);
+        throw new Error(`Requests still open after ${timeoutMs} ms: ${still.join(', ')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
 }
 

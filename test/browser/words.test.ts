@@ -5,7 +5,7 @@
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { defaultErrorLabels } from 'agent-embed';
-import { useBrowserHarness } from './browser-harness.js';
+import { useBrowserHarness, watchRequests } from './browser-harness.js';
 
 const harness = useBrowserHarness();
 
@@ -59,6 +59,7 @@ describe('a first load of the playground', () => {
     const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
+      const requestsSettled = watchRequests(page);
       const noise: string[] = [];
       page.on('console', (message: ConsoleMessage) => {
         if (message.type() === 'error' || message.type() === 'warning') noise.push(message.text());
@@ -75,7 +76,7 @@ describe('a first load of the playground', () => {
       await page.getByRole('button', { name: 'Close' }).click();
       await page.getByRole('button', { name: 'Plans' }).click();
       await page.locator('section.ae-plans[data-state="success"]').waitFor();
-      await page.waitForLoadState('networkidle');
+      await requestsSettled();
       expect(noise).toEqual([]);
     } finally {
       await context.close();
@@ -105,11 +106,11 @@ describe('failure scenarios in end-user words', () => {
 
   for (const { label, copy } of scenarios) {
     it(`${label}: no operator words, and the failure reads once`, async () => {
-      const { page } = await harness.openPage();
+      const { page, requestsSettled } = await harness.openPage();
       await runScenario(page, label);
       await generate(page);
       await page.locator('[role="alert"]').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await requestsSettled();
       const text = await visibleText(page);
       for (const word of operatorWords) expect(text, `"${word}" on screen`).not.toContain(word);
       expect(occurrences(text, copy), text).toBe(1);
@@ -129,12 +130,12 @@ describe('failure scenarios in end-user words', () => {
   });
 
   it('No credits: told once, in the prompt box, with "Buy credits" (the plans), and nothing else says it', async () => {
-    const { page } = await harness.openPage();
+    const { page, requestsSettled } = await harness.openPage();
     await runScenario(page, 'No credits');
     await generate(page);
     const alert = page.getByRole('alert');
     await alert.getByText(defaultErrorLabels.kinds.insufficient_credits).waitFor();
-    await page.waitForLoadState('networkidle');
+    await requestsSettled();
     const seen = await seenText(page);
     // One sentence, one place: no "Out of credits" pill, build log or stage beside the prompt box's alert.
     expect(seen.match(creditsWords), seen).toEqual(['run out of credits']);
@@ -145,12 +146,12 @@ describe('failure scenarios in end-user words', () => {
   });
 
   it('credits running out mid-build: told once, in the build log on the stage, with "Buy credits"', async () => {
-    const { page } = await harness.openPage();
+    const { page, requestsSettled } = await harness.openPage();
     await runScenario(page, 'Credits run out mid-build');
     await generate(page);
     const log = page.getByRole('region', { name: 'Build progress' });
     await log.locator('.ae-outcome[data-phase="credits_exhausted"]').waitFor();
-    await page.waitForLoadState('networkidle');
+    await requestsSettled();
     const seen = await seenText(page);
     const told = (seen.match(creditsWords) ?? []).filter((words) => words !== 'Out of credits');
     // The pills name the state; the sentence with its next step is the log's alone.
@@ -185,11 +186,11 @@ describe('failure scenarios in end-user words', () => {
   });
 
   it('a dropped stream: no operator words, no failure repeated, the prompt once in the conversation', async () => {
-    const { page } = await harness.openPage();
+    const { page, requestsSettled } = await harness.openPage();
     await runScenario(page, 'Drop the next stream');
     await generate(page);
     await page.locator('.ae-builder[data-phase="ready"], .ae-builder[data-phase="interrupted"]').waitFor();
-    await page.waitForLoadState('networkidle');
+    await requestsSettled();
     const text = await visibleText(page);
     for (const word of operatorWords) expect(text, `"${word}" on screen`).not.toContain(word);
     expect(await page.getByRole('alert').count()).toBeLessThanOrEqual(1);
