@@ -33,7 +33,7 @@ function onFirstUse<T>(create: () => T): () => T {
 
 /**
  * Creates the formatters for a locale (the browser's when undefined). Each is created on its first use: a page's
- * first `Intl` formatter loads the locale data (30–60 ms, four times that on a phone), which must not lengthen the
+ * first `Intl` formatter loads the locale data (30–70 ms in Chromium, four times that on a phone), which must not lengthen the
  * render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
  */
 export function createAgentFormat(locale: string | undefined): AgentFormat {
