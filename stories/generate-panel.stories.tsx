@@ -119,7 +119,8 @@ export const Submitting: Story = {
     await expect(canvas.getByRole('button', { name: 'Working…' })).toBeDisabled();
     await expect(prompt()).toBeDisabled();
     await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
-    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
+    // The POST goes once the click's state has rendered (in the task after it, in a browser).
+    await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
   },
 };
 

@@ -153,6 +153,14 @@ export async function settle(): Promise<void> {
   for (let index = 0; index < 10; index++) await Promise.resolve();
 }
 
+/**
+ * Waits for the store to have sent the POST of the click numbered `count`: where frames run, the click's state
+ * publishes in a task of its own and the POST goes in the task after it.
+ */
+export async function untilSent(scripted: { streams: readonly unknown[] }, count = 1): Promise<void> {
+  while (scripted.streams.length < count) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** A frame scheduler the test runs by hand. */
 export function createManualFrames() {
   let queued: (() => void)[] = [];

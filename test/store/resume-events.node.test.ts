@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, type AgentEvent, type AgentStoreOptions } from 'agent-embed/core';
-import { project, settle, createScriptedStore } from './fakes.js';
+import { project, settle, createScriptedStore, untilSent } from './fakes.js';
 
 function setup(overrides: Partial<AgentStoreOptions> = {}) {
   const stack = createScriptedStore(overrides);
@@ -49,6 +49,7 @@ async function uninterrupted() {
 async function droppedAfterFive(overrides: Partial<AgentStoreOptions> = {}) {
   const stack = setup(overrides);
   const done = stack.store.getState().generate({ prompt: 'A todo app with tags' });
+  await untilSent(stack.scripted);
   const stream = stack.scripted.streams[0]!;
   stream.open();
   emitNumbered(stream, build.slice(0, 5), 1);

@@ -9,6 +9,7 @@ import {
   setupStore as setup,
   created,
   end,
+  untilSent,
 } from './fakes.js';
 
 describe('batched notifications and work per event', () => {
@@ -236,6 +237,8 @@ describe('batched notifications and work per event', () => {
       const publishes: number[] = [];
       store.subscribe(() => publishes.push(framesFired));
       void store.getState().generate({ prompt: 'A big generated application' });
+      await runTasks(); // the click's publish, in a task of its own
+      await runTasks(); // its POST, in the task after
       frame();
       frameTasks();
       const stream = scripted.streams[0]!;
@@ -277,7 +280,15 @@ describe('batched notifications and work per event', () => {
         yieldTask: () => new Promise<void>((resolve) => tasks.push(resolve)),
       });
       void store.getState().generate({ prompt: 'A big generated application' });
-      expect(notifications()).toBe(1); // the click's own, at once
+      expect(notifications()).toBe(0);
+      expect(scripted.streams).toHaveLength(0);
+      tasks.shift()!();
+      await settle();
+      expect(notifications()).toBe(1); // the click's own, in a task of its own…
+      expect(scripted.streams).toHaveLength(0);
+      tasks.shift()!();
+      await settle();
+      expect(scripted.streams).toHaveLength(1); // …and its POST in the task after it
       const stream = scripted.streams[0]!;
       stream.open();
       stream.emit(created('big'));
@@ -303,6 +314,27 @@ describe('batched notifications and work per event', () => {
       expect(store.getState().generations.big?.files).toHaveLength(2); // the rest of the slice came with it
     });
 
+    it('a click stopped, reset or the store destroyed before its POST went sends none, and its run settles', async () => {
+      for (const stop of ['stopWatching', 'reset', 'destroy'] as const) {
+        const tasks: (() => void)[] = [];
+        const { store, scripted, notifications } = setup({
+          framesRun: () => true,
+          yieldTask: () => new Promise<void>((resolve) => tasks.push(resolve)),
+        });
+        const run = store.getState().generate({ prompt: 'A big generated application' });
+        tasks.shift()!();
+        await settle();
+        expect(notifications()).toBe(1); // the click shows: submitting…
+        if (stop === 'destroy') store.destroy();
+        else store.getState()[stop]();
+        // …and the POST's task comes after the person stopped it: nothing is sent.
+        for (const task of tasks.splice(0)) task();
+        await settle();
+        expect(scripted.streams).toHaveLength(0);
+        expect((await run).outcome, stop).toBe('aborted');
+      }
+    });
+
     it('the status poll a stream event starts, and its answer, publish with the frames: never in the slice, one per frame', async () => {
       const tasks: (() => void)[] = [];
       const { store, scripted, frames, notifications } = setup({
@@ -313,6 +345,11 @@ describe('batched notifications and work per event', () => {
       void store.getState().generate({ prompt: 'A big generated application' });
       // The build log, mounted, watches the project: its first poll's "loading" waits for the frame as well.
       const unwatch = store.getState().watchProject('big');
+      // The click's publish, then its POST, each in a task of its own.
+      for (let task = 0; task < 2; task++) {
+        tasks.shift()!();
+        await settle();
+      }
       const stream = scripted.streams[0]!;
       stream.open();
       expect(notifications()).toBe(1); // the click's own
@@ -357,6 +394,7 @@ describe('batched notifications and work per event', () => {
           seen = store.getState().generations[result.key]?.status;
           return result;
         });
+      await untilSent(scripted);
       const stream = scripted.streams[0]!;
       stream.open();
       stream.emit(created('big'));
@@ -380,6 +418,7 @@ describe('batched notifications and work per event', () => {
       let settled = false;
       const promise = store.getState().generate({ prompt: 'A big generated application' });
       void promise.then(() => (settled = true));
+      await untilSent(scripted);
       const stream = scripted.streams[0]!;
       stream.open();
       stream.emit(created('big'));
@@ -415,6 +454,7 @@ describe('batched notifications and work per event', () => {
         store.subscribe(() => void notified++);
         const notifications = () => notified;
         void store.getState().generate({ prompt: 'A big generated application' });
+        await untilSent(scripted);
         const stream = scripted.streams[0]!;
         stream.open();
         stream.emit(created('big'));

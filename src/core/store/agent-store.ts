@@ -87,6 +87,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     log,
     requestPublish: (timing) => batcher.request(timing),
     afterPublish: (callback) => batcher.afterPublish(callback),
+    publishThen: (then) => batcher.publishThen(then),
   });
 
   const conversationOptions = {

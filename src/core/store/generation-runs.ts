@@ -11,7 +11,7 @@ import { applyGenerationAction, generationOutcome, type GenerationAction } from 
 import { reduceGenerationEvent, type GenerationKind } from '../wire/generation-reducer.js';
 import { isGenerationReporting, isGenerationRunning, isGenerationSettled } from '../wire/generation-transitions.js';
 import type { GenerationMode } from '../wire/resources.js';
-import type { PublishTiming } from './frame-batcher.js';
+import type { FrameBatcher, PublishTiming } from './frame-batcher.js';
 import { createStoreGeneration, describeGenerationEvent, type StoreGeneration } from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
 import { recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
@@ -50,8 +50,8 @@ export interface Run {
   phase: RunPhase;
 }
 
-/** What the runs get from the slice. */
-export interface GenerationRunsContext {
+/** What the runs get from the slice (and its batcher's `afterPublish` and `publishThen`). */
+export interface GenerationRunsContext extends Pick<FrameBatcher, 'afterPublish' | 'publishThen'> {
   client: AgentClient;
   now(): number;
   toolLimit: number;
@@ -62,7 +62,6 @@ export interface GenerationRunsContext {
   /** Adds a line to the log; `undefined` when nobody listens, so `log?.(…)` does not even build the text's closure. */
   log: ((kind: AgentLogKind, text: () => string, key: string | undefined) => void) | undefined;
   requestPublish(timing: PublishTiming): void;
-  afterPublish(callback: () => void): void;
   isDestroyed(): boolean;
 }
 
@@ -316,25 +315,28 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return run.promise;
     }
     if (kind === 'followUp') persist(generation);
-    requestPublish('now');
-    const streamOptions = {
-      signal: run.controller.signal,
-      onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),
-      folded: generation,
-    };
-    const call =
-      kind === 'generate'
-        ? client.generate({ prompt, mode }, streamOptions)
-        : client.followUp(projectId as string, { prompt }, streamOptions);
-    call.then(
-      (result) => settle(run, result),
-      (thrown: unknown) => {
-        const error = errorFromThrown(thrown, run.controller.signal);
-        if (error.kind === 'aborted') settle(run, { outcome: 'aborted', error });
-        else if (generation.removed || destroyed()) resolveRun(run, { outcome: 'failed', error });
-        else dispatch(generation, { type: 'refused', error, at: now() });
-      },
-    );
+    // The click shows first, its POST goes after (see FrameBatcher.publishThen); a run stopped by then sends none.
+    context.publishThen(() => {
+      if (run.controller.signal.aborted) return;
+      const streamOptions = {
+        signal: run.controller.signal,
+        onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),
+        folded: generation,
+      };
+      const call =
+        kind === 'generate'
+          ? client.generate({ prompt, mode }, streamOptions)
+          : client.followUp(projectId as string, { prompt }, streamOptions);
+      call.then(
+        (result) => settle(run, result),
+        (thrown: unknown) => {
+          const error = errorFromThrown(thrown, run.controller.signal);
+          if (error.kind === 'aborted') settle(run, { outcome: 'aborted', error });
+          else if (generation.removed || destroyed()) resolveRun(run, { outcome: 'failed', error });
+          else dispatch(generation, { type: 'refused', error, at: now() });
+        },
+      );
+    });
     return run.promise;
   }
 

@@ -75,6 +75,8 @@ export interface GenerationsContext {
   requestPublish(timing: PublishTiming): void;
   /** Runs `callback` once what is pending has been published. */
   afterPublish(callback: () => void): void;
+  /** Publishes a person's action, then runs the work it starts (see `FrameBatcher.publishThen`). */
+  publishThen(then: () => void): void;
 }
 
 /** The slice and what the store needs to publish it. */
@@ -117,7 +119,7 @@ function adoptedStatusOfSaved(status: GenerationStatus): AdoptedStatus {
 
 /** Creates the generations slice of one store. */
 export function createGenerationsSlice(context: GenerationsContext): GenerationsController {
-  const { client, platform, stats, requestPublish, afterPublish } = context;
+  const { client, platform, stats, requestPublish, afterPublish, publishThen } = context;
   const { now } = platform;
   const persistence = createProjectPersistence(platform.storage, context.storageKey);
   const registry = createGenerationRegistry();
@@ -173,6 +175,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     log,
     requestPublish,
     afterPublish,
+    publishThen,
     isDestroyed: () => destroyed,
   });
 
