@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratePanel, LiveBuildLog, type GenerationActionResult } from 'agent-embed';
 import { AgentApiError } from 'agent-embed/core';
@@ -123,6 +124,28 @@ describe('one POST per user action', () => {
     });
     await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1));
     expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('the click’s task renders nothing: its state renders in a task of its own, and the POST goes after it', async () => {
+    // For each commit of the panel, the POSTs sent by then.
+    const commits: number[] = [];
+    let posts = () => 0;
+    const rendered = renderWithMock(
+      <Profiler id="panel" onRender={() => commits.push(posts())}>
+        <GeneratePanel />
+      </Profiler>,
+    );
+    posts = () => rendered.generationPosts().length;
+    const prompt = screen.getByLabelText('Describe the app you want');
+    fireEvent.change(prompt, { target: { value: validPrompt } });
+    const before = commits.length;
+    fireEvent.submit(screen.getByRole('form', { name: 'Create an app' }));
+    // The click's task (its handler, React's work for it) ends with nothing rendered and nothing sent…
+    expect(commits).toHaveLength(before);
+    expect(posts()).toBe(0);
+    await waitFor(() => expect(posts()).toBe(1));
+    // …its state was rendered first, before the POST went.
+    expect(commits.slice(before)[0]).toBe(0);
   });
 
   it('React StrictMode sends one POST (and resumes without any)', async () => {

@@ -171,12 +171,13 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
       textareaRef.current?.focus();
       return;
     }
-    setClientError(undefined);
+    // Only what changes: a render in the click's task would hold it longer (the store's own publish comes after it).
+    if (clientError !== undefined) setClientError(undefined);
     const promise =
       followUpProject === undefined
         ? generate({ prompt: trimmed, mode })
         : followUp(followUpProject, { prompt: trimmed });
-    setStartNew(false);
+    if (startNew) setStartNew(false);
     // A double click gets the same promise back from the store: report its outcome once.
     if (pendingRef.current === promise) return;
     pendingRef.current = promise;
