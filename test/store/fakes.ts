@@ -154,11 +154,11 @@ export async function settle(): Promise<void> {
 }
 
 /**
- * Waits for the store to have sent the POST of the click numbered `count`: where frames run, the click's state
- * publishes in a task of its own and the POST goes in the task after it.
+ * Waits for the store to have sent a click's POST: where frames run, the click's state publishes in a task of its own
+ * and the POST goes in the task after it.
  */
-export async function untilSent(scripted: { streams: readonly unknown[] }, count = 1): Promise<void> {
-  while (scripted.streams.length < count) await new Promise((resolve) => setTimeout(resolve, 0));
+export async function untilSent(scripted: { streams: readonly unknown[] }): Promise<void> {
+  while (scripted.streams.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A frame scheduler the test runs by hand. */

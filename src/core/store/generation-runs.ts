@@ -315,9 +315,9 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       return run.promise;
     }
     if (kind === 'followUp') persist(generation);
-    // The click shows first, its POST goes after (see FrameBatcher.publishThen); a run stopped by then sends none.
+    // The click shows first, its POST goes after (see FrameBatcher.publishThen). A run stopped by then has settled, and
+    // the client sends nothing on an aborted signal.
     context.publishThen(() => {
-      if (run.controller.signal.aborted) return;
       const streamOptions = {
         signal: run.controller.signal,
         onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),

@@ -20,7 +20,7 @@ import {
 
 export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation-runs.js';
 import { createProjectPersistence, savedError } from './persistence.js';
-import type { PublishTiming } from './frame-batcher.js';
+import type { FrameBatcher, PublishTiming } from './frame-batcher.js';
 import type { Platform } from './platform.js';
 import { createProjectPollers, isTerminalProjectStatus, type ProjectSnapshot } from './project-poller.js';
 
@@ -60,8 +60,8 @@ export interface GenerationsSlice {
   reset(key?: string): void;
 }
 
-/** What the slice gets from the store. */
-export interface GenerationsContext {
+/** What the slice gets from the store (and its batcher's `afterPublish` and `publishThen`). */
+export interface GenerationsContext extends Pick<FrameBatcher, 'afterPublish' | 'publishThen'> {
   client: AgentClient;
   platform: Platform;
   toolLimit: number;
@@ -73,10 +73,6 @@ export interface GenerationsContext {
   log: ((kind: AgentLogKind, text: string, key: string | undefined) => void) | undefined;
   /** Asks the store's batcher to publish: at once, soon, or with the next frame. */
   requestPublish(timing: PublishTiming): void;
-  /** Runs `callback` once what is pending has been published. */
-  afterPublish(callback: () => void): void;
-  /** Publishes a person's action, then runs the work it starts (see `FrameBatcher.publishThen`). */
-  publishThen(then: () => void): void;
 }
 
 /** The slice and what the store needs to publish it. */

@@ -33,8 +33,8 @@ function onFirstUse<T>(create: () => T): () => T {
 
 /**
  * Creates the formatters for a locale (the browser's when undefined). Each is created on its first use: a page's
- * first `Intl` formatter loads the locale data (30–70 ms in Chromium, four times that on a phone), which must not lengthen the
- * render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
+ * first `Intl` formatter loads the locale data (30–70 ms in Chromium, four times that on a phone), which must not
+ * lengthen the render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
  */
 export function createAgentFormat(locale: string | undefined): AgentFormat {
   const tag = usableLocale(locale);

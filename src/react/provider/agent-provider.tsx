@@ -117,8 +117,8 @@ export function AgentProvider(props: AgentProviderProps) {
   const callOnEvent = useLatestCallback(onEvent);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const format = useMemo(() => createAgentFormat(locale), [locale]);
-  // A page's first formatter loads the locale data (30–70 ms in Chromium, four times that on a phone): in a task of its own,
-  // queued before the resume's below (their yields run in order), so that neither the mount nor a stream waits for it.
+  // A page's first formatter loads the locale data (30–70 ms in Chromium, four times that on a phone): in a task of its
+  // own, queued before the resume's below (their yields run in order), so that neither the mount nor a stream waits for it.
   useEffect(() => prepareAgentFormat(format), [format]);
 
   useEffect(() => {
