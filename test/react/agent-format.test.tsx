@@ -1,5 +1,5 @@
 import { render, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentFormat } from 'agent-embed';
 import { createAgentClient, createAgentStore, type AgentTransport } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
@@ -72,7 +72,8 @@ describe('AgentProvider and the locale data', () => {
     expect(created).toEqual([]);
   });
 
-  it('loads the locale data before a resumed build’s replay is requested', async () => {
+  it('loads it in the page, in the task after a resumed build’s replay is requested, where a worker could', async () => {
+    useWorkers();
     const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
     const createdAtReplay: string[][] = [];
     const transport: AgentTransport = {
@@ -91,8 +92,131 @@ describe('AgentProvider and the locale data', () => {
         <p>content</p>
       </AgentProvider>,
     );
-    await waitFor(() => expect(createdAtReplay).toHaveLength(1));
-    expect(createdAtReplay[0]).toEqual(['/projects/p-1/events', 'NumberFormat']);
+    await waitFor(() => expect(created).toEqual(['NumberFormat']));
+    expect(createdAtReplay).toEqual([['/projects/p-1/events']]);
+    expect(workers).toEqual([]);
     store.destroy();
+  });
+});
+
+// A stand-in for the browser's dedicated workers: runs the blob's program, with its own `Intl` (the page's is counted),
+// when the test lets it answer.
+interface StartedWorker {
+  received: unknown[];
+  terminated: boolean;
+  /** Runs the program on what it was sent: it answers. */
+  answer(): Promise<void>;
+  fail(): void;
+}
+const workers: StartedWorker[] = [];
+const blobs = new Map<string, Blob>();
+
+function useWorkers(options: { throws?: boolean } = {}): void {
+  let next = 0;
+  vi.stubGlobal(
+    'URL',
+    Object.assign(class extends URL {}, {
+      createObjectURL: (blob: Blob) => {
+        const url = `blob:test/${++next}`;
+        blobs.set(url, blob);
+        return url;
+      },
+      revokeObjectURL: (url: string) => void blobs.delete(url),
+    }),
+  );
+  vi.stubGlobal(
+    'Worker',
+    class {
+      onmessage: ((message: MessageEvent) => void) | null = null;
+      onerror: ((event: Event) => void) | null = null;
+      constructor(url: string) {
+        if (options.throws) throw new DOMException('Refused by the page’s policy.', 'SecurityError');
+        const blob = blobs.get(url);
+        const worker: StartedWorker = {
+          received: [],
+          terminated: false,
+          answer: async () => {
+            const self: { onmessage?: (message: { data: unknown }) => void } = {};
+            const post = (data: unknown) =>
+              void Promise.resolve().then(
+                () => worker.terminated || this.onmessage?.(new MessageEvent('message', { data })),
+              );
+            new Function('self', 'postMessage', 'Intl', await blob!.text())(self, post, { NumberFormat });
+            for (const data of worker.received) self.onmessage?.({ data });
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          },
+          fail: () => this.onerror?.(new Event('error')),
+        };
+        workers.push(worker);
+        this.terminate = () => void (worker.terminated = true);
+        this.postMessage = (data: unknown) => void worker.received.push(data);
+      }
+      terminate(): void {}
+      postMessage(_data: unknown): void {}
+    },
+  );
+}
+
+describe('AgentProvider and its locale-data worker', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    workers.length = 0;
+    blobs.clear();
+  });
+
+  it('lets a worker load the locale data, formats the first number once it has answered, and stops it', async () => {
+    useWorkers();
+    render(
+      <AgentProvider transport={createMockTransport({ speed: 'instant' })} locale="fr">
+        <p>content</p>
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(workers).toHaveLength(1));
+    expect(workers[0]?.received).toEqual(['fr']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(created).toEqual([]);
+    await workers[0]?.answer();
+    expect(created).toEqual(['NumberFormat']);
+    expect(workers[0]?.terminated).toBe(true);
+    expect(blobs.size).toBe(0);
+  });
+
+  it('loads it in the page where no worker starts, or where the worker fails', async () => {
+    useWorkers({ throws: true });
+    const first = render(
+      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
+        <p>content</p>
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(created).toEqual(['NumberFormat']));
+    expect(workers).toEqual([]);
+    first.unmount();
+    vi.unstubAllGlobals();
+    created.length = 0;
+
+    useWorkers();
+    render(
+      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
+        <p>content</p>
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(workers).toHaveLength(1));
+    workers[0]?.fail();
+    expect(created).toEqual(['NumberFormat']);
+    expect(workers[0]?.terminated).toBe(true);
+  });
+
+  it('stops the worker and formats nothing once it has unmounted', async () => {
+    useWorkers();
+    const view = render(
+      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
+        <p>content</p>
+      </AgentProvider>,
+    );
+    await waitFor(() => expect(workers).toHaveLength(1));
+    view.unmount();
+    expect(workers[0]?.terminated).toBe(true);
+    await workers[0]?.answer();
+    expect(created).toEqual([]);
   });
 });

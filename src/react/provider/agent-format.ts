@@ -52,17 +52,62 @@ export function createAgentFormat(locale: string | undefined): AgentFormat {
   };
 }
 
+// The locale-data worker's whole program: the first formatter of the tag it is sent, then its answer.
+const localeDataProgram =
+  'self.onmessage=function(m){try{new Intl.NumberFormat(m.data).format(0)}catch(e){new Intl.NumberFormat().format(0)}postMessage(0)}';
+
 /**
- * Loads the locale data in a task of its own (`yieldToBrowser`): the first number formatted, by a formatter that
- * lives as long as the format. The others are created at their first use, a few milliseconds each once the data
- * is loaded. Returns the cancel.
+ * Loads the locale data in a worker, from its program's source text: the data is the browser process's (Chromium's
+ * ICU), so after the worker's first formatter the page's takes under 1 ms. Calls `then` once the worker has answered,
+ * failed or taken 5 s, and stops it. Returns its stop; undefined where no worker can start (a policy without
+ * `worker-src blob:`).
  */
-export function prepareAgentFormat(format: AgentFormat): () => void {
+function loadInWorker(tag: string | undefined, then: () => void): (() => void) | undefined {
+  if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') return;
+  const source = URL.createObjectURL(new Blob([localeDataProgram], { type: 'text/javascript' }));
+  let worker: Worker;
+  try {
+    worker = new Worker(source);
+  } catch {
+    URL.revokeObjectURL(source);
+    return;
+  }
+  const stop = () => {
+    clearTimeout(timer);
+    worker.terminate();
+    URL.revokeObjectURL(source);
+  };
+  const end = () => {
+    stop();
+    then();
+  };
+  const timer = setTimeout(end, 5000);
+  worker.onmessage = end;
+  worker.onerror = end;
+  worker.postMessage(tag);
+  return stop;
+}
+
+/**
+ * Loads the locale data after the provider's mount, in a task of its own (a page's first `Intl` formatter takes
+ * 30–70 ms in Chromium, 140–190 at 4x CPU throttling), and formats the first number. A page with numbers to show at
+ * once (`showsNow`: a resumed build) loads it in that task; any other lets a worker load it off the main thread and
+ * formats its first number once the worker is done (under 1 ms then), or in that task where no worker starts.
+ * Returns the cancel.
+ */
+export function prepareAgentFormat(format: AgentFormat, showsNow: () => boolean): () => void {
   let cancelled = false;
-  void yieldToBrowser().then(() => {
+  let stopWorker: (() => void) | undefined;
+  const firstNumber = () => {
     if (!cancelled) format.number(0);
+  };
+  void yieldToBrowser().then(() => {
+    if (cancelled) return;
+    if (!showsNow()) stopWorker = loadInWorker(usableLocale(format.locale), firstNumber);
+    if (stopWorker === undefined) firstNumber();
   });
   return () => {
     cancelled = true;
+    stopWorker?.();
   };
 }

@@ -117,9 +117,6 @@ export function AgentProvider(props: AgentProviderProps) {
   const callOnEvent = useLatestCallback(onEvent);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const format = useMemo(() => createAgentFormat(locale), [locale]);
-  // A page's first formatter loads the locale data (30–70 ms in Chromium, four times that on a phone): in a task of its
-  // own, queued before the resume's below (their yields run in order), so that neither the mount nor a stream waits for it.
-  useEffect(() => prepareAgentFormat(format), [format]);
 
   useEffect(() => {
     // StrictMode unmounts and remounts at once: destroy only if the unmount sticks.
@@ -133,6 +130,9 @@ export function AgentProvider(props: AgentProviderProps) {
       if (owned) destroyTimer.current = setTimeout(() => store.destroy(), 0);
     };
   }, [store, owned]);
+  // A page's first formatter loads the locale data: in a task of its own after the resume's (their yields run in order),
+  // so that neither the mount nor a stream waits for it; by a worker unless a resumed build shows its numbers at once.
+  useEffect(() => prepareAgentFormat(format, () => store.getState().currentKey !== undefined), [format, store]);
 
   const observesEvents = onEvent !== undefined;
   useEffect(() => {
