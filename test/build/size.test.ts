@@ -69,9 +69,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // event streams read in a worker (the worker's program, its start and ping, the page's side of its chunks and
   // their credit: about 1.4 KiB in each): Chromium's hand-over of a 2 MB body then leaves the main thread, 2-3 tasks
   // of 100-260 ms at 4x CPU throttling.
+  // Session 20 (#24): the React entry raised to 52,416 (52,341 measured) for the locale data loaded by a worker of
+  // the provider's (its program, start, answer and fallback: about 260 bytes): a page's first Intl formatter no
+  // longer takes 30-70 ms of the main thread after the mount (140-190 at 4x).
   it.each([
     ['dist/core.js', 25_344],
-    ['dist/index.js', 52_096],
+    ['dist/index.js', 52_416],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
