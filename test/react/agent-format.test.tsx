@@ -25,6 +25,9 @@ afterEach(() => {
   Intl.NumberFormat = NumberFormat;
   Intl.DateTimeFormat = DateTimeFormat;
   cleanupRendered();
+  vi.unstubAllGlobals();
+  workers.length = 0;
+  blobs.clear();
 });
 
 describe('createAgentFormat', () => {
@@ -158,12 +161,6 @@ function useWorkers(options: { throws?: boolean } = {}): void {
 }
 
 describe('AgentProvider and its locale-data worker', () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    workers.length = 0;
-    blobs.clear();
-  });
-
   it('lets a worker load the locale data, formats the first number once it has answered, and stops it', async () => {
     useWorkers();
     render(
