@@ -21,6 +21,9 @@ export const format = (value: number, digits = 0) =>
 const worstOf = (results: BenchResult[], pick: (result: BenchResult) => number) => Math.max(...results.map(pick));
 const perFrame = (result: BenchResult) => result.commits / Math.max(1, result.frames);
 
+/** A longest task as printed: 0 means none over 50 ms (the `longtask` observer reports no shorter ones). */
+export const longestTask = (ms: number) => (ms === 0 ? 'under 50 ms' : `${format(ms)} ms`);
+
 /** Prints the worst figures of each case; a case with a run that did not finish says so. */
 export function printSummary(summary: readonly CaseResults[], timeoutS: number): void {
   console.log('summary, worst of each case:');
@@ -39,8 +42,7 @@ export function printSummary(summary: readonly CaseResults[], timeoutS: number):
     const mountTask = worstOf(results, (result) => result.mount?.longestTaskMs ?? Number.NaN);
     // Its longest task after the first commit and before the run: what the embed defers past its mount.
     const afterMountTask = worstOf(results, (result) => result.mount?.longestTaskAfterMs ?? Number.NaN);
-    const taskColumn = (ms: number, width: number) =>
-      (Number.isNaN(ms) ? '' : ms === 0 ? '< 50 ms' : `${format(ms)} ms`).padStart(width);
+    const taskColumn = (ms: number, width: number) => (Number.isNaN(ms) ? '' : longestTask(ms)).padStart(width);
     console.log(
       `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${`${format(
         worstOf(results, perFrame),

@@ -30,7 +30,7 @@ import { build, preview } from 'vite';
 import { benchEvents, benchScript } from '../bench/browser/bench-script.ts';
 import type { AgentBench, BenchResult } from '../bench/browser/main.tsx';
 import { uiMessageStream, uiMessageStreamHeaders, type ChatVariant } from '../bench/browser/ui-message-stream.ts';
-import { format, printComparison, printSummary, type CaseResults } from './bench-browser-compare.ts';
+import { format, longestTask, printComparison, printSummary, type CaseResults } from './bench-browser-compare.ts';
 import { summarizeTrace } from './bench-trace.ts';
 import { startMockAgentServer } from '../src/mock/index.ts';
 import { entryAliases } from '../vite.config.ts';
@@ -86,11 +86,10 @@ function report(run: number, result: BenchResult): void {
   if (result.firstRowsMs !== undefined)
     console.log(`  first file rows ${format(result.firstRowsMs)} ms after the replay's first byte (target <= 100 ms)`);
   console.log(`  DOM rows in the log at the end: ${result.fileRows} for "${result.fileCountText}"`);
-  const longest = (ms: number) => (ms === 0 ? 'under 50 ms' : `${format(ms)} ms`);
   if (result.mount !== undefined)
     console.log(
-      `  mount: first commit ${format(result.mount.firstCommitMs)} ms after render(), longest task ${longest(result.mount.longestTaskMs)}; ` +
-        `after it, before the run: longest task ${longest(result.mount.longestTaskAfterMs)}`,
+      `  mount: first commit ${format(result.mount.firstCommitMs)} ms after render(), longest task ${longestTask(result.mount.longestTaskMs)}; ` +
+        `after it, before the run: longest task ${longestTask(result.mount.longestTaskAfterMs)}`,
     );
 }
 
