@@ -181,7 +181,8 @@ export default defineConfig({
         },
       },
       {
-        // Every story in every built-in locale, in Chromium: no English default string left on the page.
+        // Tests that run in a Chromium page (`*.browser.test.tsx`): every story in every built-in locale (no English
+        // default string left on the page), and the in-browser mock in a real module worker.
         extends: true,
         optimizeDeps: browserOptimizeDeps,
         test: {

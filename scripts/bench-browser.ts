@@ -1,7 +1,8 @@
 /**
  * `npm run bench:browser`: in real Chromium, GeneratePanel and LiveBuildLog render one generation of
- * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible: from the in-browser mock
- * through createMockTransport (no network: a burst), over HTTP from the Node mock through createHttpTransport
+ * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible: from the in-browser mock in a
+ * worker through createWorkerMockTransport (no network: a burst; and with the mock in the page through
+ * createMockTransport, as Storybook runs it: "page burst"), over HTTP from the Node mock through createHttpTransport
  * (chunks arrive as the network delivers them), and as a resume after a reload (the whole log replayed through
  * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst, the HTTP
  * stream (an agency's page: the library alone in the page, its proxy elsewhere) and the replay again with
@@ -94,18 +95,20 @@ function report(run: number, result: BenchResult): void {
 }
 
 interface BenchCase {
-  transport: 'memory' | 'http' | 'replay' | 'chat-data' | 'chat-text';
+  transport: 'worker' | 'page' | 'http' | 'replay' | 'chat-data' | 'chat-text';
   /** Chromium's CPU throttling rate (1: none). */
   throttle: number;
   name: string;
 }
 const benchCases: BenchCase[] = [
-  { transport: 'memory', throttle: 1, name: 'burst: in-browser mock (createMockTransport)' },
+  { transport: 'worker', throttle: 1, name: 'burst: mock in a worker (createWorkerMockTransport)' },
   { transport: 'http', throttle: 1, name: 'HTTP: Node mock (createHttpTransport)' },
   { transport: 'replay', throttle: 1, name: 'replay: resume after a reload through the events route' },
-  { transport: 'memory', throttle: 4, name: 'burst 4x: the burst, CPU throttled 4x' },
+  { transport: 'page', throttle: 1, name: 'page burst: mock in the page (createMockTransport)' },
+  { transport: 'worker', throttle: 4, name: 'burst 4x: the burst, CPU throttled 4x' },
   { transport: 'http', throttle: 4, name: 'HTTP 4x: over HTTP, CPU throttled 4x' },
   { transport: 'replay', throttle: 4, name: 'replay 4x: the replay, CPU throttled 4x' },
+  { transport: 'page', throttle: 4, name: 'page burst 4x: the page burst, CPU throttled 4x' },
   { transport: 'chat-data', throttle: 1, name: 'useChat (AI SDK): the same build as data parts' },
   { transport: 'chat-text', throttle: 1, name: 'useChat (AI SDK): the same build as text' },
 ];

@@ -1,6 +1,7 @@
 /**
  * The page of `npm run bench:browser`: GeneratePanel and LiveBuildLog in React's production build, fed either by
- * the in-browser mock through `createMockTransport` (`?transport=memory`, default) or over HTTP by the Node
+ * the in-browser mock in a worker through `createWorkerMockTransport` (`?transport=worker`, default), or in the
+ * page through `createMockTransport` as Storybook runs it (`?transport=page`), or over HTTP by the Node
  * mock behind the preview server (`?transport=http&token=…`), with thousands of steps at 'instant' speed; or
  * (`?transport=replay`) resuming a saved build after a reload, the whole log replayed through the proxy's
  * events route. It measures one generation between `window.agentBench.arm()` (a replay arms itself when it
@@ -12,7 +13,7 @@ import { StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AgentProvider, GeneratePanel, LiveBuildLog } from 'agent-embed';
 import { createHttpTransport, fetchInWorker } from 'agent-embed/core';
-import { createMockTransport } from 'agent-embed/mock';
+import { createMockTransport, createWorkerMockTransport } from 'agent-embed/mock';
 import 'agent-embed/styles.css';
 import { benchScript } from './bench-script.ts';
 import { startMeasuring } from './measure.ts';
@@ -22,7 +23,7 @@ export type { AgentBench, BenchResult } from './measure.ts';
 const query = new URLSearchParams(window.location.search);
 const steps = Number(query.get('steps') ?? 20_000);
 // The token is the Node mock's development token, generated for this run.
-const mode = query.get('transport') ?? 'memory';
+const mode = query.get('transport') ?? 'worker';
 
 const measurement = startMeasuring({
   steps,
@@ -41,7 +42,16 @@ const timedFetch: typeof fetch = async (input, init) => {
   if (replay) measurement.firstByte();
   return response;
 };
-const script = benchScript(steps);
+function pageMockTransport() {
+  // Built once at load: the bench's own data, not work of agent-embed's to measure after the click.
+  const script = benchScript(steps);
+  return createMockTransport({
+    speed: 'instant',
+    credits: steps * 2,
+    rateLimit: false,
+    scenario: { script: () => script },
+  });
+}
 const transport =
   mode === 'http' || mode === 'replay'
     ? createHttpTransport({
@@ -49,13 +59,12 @@ const transport =
         headers: { authorization: `Bearer ${query.get('token') ?? ''}` },
         fetch: timedFetch,
       })
-    : createMockTransport({
-        speed: 'instant',
-        credits: steps * 2,
-        rateLimit: false,
-        // Built once at load: the bench's own data, not work of agent-embed's to measure after the click.
-        scenario: { script: () => script },
-      });
+    : mode === 'page'
+      ? pageMockTransport()
+      : createWorkerMockTransport(
+          // The worker's name carries the steps: its program has no other input before it serves.
+          new Worker(new URL('./mock-worker.ts', import.meta.url), { type: 'module', name: String(steps) }),
+        );
 
 // A reload in the middle of a build: the provider resumes the saved project by replaying its events.
 const externalUser = { id: 'bench-user' };

@@ -19,7 +19,7 @@ export type {
   TransportRequest,
 } from './wire/transport.js';
 export { createSlicer, defaultStreamSlicing, schedulerYield, yieldToBrowser } from './wire/time-slice.js';
-export { fetchInWorker } from './wire/worker-fetch.js';
+export { fetchInWorker, fetchThroughWorker, serveFetchInWorker } from './wire/worker-fetch.js';
 export type { Slicer, StreamSlicing } from './wire/time-slice.js';
 export {
   AgentApiError,

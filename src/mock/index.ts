@@ -7,6 +7,8 @@ export { startMockAgentServer } from './mock-server.js';
 export type { MockAgentServer, MockAgentServerOptions } from './mock-server.js';
 export { createMockFetch, createMockTransport, defaultMockExternalUser } from './mock-transport.js';
 export type { MockExternalUser, MockProxyOptions, MockTransportOptions } from './mock-transport.js';
+export { createWorkerMockTransport, serveMockInWorker } from './mock-worker.js';
+export type { WorkerMockTransportOptions } from './mock-worker.js';
 export { MockAdminError } from './mock-admin.js';
 export type {
   MockAdmin,

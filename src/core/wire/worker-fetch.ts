@@ -7,6 +7,9 @@
  * The worker is one per page, made from its program's own source text (no file for a bundler to find). It is used
  * only once it has answered a ping: a page whose policy forbids it (`worker-src`) or where it fails to start reads
  * its streams itself, and a request is never sent twice, since none goes to a worker that has not answered.
+ *
+ * The same protocol reaches a worker the caller made (`fetchThroughWorker`), whose program answers with a `fetch` of
+ * its own (`serveFetchInWorker`): the in-browser mock and its proxy run off the page that way.
  */
 
 /** What the page tells the worker. */
@@ -19,7 +22,7 @@ type ToWorker =
 // rewrite with a helper of its own (hence Object.assign and Array.from, not spreads). `credit`: the bytes it
 // may hand over before the page has read them (the page reads as it applies events): a page that falls behind holds
 // at most that much, and the rest waits in the network, as it would for the page's own fetch.
-function workerProgram(credit: number): void {
+function workerProgram(credit: number, send: typeof fetch = fetch): void {
   const streams = new Map<number, { controller: AbortController; unread: number; wake: (() => void) | undefined }>();
   self.onmessage = async ({ data }: MessageEvent<ToWorker>) => {
     if (data.type === 'ping') return postMessage({ type: 'pong' });
@@ -35,7 +38,7 @@ function workerProgram(credit: number): void {
     streams.set(id, stream);
     const { signal } = stream.controller;
     try {
-      const response = await fetch(data.url, Object.assign({}, data.init, { signal }));
+      const response = await send(data.url, Object.assign({}, data.init, { signal }));
       const { status, statusText } = response;
       postMessage({ type: 'head', id, status, statusText, headers: Array.from(response.headers) });
       const reader = response.body?.getReader();
@@ -57,7 +60,16 @@ function workerProgram(credit: number): void {
   };
 }
 
-const workerSource = `(${workerProgram.toString()})(${1024 * 1024})`;
+const creditBytes = 1024 * 1024;
+const workerSource = `(${workerProgram.toString()})(${creditBytes})`;
+
+/**
+ * In a dedicated worker: answers the requests that `fetchThroughWorker` sends from the page with `send`, and hands
+ * each answer's body over chunk by chunk as the page reads it.
+ */
+export function serveFetchInWorker(send: typeof fetch): void {
+  workerProgram(creditBytes, send);
+}
 
 interface Stream {
   head(status: number, statusText: string, headers: [string, string][]): void;
@@ -74,9 +86,9 @@ interface PageWorker {
 let pageWorker: Promise<PageWorker | undefined> | undefined;
 let lastId = 0;
 
-// Starts the page's worker and waits for its answer to a ping; undefined if it cannot start. A worker that fails
-// later (an error it did not catch) fails the streams it was reading, and the next stream starts a new one.
-function startWorker(): Promise<PageWorker | undefined> {
+// Starts the page's worker from its source text; undefined if it cannot start. One that fails later starts anew with
+// the next stream.
+function startPageWorker(): Promise<PageWorker | undefined> {
   let worker: Worker;
   let source: string;
   try {
@@ -85,21 +97,28 @@ function startWorker(): Promise<PageWorker | undefined> {
   } catch {
     return Promise.resolve(undefined);
   }
+  // Slow to start (a busy page on a slow phone) is as good as not starting: nothing has been sent to it yet.
+  const connection = connect(worker, () => (pageWorker = undefined), 5000);
+  void connection.then(() => URL.revokeObjectURL(source));
+  return connection;
+}
+
+// Waits for the worker's answer to a ping (undefined if it fails first, or takes longer than `startMs`: then it is
+// terminated). A worker that fails later (an error it did not catch) fails the streams it was reading.
+function connect(worker: Worker, stopped: () => void, startMs?: number): Promise<PageWorker | undefined> {
   const streams = new Map<number, Stream>();
   let answered = false;
   return new Promise((resolve) => {
     const give = (started: PageWorker | undefined) => {
       clearTimeout(timer);
-      URL.revokeObjectURL(source);
       answered = started !== undefined;
       if (started === undefined) worker.terminate();
       resolve(started);
     };
-    // Slow to start (a busy page on a slow phone) is as good as not starting: nothing has been sent to it yet.
-    const timer = setTimeout(() => give(undefined), 5000);
+    const timer = startMs && setTimeout(() => give(undefined), startMs);
     worker.onerror = () => {
       if (!answered) return give(undefined);
-      pageWorker = undefined;
+      stopped();
       worker.terminate();
       for (const stream of streams.values()) stream.fail('The stream worker stopped.');
     };
@@ -129,86 +148,107 @@ export function canFetchInWorker(): boolean {
  * A `fetch` for event streams that sends the request from the page's worker and reads the body there; where no worker
  * can start, the page's own `fetch`. The answer is a `Response` whose body is the worker's chunks, in order.
  */
-export const fetchInWorker: typeof fetch = async (input, init = {}) => {
-  const started = await (pageWorker ??= startWorker());
-  if (started === undefined) return fetch(input, init);
-  const { signal } = init;
-  if (signal?.aborted) throw signal.reason;
-  const { worker, streams } = started;
-  const id = ++lastId;
-  const post = (type: string, bytes?: number) => worker.postMessage({ type, id, bytes });
-  const queue: Uint8Array[] = [];
-  let ended = false;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const settle = () => {
-    wake?.();
-    wake = undefined;
-  };
-  return new Promise<Response>((resolve, reject) => {
-    // The worker has nothing more for this stream: what is queued is read, then it closes or fails.
-    const finish = () => {
-      streams.delete(id);
-      signal?.removeEventListener('abort', onAbort);
-      settle();
+export const fetchInWorker: typeof fetch = fetchOver(
+  () => (pageWorker ??= startPageWorker()),
+  (input, init) => fetch(input, init),
+);
+
+/**
+ * A `fetch` whose requests `worker` answers (its program calls `serveFetchInWorker`); the page reads each body as
+ * `fetchInWorker`'s. Requests fail with a `TypeError`, as a network failure does, if the worker fails before it answers
+ * a first ping or stops later.
+ */
+export function fetchThroughWorker(worker: Worker): typeof fetch {
+  let connection: Promise<PageWorker | undefined> | undefined;
+  const stopped = () => (connection = Promise.resolve(undefined));
+  return fetchOver(
+    () => (connection ??= connect(worker, stopped)),
+    () => Promise.reject(new TypeError('The worker that answers these requests stopped.')),
+  );
+}
+
+function fetchOver(connection: () => Promise<PageWorker | undefined>, withoutWorker: typeof fetch): typeof fetch {
+  return async (input, init = {}) => {
+    const started = await connection();
+    if (started === undefined) return withoutWorker(input, init);
+    const { signal } = init;
+    if (signal?.aborted) throw signal.reason;
+    const { worker, streams } = started;
+    const id = ++lastId;
+    const post = (type: string, bytes?: number) => worker.postMessage({ type, id, bytes });
+    const queue: Uint8Array[] = [];
+    let ended = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const settle = () => {
+      wake?.();
+      wake = undefined;
     };
-    const stop = (reason: unknown) => {
-      failure ??= reason;
-      reject(reason);
-      finish();
-    };
-    // An abort drops what was not read yet, as `fetch` does; a failure lets it be read first.
-    const onAbort = () => {
-      post('abort');
-      queue.length = 0;
-      stop(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort);
-    // Read only as the page applies them: each chunk read is acknowledged, so the worker never runs far ahead.
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          while (queue.length === 0 && !ended && failure === undefined)
-            await new Promise<void>((awake) => (wake = awake));
-          const chunk = queue.shift();
-          if (chunk !== undefined) {
-            controller.enqueue(chunk);
-            post('read', chunk.byteLength);
-          } else if (failure !== undefined) controller.error(failure);
-          else controller.close();
-        },
-        cancel() {
-          post('abort');
-          stop(new DOMException('The stream was cancelled.', 'AbortError'));
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    streams.set(id, {
-      head(status, statusText, headers) {
-        const nullBody = status === 204 || status === 205 || status === 304;
-        resolve(new Response(nullBody ? null : body, { status, statusText, headers }));
-      },
-      chunk(buffer) {
-        queue.push(new Uint8Array(buffer));
+    return new Promise<Response>((resolve, reject) => {
+      // The worker has nothing more for this stream: what is queued is read, then it closes or fails.
+      const finish = () => {
+        streams.delete(id);
+        signal?.removeEventListener('abort', onAbort);
         settle();
-      },
-      end() {
-        ended = true;
+      };
+      const stop = (reason: unknown) => {
+        failure ??= reason;
+        reject(reason);
         finish();
-      },
-      fail(message) {
-        // As the page's own fetch fails: a TypeError, before the answer or in the middle of its body.
-        stop(new TypeError(message));
-      },
+      };
+      // An abort drops what was not read yet, as `fetch` does; a failure lets it be read first.
+      const onAbort = () => {
+        post('abort');
+        queue.length = 0;
+        stop(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort);
+      // Read only as the page applies them: each chunk read is acknowledged, so the worker never runs far ahead.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            while (queue.length === 0 && !ended && failure === undefined)
+              await new Promise<void>((awake) => (wake = awake));
+            const chunk = queue.shift();
+            if (chunk !== undefined) {
+              controller.enqueue(chunk);
+              post('read', chunk.byteLength);
+            } else if (failure !== undefined) controller.error(failure);
+            else controller.close();
+          },
+          cancel() {
+            post('abort');
+            stop(new DOMException('The stream was cancelled.', 'AbortError'));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      streams.set(id, {
+        head(status, statusText, headers) {
+          const nullBody = status === 204 || status === 205 || status === 304;
+          resolve(new Response(nullBody ? null : body, { status, statusText, headers }));
+        },
+        chunk(buffer) {
+          queue.push(new Uint8Array(buffer));
+          settle();
+        },
+        end() {
+          ended = true;
+          finish();
+        },
+        fail(message) {
+          // As the page's own fetch fails: a TypeError, before the answer or in the middle of its body.
+          stop(new TypeError(message));
+        },
+      });
+      const headers = Object.fromEntries(new Headers(init.headers));
+      const url = new URL(String(input instanceof Request ? input.url : input), document.baseURI).href;
+      worker.postMessage({
+        type: 'fetch',
+        id,
+        url,
+        init: { method: init.method, headers, body: init.body, credentials: init.credentials },
+      });
     });
-    const headers = Object.fromEntries(new Headers(init.headers));
-    const url = new URL(String(input instanceof Request ? input.url : input), document.baseURI).href;
-    worker.postMessage({
-      type: 'fetch',
-      id,
-      url,
-      init: { method: init.method, headers, body: init.body, credentials: init.credentials },
-    });
-  });
-};
+  };
+}
