@@ -1,7 +1,8 @@
 /**
  * The packed tarball in a fresh Vite app on React 18.3 (the low end of the peer range): it type-checks
  * with strict settings and no `vite/client` types (the stylesheet import has its own declaration), and the
- * production build bundles the components and the in-browser mock with no `node:` module.
+ * production build bundles the components, and the in-browser mock in a module worker of the app's (the README's
+ * `new Worker(new URL('./mock-worker.ts', import.meta.url), …)`), with no `node:` module.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,10 +42,11 @@ const files: Record<string, string> = {
 import { createRoot } from 'react-dom/client';
 import { AgentBuilder, AgentProvider } from 'agent-embed';
 import type { AgentApiError } from 'agent-embed/core';
-import { createMockTransport } from 'agent-embed/mock';
+import { createWorkerMockTransport } from 'agent-embed/mock';
 import 'agent-embed/styles.css';
 
-const transport = createMockTransport({ speed: 'instant' });
+const worker = new Worker(new URL('./mock-worker.ts', import.meta.url), { type: 'module' });
+const transport = createWorkerMockTransport(worker);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -57,6 +59,10 @@ createRoot(document.getElementById('root')!).render(
     </AgentProvider>
   </StrictMode>,
 );
+`,
+  'src/mock-worker.ts': `import { serveMockInWorker } from 'agent-embed/mock';
+
+serveMockInWorker({ speed: 'instant', externalUser: { id: 'alice' } });
 `,
 };
 
@@ -104,5 +110,9 @@ describe('a Vite app on React 18', () => {
     expect(code).not.toMatch(/["']node:/);
     expect(code).toContain('data-agent-embed');
     expect(readdirSync(assets).some((file) => file.endsWith('.css'))).toBe(true);
+    // The worker is a script of its own, with the mock and the proxy in it.
+    const worker = scripts.find((file) => file.startsWith('mock-worker'));
+    expect(worker, scripts.join(', ')).toBeDefined();
+    expect(readFileSync(join(assets, worker!), 'utf8')).toContain('mock-end-user');
   });
 });
