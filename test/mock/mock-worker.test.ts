@@ -131,6 +131,31 @@ describe('fetchThroughWorker', () => {
     expect(worker.terminated).toBe(true);
   });
 
+  it('fails requests after 10 s when the worker never answers (its module does not serve), and terminates it', async () => {
+    vi.useFakeTimers();
+    try {
+      const worker = {
+        onmessage: null,
+        onerror: null,
+        terminated: false,
+        postMessage: (data: { type: string }) => void posted.push(data.type),
+        terminate() {
+          worker.terminated = true;
+        },
+      };
+      const answer = fetchThroughWorker(worker as unknown as Worker)('https://mock.test/api/v1/usage');
+      const failed = expect(answer).rejects.toThrow(/its module must call serveFetchInWorker/);
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(worker.terminated).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await failed;
+      expect(worker.terminated).toBe(true);
+      expect(posted).toEqual(['ping']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('fails the stream it was reading when the worker stops, and every request after it', async () => {
     const { worker, stop } = startMockWorker({ scenario: { files: 2000 } });
     const client = createAgentClient({ transport: createWorkerMockTransport(worker) });

@@ -155,15 +155,18 @@ export const fetchInWorker: typeof fetch = fetchOver(
 
 /**
  * A `fetch` whose requests `worker` answers (its program calls `serveFetchInWorker`); the page reads each body as
- * `fetchInWorker`'s. Requests fail with a `TypeError`, as a network failure does, if the worker fails before it answers
- * a first ping or stops later.
+ * `fetchInWorker`'s. Requests fail with a `TypeError`, as a network failure does, if the worker fails or gives no
+ * answer to a first ping within 10 s (it is then terminated), or stops later.
  */
 export function fetchThroughWorker(worker: Worker): typeof fetch {
   let connection: Promise<PageWorker | undefined> | undefined;
   const stopped = () => (connection = Promise.resolve(undefined));
   return fetchOver(
-    () => (connection ??= connect(worker, stopped)),
-    () => Promise.reject(new TypeError('The worker that answers these requests stopped.')),
+    () => (connection ??= connect(worker, stopped, 10_000)),
+    () =>
+      Promise.reject(
+        new TypeError('The worker gave no answer: its module must call serveFetchInWorker, and it must not stop.'),
+      ),
   );
 }
 
