@@ -12,8 +12,10 @@ const prompt = 'A recipe box with tags and a shopping list';
 describe('every tab live', () => {
   it('a second device follows a live build from its log and ends with the same turn, with no POST of its own', async () => {
     const first = await harness.openPage({ user: 'ada' });
-    // Slow enough that the second device opens the project while it builds.
-    harness.mock.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 200 });
+    // Slow enough that the second device opens the project while it builds: at 200 ms an event the build ended in
+    // about 5 s after the first page saw it generating, and a loaded CI machine once took longer than that to open the
+    // second page and its project.
+    harness.mock.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 500 });
     await first.page.getByLabel('Describe the app you want').fill(prompt);
     await first.page.getByRole('button', { name: 'Generate' }).click();
     await first.page.locator('.ae-builder[data-phase="generating"]').waitFor();
