@@ -64,6 +64,46 @@ describe('AgentProvider and the locale data', () => {
     await waitFor(() => expect(created).toEqual(['NumberFormat']));
   });
 
+  it('loads it in three tasks: a collator, the locale’s likely subtags, then the first number', async () => {
+    // What each task held: the log as it stood once the task's own code and microtasks had run.
+    const log: string[] = [];
+    const atTaskEnd: string[][] = [];
+    const note = (entry: string) => {
+      log.push(entry);
+      void Promise.resolve().then(() => atTaskEnd.push([...log]));
+    };
+    const { Collator, Locale } = Intl;
+    const maximize = Object.getOwnPropertyDescriptor(Locale.prototype, 'maximize')!;
+    vi.spyOn(Intl, 'Collator').mockImplementation(function (...args: ConstructorParameters<typeof Collator>) {
+      note('Collator');
+      return new Collator(...args);
+    } as unknown as typeof Collator);
+    Object.defineProperty(Locale.prototype, 'maximize', {
+      ...maximize,
+      value(this: Intl.Locale) {
+        note('maximize');
+        return (maximize.value as () => Intl.Locale).call(this);
+      },
+    });
+    const counted = Intl.NumberFormat;
+    Intl.NumberFormat = function (...args: ConstructorParameters<typeof NumberFormat>) {
+      note('NumberFormat');
+      return new counted(...args);
+    } as unknown as typeof NumberFormat;
+    try {
+      render(
+        <AgentProvider transport={createMockTransport({ speed: 'instant' })} locale="de">
+          <p>content</p>
+        </AgentProvider>,
+      );
+      await waitFor(() => expect(atTaskEnd).toHaveLength(3));
+      expect(atTaskEnd).toEqual([['Collator'], ['Collator', 'maximize'], ['Collator', 'maximize', 'NumberFormat']]);
+    } finally {
+      Object.defineProperty(Locale.prototype, 'maximize', maximize);
+      vi.restoreAllMocks();
+    }
+  });
+
   it('creates none once it has unmounted', async () => {
     const view = render(
       <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
@@ -199,8 +239,8 @@ describe('AgentProvider and its locale-data worker', () => {
     );
     await waitFor(() => expect(workers).toHaveLength(1));
     workers[0]?.fail();
-    expect(created).toEqual(['NumberFormat']);
     expect(workers[0]?.terminated).toBe(true);
+    await waitFor(() => expect(created).toEqual(['NumberFormat']));
   });
 
   it('stops the worker and formats nothing once it has unmounted', async () => {
