@@ -74,11 +74,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // longer takes 30-70 ms of the main thread after the mount (140-190 at 4x).
   // Session 21 (#24): core raised to 25,472 (25,423 measured) for the stream worker's protocol with a worker the
   // caller made (`fetchThroughWorker`, `serveFetchInWorker`, its 10 s limit on a first answer: about 205 bytes),
-  // which runs the in-browser mock and its proxy off the page (`createWorkerMockTransport`). The React entry keeps
-  // its budget (52,403 measured).
+  // which runs the in-browser mock and its proxy off the page (`createWorkerMockTransport`). Then the React entry to
+  // 52,544 (52,492 measured) for the locale data in three tasks where the page loads it itself (about 90 bytes): after
+  // a resumed build's mount at 1x, a task of 66-98 ms became three under 50 ms.
   it.each([
     ['dist/core.js', 25_472],
-    ['dist/index.js', 52_416],
+    ['dist/index.js', 52_544],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
