@@ -110,20 +110,26 @@ describe('createWorkerMockTransport over serveMockInWorker', () => {
   });
 });
 
+/** A worker whose module never serves: it only records what the page posts, and fails at the ping if told to. */
+function unservedWorker(options: { failOnPing?: boolean } = {}) {
+  const worker = {
+    onmessage: null,
+    onerror: null as ((event: Event) => void) | null,
+    terminated: false,
+    postMessage(data: { type: string }) {
+      posted.push(data.type);
+      if (options.failOnPing && data.type === 'ping') queueMicrotask(() => worker.onerror?.(new Event('error')));
+    },
+    terminate() {
+      worker.terminated = true;
+    },
+  };
+  return worker;
+}
+
 describe('fetchThroughWorker', () => {
   it('fails requests as a broken network does when the worker fails before it answers, and sends nothing', async () => {
-    const worker = {
-      onmessage: null,
-      onerror: null as ((event: Event) => void) | null,
-      terminated: false,
-      postMessage(data: { type: string }) {
-        posted.push(data.type);
-        if (data.type === 'ping') queueMicrotask(() => worker.onerror?.(new Event('error')));
-      },
-      terminate() {
-        worker.terminated = true;
-      },
-    };
+    const worker = unservedWorker({ failOnPing: true });
     const send = fetchThroughWorker(worker as unknown as Worker);
     await expect(send('https://mock.test/api/v1/agent/generate', { method: 'POST' })).rejects.toThrow(TypeError);
     await expect(send('https://mock.test/api/v1/usage')).rejects.toThrow(TypeError);
@@ -134,15 +140,7 @@ describe('fetchThroughWorker', () => {
   it('fails requests after 10 s when the worker never answers (its module does not serve), and terminates it', async () => {
     vi.useFakeTimers();
     try {
-      const worker = {
-        onmessage: null,
-        onerror: null,
-        terminated: false,
-        postMessage: (data: { type: string }) => void posted.push(data.type),
-        terminate() {
-          worker.terminated = true;
-        },
-      };
+      const worker = unservedWorker();
       const answer = fetchThroughWorker(worker as unknown as Worker)('https://mock.test/api/v1/usage');
       const failed = expect(answer).rejects.toThrow(/its module must call serveFetchInWorker/);
       await vi.advanceTimersByTimeAsync(9_999);
