@@ -7,8 +7,10 @@ export { startMockAgentServer } from './mock-server.js';
 export type { MockAgentServer, MockAgentServerOptions } from './mock-server.js';
 export { createMockFetch, createMockTransport, defaultMockExternalUser } from './mock-transport.js';
 export type { MockExternalUser, MockProxyOptions, MockTransportOptions } from './mock-transport.js';
-export { createWorkerMockTransport, serveMockInWorker } from './mock-worker.js';
-export type { WorkerMockTransportOptions } from './mock-worker.js';
+export { createMockSiteFetch, createWorkerMockTransport, serveMockInWorker } from './mock-worker.js';
+export type { WorkerMockTransport, WorkerMockTransportOptions } from './mock-worker.js';
+export { createMockAdminClient } from './mock-admin-client.js';
+export type { MockAdminClient, MockAdminClientOptions, MockAdminState } from './mock-admin-client.js';
 export { MockAdminError } from './mock-admin.js';
 export type {
   MockAdmin,

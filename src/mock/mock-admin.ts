@@ -216,12 +216,14 @@ function stringField(body: Record<string, unknown>, field: string): string {
 
 /**
  * Serves the admin over HTTP (JSON, camelCase, CORS open so a playground on another origin can use it):
- * GET state | requests | projects | faults; POST teams | tokens | tokens/revoke | tokens/expire | credits |
- * suspend | faults | faults/clear | codehost/installation | reset.
+ * GET state | requests | projects | faults | credits | tokens (the last two of `?teamId=`, default the default team);
+ * POST teams | tokens | tokens/revoke | tokens/expire | credits | suspend | faults | faults/clear |
+ * codehost/installation | reset. `createMockAdminClient` is its typed client.
  */
 export async function handleAdminRequest(request: Request, path: string, admin: MockAdmin): Promise<Response> {
   const respond = (status: number, body: unknown) => jsonResponse(status, body, corsHeaders);
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+  const query: Record<string, unknown> = Object.fromEntries(new URL(request.url).searchParams);
   let body: Record<string, unknown> = {};
   if (request.method === 'POST') {
     const text = await request.text();
@@ -252,6 +254,10 @@ export async function handleAdminRequest(request: Request, path: string, admin: 
         return respond(200, { projects: admin.projects() });
       case 'GET /faults':
         return respond(200, { faults: admin.pendingFaults() });
+      case 'GET /credits':
+        return respond(200, { credits: admin.credits(teamIdOf(query)) });
+      case 'GET /tokens':
+        return respond(200, { tokens: admin.tokens(teamIdOf(query)) });
       case 'POST /teams': {
         const input: { credits?: number; suspended?: boolean } = {};
         if (body.credits !== undefined) input.credits = body.credits as number;

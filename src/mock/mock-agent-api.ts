@@ -35,7 +35,7 @@ import {
   type MockStreamFault,
 } from './mock-fault.js';
 import { startGeneration } from './mock-generation.js';
-import { defaultScript } from './mock-script.js';
+import { scriptOf } from './mock-script.js';
 import { requestLogLimit, resolveSettings, type MockAgentApi, type MockAgentApiOptions } from './mock-options.js';
 import { appPageResponse, indexPageResponse } from './mock-pages.js';
 import {
@@ -67,7 +67,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   const { apiBasePath } = settings;
   const appPathPrefix = `${settings.appBasePath}/apps/`;
   const defaultTeamId = 'team_default';
-  const defaultToken = `mock_dev_${randomHex(20)}`;
+  const defaultToken = settings.token;
   const requests: MockRequestRecord[] = [];
   const faults = createFaultQueue();
 
@@ -181,7 +181,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
       projectId: project.id,
       existingFiles: [...project.files.keys()],
     };
-    const steps = settings.scenario.script?.(input) ?? defaultScript(input, settings.scenario);
+    const steps = scriptOf(input, settings.scenario);
     const body = startGeneration({
       state: context.state,
       project,

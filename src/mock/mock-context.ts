@@ -8,6 +8,8 @@ import type { MockState, MockTeam, MockToken } from './mock-state.js';
 /** The options of the mock once defaults are applied. */
 export interface MockSettings {
   speed: MockSpeed;
+  /** The default team's token. */
+  token: string;
   heartbeatMs: number;
   scenario: MockScenario;
   timers: MockTimers;

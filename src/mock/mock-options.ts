@@ -4,6 +4,7 @@ import type { MockAdmin } from './mock-admin.js';
 import type { MockSettings } from './mock-context.js';
 import { systemTimers, type MockSpeed, type MockTimers } from './mock-generation.js';
 import type { MockScenario } from './mock-script.js';
+import { randomHex } from './mock-state.js';
 
 /** Options of `createMockAgentApi`. */
 export interface MockAgentApiOptions {
@@ -15,6 +16,11 @@ export interface MockAgentApiOptions {
   timers?: MockTimers;
   /** Credits of the default team (default 200). */
   credits?: number;
+  /**
+   * The default team's token (default: a new random one). A page that runs the mock in a worker picks it, to revoke or
+   * expire it through the admin: the admin's JSON never shows a token.
+   */
+  token?: string;
   /** Requests per token in a rolling window over the agent endpoints (default 10 per 60,000 ms); false disables it. */
   rateLimit?: { limit: number; windowMs: number; scope?: 'agent' | 'all' } | false;
   /** The API base URL, ending in /api/v1 (default 'http://mock.agent-embed.test/api/v1'). */
@@ -55,6 +61,14 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** The default token: the one given, checked, or a new random one. */
+function tokenOf(given: string | undefined): string {
+  if (given === undefined) return `mock_dev_${randomHex(20)}`;
+  if (!/^[\x21-\x7e]{8,}$/.test(given))
+    throw new TypeError('token must be at least 8 printable ASCII characters, with no space.');
+  return given;
+}
+
 /** The mock's settings from its options: defaults filled in, URLs checked. */
 export function resolveSettings(options: MockAgentApiOptions): MockSettings {
   const baseUrl = trimSlash(options.baseUrl ?? defaultMockBaseUrl);
@@ -66,6 +80,7 @@ export function resolveSettings(options: MockAgentApiOptions): MockSettings {
   const rateLimit = options.rateLimit ?? { limit: 10, windowMs: 60_000 };
   return {
     speed: options.speed ?? 'realistic',
+    token: tokenOf(options.token),
     heartbeatMs: Math.max(1, options.heartbeatMs ?? 1000),
     scenario: options.scenario ?? {},
     timers: options.timers ?? systemTimers,

@@ -31,6 +31,8 @@ export interface MockScenario {
   followUpFiles?: number;
   /** Replaces the default script entirely. */
   script?: (input: MockGenerationInput) => MockGenerationStep[];
+  /** The steps of every generation, in place of the default script: `script` as data, for a mock in a worker. */
+  steps?: MockGenerationStep[];
   /** Seeded repositories per code-host connection (default 47). */
   repositoryCount?: number;
   /** Report `meta.total_count` as null, as the reference allows. */
@@ -39,6 +41,11 @@ export interface MockScenario {
 
 /** The message of a `credits_exhausted` event. */
 export const creditsExhaustedMessage = 'Your team has run out of credits. Please purchase more credits to continue.';
+
+/** The steps of a generation: the scenario's own script or steps, or the default script. */
+export function scriptOf(input: MockGenerationInput, scenario: MockScenario): MockGenerationStep[] {
+  return scenario.script?.(input) ?? scenario.steps?.slice() ?? defaultScript(input, scenario);
+}
 
 /** The default script: a plausible project for the prompt, with tool steps between the files. */
 export function defaultScript(input: MockGenerationInput, scenario: MockScenario = {}): MockGenerationStep[] {

@@ -89,6 +89,32 @@ describe('mock admin over HTTP', () => {
     expect((await admin(api, 'GET', 'faults')).body.faults).toEqual([]);
   });
 
+  it('reads a team’s credits and tokens, the default team’s without a teamId', async () => {
+    const api = createMockAgentApi({ speed: 'instant', credits: 40 });
+    const team = (await admin(api, 'POST', 'teams', { credits: 7 })).body.teamId as string;
+    await admin(api, 'POST', 'tokens', { teamId: team, name: 'ci' });
+    expect((await admin(api, 'GET', 'credits')).body).toEqual({ credits: 40 });
+    expect((await admin(api, 'GET', `credits?teamId=${team}`)).body).toEqual({ credits: 7 });
+    expect((await admin(api, 'GET', `tokens?teamId=${team}`)).body.tokens).toMatchObject([
+      { name: 'ci', teamId: team },
+    ]);
+    expect((await admin(api, 'GET', 'tokens')).body.tokens).toMatchObject([{ name: 'Development token' }]);
+    expect(await admin(api, 'GET', 'credits?teamId=team_nope')).toMatchObject({
+      status: 404,
+      body: { error: 'Unknown team: team_nope.' },
+    });
+  });
+
+  it('uses the default token it is given, and refuses one that is not a token', async () => {
+    const api = createMockAgentApi({ speed: 'instant', token: 'mock_chosen_token_1' });
+    expect(api.token).toBe('mock_chosen_token_1');
+    expect((await callJson(api, 'GET', '/subscription-plans', { token: 'mock_chosen_token_1' })).status).toBe(200);
+    expect(() => createMockAgentApi({ token: 'has a space' })).toThrow(
+      'token must be at least 8 printable ASCII characters, with no space.',
+    );
+    expect(() => createMockAgentApi({ token: 'short' })).toThrow(TypeError);
+  });
+
   it('answers bad admin input with 400 and unknown things with 404, with CORS for the playground', async () => {
     const api = createMockAgentApi({ speed: 'instant' });
     expect(await admin(api, 'POST', 'faults', { kind: 'explode' })).toMatchObject({

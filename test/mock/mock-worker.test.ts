@@ -4,7 +4,12 @@
  * page does. Real Chromium runs the same pair with a module worker in test/mock/mock-worker.browser.test.tsx.
  */
 import { createAgentClient, fetchThroughWorker, type AgentEvent } from 'agent-embed/core';
-import { createWorkerMockTransport, serveMockInWorker, type MockTransportOptions } from 'agent-embed/mock';
+import {
+  MockAdminError,
+  createWorkerMockTransport,
+  serveMockInWorker,
+  type MockTransportOptions,
+} from 'agent-embed/mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /** What the page posted to the worker, in order (the protocol's `type`s). */
@@ -107,6 +112,70 @@ describe('createWorkerMockTransport over serveMockInWorker', () => {
     await vi.waitFor(() => expect(mock.api.admin.projects()[0]?.status).toBeDefined());
     expect(files).toBeLessThan(2000);
     expect(generatePosts(mock)).toHaveLength(1);
+  });
+});
+
+describe('the admin of a mock in a worker', () => {
+  it('sets the worker’s mock up from the page and reads it back, each call answered once it is done', async () => {
+    const token = 'mock_story_0123456789';
+    const { worker, mock } = startMockWorker({ token });
+    const transport = createWorkerMockTransport(worker);
+    const client = createAgentClient({ transport });
+    const { admin } = transport;
+
+    await admin.setCredits(0);
+    expect(mock.api.admin.credits()).toBe(0);
+    expect(await admin.credits()).toBe(0);
+    await expect(client.generate({ prompt: 'Build a todo app with dark mode' })).rejects.toMatchObject({
+      code: 'insufficient_credits',
+    });
+    await admin.setCredits(500);
+    await admin.injectFault({ kind: 'error_event', afterEvents: 3, message: 'The build failed.' });
+    expect(await admin.pendingFaults()).toEqual([
+      { kind: 'error_event', afterEvents: 3, message: 'The build failed.' },
+    ]);
+    const failed = await client.generate({ prompt: 'Build a todo app with dark mode' });
+    expect(failed.outcome).toBe('failed');
+    const [project] = await admin.projects();
+    expect(project?.id).toBe(failed.projectId);
+    expect((await admin.requests()).filter((request) => request.path.endsWith('/agent/generate'))).toHaveLength(2);
+
+    // The page picked the default token, so it can revoke it: the admin's JSON never shows one.
+    expect(JSON.stringify(await admin.state())).not.toContain(token);
+    await admin.revokeToken(token);
+    await expect(client.generate({ prompt: 'Build a todo app with dark mode' })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('answers a request with a token from the mock itself, as the agency’s server reaches it, and the rest through the proxy', async () => {
+    const { worker, mock } = startMockWorker({ token: 'mock_server_token_1' });
+    const { fetch } = createWorkerMockTransport(worker);
+    const plans = 'http://mock.agent-embed.test/api/v1/subscription-plans';
+    expect((await fetch(plans, { headers: { authorization: 'Bearer mock_server_token_1' } })).status).toBe(200);
+    // A wrong token reaches the mock too, which refuses it; the proxy would have sent its own.
+    const refused = await fetch(plans, { headers: { authorization: 'Bearer mock_not_the_token' } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ message: 'Unauthorized.' });
+    expect((await fetch(plans)).status).toBe(200);
+    expect(mock.api.admin.requests.map((request) => request.path)).toEqual([
+      '/api/v1/subscription-plans',
+      '/api/v1/subscription-plans',
+      '/api/v1/subscription-plans',
+    ]);
+  });
+
+  it('rejects a refused call with the admin’s own message and status, and changes nothing', async () => {
+    const { worker, mock } = startMockWorker();
+    const { admin } = createWorkerMockTransport(worker);
+    await expect(admin.setCredits(5, 'team_unknown')).rejects.toEqual(
+      new MockAdminError('Unknown team: team_unknown.', 404),
+    );
+    await expect(admin.injectFault({ kind: 'explode' } as never)).rejects.toMatchObject({
+      name: 'MockAdminError',
+      status: 400,
+      message: 'Unknown fault kind: explode.',
+    });
+    expect(mock.api.admin.pendingFaults()).toEqual([]);
+    expect(mock.api.admin.credits()).toBe(10_000);
   });
 });
 
