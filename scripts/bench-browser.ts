@@ -2,7 +2,7 @@
  * `npm run bench:browser`: in real Chromium, GeneratePanel and LiveBuildLog render one generation of
  * BENCH_EVENTS (default 20,000) file and tool events streamed as fast as possible: from the in-browser mock in a
  * worker through createWorkerMockTransport (no network: a burst; and with the mock in the page through
- * createMockTransport, as Storybook runs it: "page burst"), over HTTP from the Node mock through createHttpTransport
+ * createMockTransport in the page: "page burst"), over HTTP from the Node mock through createHttpTransport
  * (chunks arrive as the network delivers them), and as a resume after a reload (the whole log replayed through
  * the proxy's events route, served here in 16 KiB chunks as fast as the socket takes them); the burst, the HTTP
  * stream (an agency's page: the library alone in the page, its proxy elsewhere) and the replay again with

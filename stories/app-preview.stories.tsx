@@ -36,7 +36,7 @@ async function expectProjectApp(context: Parameters<NonNullable<Story['play']>>[
   await waitFor(() => expect(region).toHaveAttribute('data-state', 'ready'));
   await expect(view.getByTitle('Preview of the generated app')).toHaveAttribute(
     'src',
-    storyAgent(context).api.admin.projects()[0]?.appUrl,
+    (await storyAgent(context).admin.projects())[0]?.appUrl,
   );
   return view;
 }
@@ -79,7 +79,7 @@ export const Ready: Story = {
   parameters: agentParameters(reach.completed),
   play: async (context) => {
     const { region, view } = preview(context.canvasElement);
-    const appUrl = storyAgent(context).api.admin.projects()[0]?.appUrl ?? '';
+    const appUrl = (await storyAgent(context).admin.projects())[0]?.appUrl ?? '';
     await expect(region).toHaveAttribute('data-state', 'ready');
     const iframe = view.getByTitle('Preview of the generated app');
     await expect(iframe).toHaveAttribute('src', appUrl);
@@ -96,7 +96,7 @@ export const DeviceWidths: Story = {
   parameters: agentParameters(reach.completed),
   play: async (context) => {
     const { region, view, frame } = preview(context.canvasElement);
-    const appUrl = storyAgent(context).api.admin.projects()[0]?.appUrl ?? '';
+    const appUrl = (await storyAgent(context).admin.projects())[0]?.appUrl ?? '';
     await userEvent.click(view.getByRole('button', { name: 'Mobile' }));
     await expect(region).toHaveAttribute('data-device', 'mobile');
     await expect(view.getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true');
@@ -151,7 +151,7 @@ export const AfterAFailedFollowUp: Story = {
 export const ForAGivenProject: Story = {
   name: 'For a given project id (from its polled status)',
   parameters: agentParameters({ setup: async (agent) => void (await agent.client.generate({ prompt: storyPrompt })) }),
-  render: (args, context) => <AppPreview {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />,
+  render: (args, context) => <AppPreview {...args} projectId={storyAgent(context).projects[0]?.id ?? ''} />,
   play: async (context) => void (await expectProjectApp(context)),
 };
 

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { CodehostConnect } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { agentParameters, installCodehost, storyUser } from './story-agent.js';
+import { agentParameters, installCodehost, storyAgent, storyUser } from './story-agent.js';
 
 const meta = {
   title: 'Code host/CodehostConnect',
@@ -53,12 +53,14 @@ export const NotConnected: Story = {
 export const Redirecting: Story = {
   ...behaviour,
   name: 'Behaviour: Connect sends the end user to the installation page',
-  play: async ({ canvasElement, args }) => {
-    const { element, view } = region(canvasElement);
+  play: async (context) => {
+    const { element, view } = region(context.canvasElement);
+    // The story's mock's own install page (each story's mock has an origin of its own).
+    const mockOrigin = new URL(storyAgent(context).baseUrl).origin.replaceAll('.', '\\.');
     await userEvent.click(await view.findByRole('button', { name: 'Connect GitHub' }));
     await waitFor(() =>
-      expect(args.navigate).toHaveBeenCalledWith(
-        expect.stringMatching(/^http:\/\/mock\.agent-embed\.test\/__mock\/codehost\/install\?state=/),
+      expect(context.args.navigate).toHaveBeenCalledWith(
+        expect.stringMatching(new RegExp(`^${mockOrigin}/__mock/codehost/install\\?state=`)),
       ),
     );
     await expect(element).toHaveAttribute('data-state', 'redirecting');
@@ -110,7 +112,7 @@ export const InstallationSuspended: Story = {
   parameters: agentParameters({
     setup: async (agent) => {
       await installCodehost(agent);
-      agent.api.admin.setCodehostInstallationStatus(storyUser.id, 'suspended');
+      await agent.admin.setCodehostInstallationStatus(storyUser.id, 'suspended');
     },
   }),
   play: async ({ canvasElement }) => {
@@ -143,7 +145,7 @@ export const StartRefused: Story = {
 };
 
 export const Unauthorized: Story = {
-  parameters: agentParameters({ setup: (agent) => agent.api.admin.revokeToken(agent.api.token) }),
+  parameters: agentParameters({ setup: (agent) => agent.admin.revokeToken(agent.token) }),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));

@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { DeployButton } from 'agent-embed';
-import { agentApiMessages, createAgentClient } from 'agent-embed/core';
-import { createMockTransport } from 'agent-embed/mock';
+import { agentApiMessages } from 'agent-embed/core';
 import { expect, screen, waitFor, within } from 'storybook/test';
 import {
+  agencyServerClient,
   agentParameters,
   currentGeneration,
   storyUser,
@@ -162,8 +162,7 @@ export const AlreadyConnectedElsewhere: Story = {
     ...agentParameters(
       withProject(async (agent) => {
         // Another end user of the same agency, signed in elsewhere, connected the account first.
-        const elsewhere = createMockTransport({ api: agent.api, externalUser: { id: 'someone-else' } });
-        await createAgentClient({ transport: elsewhere }).deployments.connect('vercel', {
+        await agencyServerClient(agent).deployments.connect('vercel', {
           external_user_id: 'someone-else',
           token: 'shared-studio:first',
         });
@@ -200,9 +199,9 @@ export const DeployOk: Story = {
 
 export const DeployFailed: Story = {
   parameters: agentParameters(
-    withProject((agent) => {
-      agent.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
-      return connectAndDeploy(agent);
+    withProject(async (agent) => {
+      await agent.admin.injectFault({ kind: 'http_500', route: 'deploy' });
+      await connectAndDeploy(agent);
     }),
   ),
   play: async ({ canvasElement }) => {
@@ -217,9 +216,9 @@ export const DeployFailed: Story = {
 export const DeployRateLimited: Story = {
   name: 'Deploy refused for a while (429, live countdown)',
   parameters: agentParameters(
-    withProject((agent) => {
-      agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 20, route: 'deploy' });
-      return connectAndDeploy(agent);
+    withProject(async (agent) => {
+      await agent.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 20, route: 'deploy' });
+      await connectAndDeploy(agent);
     }),
   ),
   play: async ({ canvasElement }) => {

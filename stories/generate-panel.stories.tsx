@@ -41,8 +41,8 @@ async function submitPrompt(canvasElement: HTMLElement, prompt = storyPrompt) {
   await userEvent.click(submit());
 }
 
-function generationPosts(agent: StoryAgent) {
-  return agent.api.admin.requests.filter(
+async function generationPosts(agent: StoryAgent) {
+  return (await agent.admin.requests()).filter(
     (request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path),
   );
 }
@@ -105,7 +105,7 @@ export const PromptTooShort: Story = {
     await expect(prompt().getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
     await expect(prompt()).toHaveFocus();
     // Checked before sending: nothing reached the API.
-    await expect(generationPosts(storyAgent(context))).toHaveLength(0);
+    await expect(await generationPosts(storyAgent(context))).toHaveLength(0);
     await expect(context.args.onComplete).not.toHaveBeenCalled();
   },
 };
@@ -120,7 +120,7 @@ export const Submitting: Story = {
     await expect(prompt()).toBeDisabled();
     await expect(canvas.getByRole('button', { name: 'Stop watching' })).toBeEnabled();
     // The POST goes once the click's state has rendered (in the task after it, in a browser).
-    await waitFor(() => expect(generationPosts(storyAgent(context))).toHaveLength(1));
+    await waitFor(async () => expect(await generationPosts(storyAgent(context))).toHaveLength(1));
   },
 };
 
@@ -134,8 +134,8 @@ export const DoubleClickSendsOnePost: Story = {
     await userEvent.dblClick(submit());
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'submitting'));
     // The request has reached the mock (it created the project); the second click sent nothing.
-    await waitFor(() => expect(storyAgent(context).api.admin.projects()).toHaveLength(1));
-    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
+    await waitFor(async () => expect(await storyAgent(context).admin.projects()).toHaveLength(1));
+    await expect(await generationPosts(storyAgent(context))).toHaveLength(1);
   },
 };
 
@@ -196,15 +196,15 @@ export const FollowUp: Story = {
   parameters: agentParameters(reach.followUpCompleted),
   play: async (context) => {
     const agent = storyAgent(context);
-    const projectId = agent.api.admin.projects()[0]?.id ?? '';
+    const projectId = (await agent.admin.projects())[0]?.id ?? '';
     const { form } = panel(context.canvasElement);
     await expect(form).toHaveAttribute('data-state', 'completed');
-    const posts = generationPosts(agent);
+    const posts = await generationPosts(agent);
     await expect(posts.map((post) => post.path.replace(/^.*\/agent/, '/agent'))).toEqual([
       '/agent/generate',
       `/agent/generate/${projectId}`,
     ]);
-    await expect(agent.api.admin.projects()[0]?.prompts).toHaveLength(2);
+    await expect((await agent.admin.projects())[0]?.prompts).toHaveLength(2);
   },
 };
 
@@ -285,7 +285,7 @@ export const RecoveringThenStopWatching: Story = {
     await waitFor(() => expect(form).toHaveAttribute('data-state', 'aborted'));
     await expect(submit()).toHaveAccessibleName('Send follow-up');
     await expect(submit()).toBeDisabled();
-    await expect(generationPosts(storyAgent(context))).toHaveLength(1);
+    await expect(await generationPosts(storyAgent(context))).toHaveLength(1);
   },
 };
 
@@ -316,14 +316,12 @@ export const GivenProjectBuilding: Story = {
   parameters: agentParameters({
     setup: async (agent) => {
       // A paused build never answers: the story shows it while it runs.
-      agent.api.admin.injectFault({ kind: 'pause_after', events: 10 });
+      await agent.admin.injectFault({ kind: 'pause_after', events: 10 });
       void agent.client.generate({ prompt: storyPrompt }).catch(() => undefined);
-      await waitFor(() => expect(agent.api.admin.projects()).toHaveLength(1));
+      await waitFor(async () => expect(await agent.admin.projects()).toHaveLength(1));
     },
   }),
-  render: (args, context) => (
-    <GeneratePanel {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
-  ),
+  render: (args, context) => <GeneratePanel {...args} projectId={storyAgent(context).projects[0]?.id ?? ''} />,
   play: async (context) => {
     const { form, submit } = panel(context.canvasElement);
     await expect(Object.keys(storyAgent(context).store.getState().generations)).toHaveLength(0);

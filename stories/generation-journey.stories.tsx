@@ -56,7 +56,7 @@ export const GenerateThenFollowUp: Story = {
     await userEvent.type(canvas.getByRole('textbox'), storyPrompt);
     await userEvent.click(canvas.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(log()).toHaveAttribute('data-state', 'completed'));
-    const project = agent.api.admin.projects()[0];
+    const [project] = await agent.admin.projects();
     await expect(within(log()).getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', project?.appUrl);
     await waitFor(() => expect(status()).toHaveAttribute('data-project-status', 'ready'));
     await expect(within(preview()).getByTitle('Preview of the generated app')).toHaveAttribute('src', project?.appUrl);
@@ -66,7 +66,10 @@ export const GenerateThenFollowUp: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Send follow-up' }));
     await waitFor(() => expect(within(log()).getByText('1 new, 2 changed files')).toBeInTheDocument());
     await expect(log()).toHaveAttribute('data-state', 'completed');
-    await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+    const posts = (await agent.admin.requests()).filter(
+      (request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path),
+    );
+    await expect(posts).toHaveLength(2);
   },
 };
 

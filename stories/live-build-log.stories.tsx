@@ -173,7 +173,7 @@ export const Completed: Story = {
   parameters: agentParameters(reach.completed),
   play: async (context) => {
     const { region, log, outcome, announcement } = parts(context.canvasElement);
-    const project = storyAgent(context).api.admin.projects()[0];
+    const [project] = await storyAgent(context).admin.projects();
     await expect(region).toHaveAttribute('data-state', 'completed');
     await expect(outcome()).toHaveTextContent('Your app is ready.');
     const link = log.getByRole('link', { name: 'Open the app' });
@@ -291,13 +291,16 @@ export const Recovered: Story = {
     await expect(region).toHaveAttribute('data-state', 'completed');
     await expect(log.getByRole('link', { name: 'Open the app' })).toHaveAttribute(
       'href',
-      agent.api.admin.projects()[0]?.appUrl,
+      (await agent.admin.projects())[0]?.appUrl,
     );
     // The upstream stream was cut after ten events (7 container events, 2 plan steps, 1 file): nothing more was
     // recorded to replay, so the outcome came from polling.
     await expect(log.getByText('1 new file')).toBeInTheDocument();
     await expect(agent.log.some((entry) => entry.text.startsWith('The stream was interrupted'))).toBe(true);
-    await expect(agent.api.admin.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    const posts = (await agent.admin.requests()).filter(
+      (request) => request.method === 'POST' && /\/agent\/generate(\/|$)/.test(request.path),
+    );
+    await expect(posts).toHaveLength(1);
   },
 };
 
@@ -347,10 +350,10 @@ export const TeamSuspended: Story = refusal(reach.suspended, agentApiMessages.su
 function builtElsewhere(fault?: MockFault): AgentStoryParameters {
   return {
     setup: async (agent) => {
-      if (fault !== undefined) agent.api.admin.injectFault(fault);
+      if (fault !== undefined) await agent.admin.injectFault(fault);
       // A paused build never answers: the story shows it while it runs.
       void agent.client.generate({ prompt: storyPrompt }).catch(() => undefined);
-      await waitFor(() => expect(agent.api.admin.projects()).toHaveLength(1));
+      await waitFor(async () => expect(await agent.admin.projects()).toHaveLength(1));
     },
   };
 }
@@ -358,9 +361,7 @@ function builtElsewhere(fault?: MockFault): AgentStoryParameters {
 function givenProject(parameters: AgentStoryParameters, phase: string, badgeText: string, text: string): Story {
   return {
     parameters: agentParameters(parameters),
-    render: (args, context) => (
-      <LiveBuildLog {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
-    ),
+    render: (args, context) => <LiveBuildLog {...args} projectId={storyAgent(context).projects[0]?.id ?? ''} />,
     play: async (context) => {
       const { region, badge } = parts(context.canvasElement);
       await expect(Object.keys(storyAgent(context).store.getState().generations)).toHaveLength(0);

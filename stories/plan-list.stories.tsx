@@ -71,7 +71,7 @@ export const Choosing: Story = {
 };
 
 export const Failed: Story = {
-  parameters: agentParameters({ setup: (agent) => agent.api.admin.suspendTeam() }),
+  parameters: agentParameters({ setup: (agent) => agent.admin.suspendTeam() }),
   play: async ({ canvasElement }) => {
     const { element, view } = plans(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));

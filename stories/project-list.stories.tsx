@@ -30,7 +30,7 @@ async function earlierProjects(agent: StoryAgent): Promise<void> {
   const prompts = ['A habit tracker with streaks and reminders', 'A recipe box with tags and a shopping list'];
   for (const prompt of [...prompts, storyPrompt]) {
     // The middle one runs out of credits on its way.
-    agent.api.admin.setCredits(prompt === prompts[1] ? 3 : 1000);
+    await agent.admin.setCredits(prompt === prompts[1] ? 3 : 1000);
     const result = await agent.client.generate({ prompt });
     // A status answer names the project, as the builder's polling would have.
     if (result.projectId !== undefined) await agent.client.getProject(result.projectId);

@@ -29,7 +29,7 @@ function status(canvasElement: HTMLElement) {
 async function expectProject(canvasElement: HTMLElement, agent: StoryAgent, projectStatus: string, shown: string) {
   const { region, view } = status(canvasElement);
   await waitFor(() => expect(region).toHaveAttribute('data-project-status', projectStatus));
-  const project = agent.api.admin.projects()[0];
+  const [project] = await agent.admin.projects();
   await expect(view.getByText(project?.name ?? '')).toBeInTheDocument();
   await expect(region.querySelector('.ae-badge')).toHaveTextContent(shown);
   // The app is offered only once it is ready: a link to a half-built app would contradict the status.
@@ -40,12 +40,12 @@ async function expectProject(canvasElement: HTMLElement, agent: StoryAgent, proj
 }
 
 /** A project frozen while provisioning, then something that makes its status polls fail (before the first one). */
-function pollRefused(after: (agent: StoryAgent) => void): AgentStoryParameters {
+function pollRefused(after: (agent: StoryAgent) => Promise<void>): AgentStoryParameters {
   return {
     setup: async (agent) => {
-      agent.api.admin.injectFault({ kind: 'pause_after', events: 3 });
+      await agent.admin.injectFault({ kind: 'pause_after', events: 3 });
       await generateUntil(agent, (generation) => generation.status === 'provisioning');
-      after(agent);
+      await after(agent);
     },
   };
 }
@@ -130,9 +130,7 @@ export const ForAGivenProject: Story = {
     // Generated elsewhere (another page, another session): this store has never seen it.
     setup: async (agent) => void (await agent.client.generate({ prompt: storyPrompt })),
   }),
-  render: (args, context) => (
-    <ProjectStatus {...args} projectId={storyAgent(context).api.admin.projects()[0]?.id ?? ''} />
-  ),
+  render: (args, context) => <ProjectStatus {...args} projectId={storyAgent(context).projects[0]?.id ?? ''} />,
   play: async (context) => {
     const agent = storyAgent(context);
     await expect(Object.keys(agent.store.getState().generations)).toHaveLength(0);
@@ -161,9 +159,7 @@ export const PausedWhileHidden: Story = {
 
 // 429 is retried after Retry-After, so the poller is still loading; the others stop it.
 export const RateLimited: Story = refusedStory(
-  pollRefused((agent) =>
-    agent.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' }),
-  ),
+  pollRefused((agent) => agent.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' })),
   agentApiMessages.tooManyAttempts,
   'loading',
 );

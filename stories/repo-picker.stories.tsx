@@ -265,7 +265,7 @@ export const NextPageFails: Story = {
   play: async (context) => {
     const { element, view, options } = await ready(context.canvasElement);
     const firstPage = options().map((option) => option.textContent);
-    storyAgent(context).api.admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
+    await storyAgent(context).admin.injectFault({ kind: 'http_500', route: 'listRepositories' });
     await userEvent.click(view.getByRole('button', { name: 'Next page' }));
     const alert = await view.findByRole('alert');
     await expect(alert).toHaveTextContent('Could not load more repositories');

@@ -1,6 +1,8 @@
 /**
- * The Storybook convention of agent-embed: every story gets a fresh in-browser mock Agent API, a fresh
- * store and an `AgentProvider`, with no server and nothing shared between stories.
+ * The Storybook convention of agent-embed: every story gets a fresh mock Agent API with the real proxy in front, a
+ * fresh store and an `AgentProvider`, with no server and nothing shared between stories. In a browser the mocks run
+ * off the page, in one worker per page (stories/story-mock-worker.ts), each at an origin of its own; under jsdom, in
+ * the page. Either way a story reaches its mock through `agent.admin`, whose calls are awaited.
  *
  * Registered globally in `.storybook/preview.tsx` (loader `agentLoader`, `agentBeforeEach`, decorator
  * `withAgent`), so a story only says what it needs, through `parameters.agent` (use `agentParameters`
@@ -8,7 +10,7 @@
  *
  *   parameters: agentParameters({
  *     speed: 'instant',                         // default; 'realistic' streams over a few seconds
- *     mock: { credits: 3, scenario: { files: 3000 } },   // createMockAgentApi options (rate limit off by default)
+ *     mock: { credits: 3, scenario: { files: 3000 } },   // createMockAgentApi options, as data (rate limit off by default)
  *     store: { pollIntervalMs: 50 },            // createAgentStore options; storage defaults to null (no resume leaks)
  *     externalUser: { id: 'designer-1' },       // default `storyUser`
  *     provider: { labels, locale, onError },    // other AgentProvider props
@@ -34,6 +36,8 @@ import {
 import {
   createAgentClient,
   createAgentStore,
+  createHttpTransport,
+  fetchThroughWorker,
   type AgentLogEntry,
   type AgentClient,
   type AgentState,
@@ -43,13 +47,38 @@ import {
   type GenerationState,
   isGenerationSettled,
 } from 'agent-embed/core';
-import { createMockTransport, type MockAgentApi, type MockAgentApiOptions, type MockSpeed } from 'agent-embed/mock';
+import {
+  createMockAdminClient,
+  createMockFetch,
+  createMockTransport,
+  type MockAdminClient,
+  type MockAgentApiOptions,
+  type MockProjectSnapshot,
+  type MockSpeed,
+  type MockTransportOptions,
+} from 'agent-embed/mock';
 import type { AgentTransport } from 'agent-embed/core';
 import { localeProps } from './story-locale.js';
+import { storyMocksUrl } from './story-mocks.js';
 
-/** What a story gets: the mock, the transport over it, the client and the store the provider uses. */
+/** What a story gets: the mock's admin, the transport over the mock, the client and the store the provider uses. */
 export interface StoryAgent {
-  api: MockAgentApi;
+  /**
+   * The mock's admin. In a browser the mock and its proxy run in a worker, so each call resolves once the worker has
+   * done it; under jsdom they run in the page, behind the same calls.
+   */
+  admin: MockAdminClient;
+  /** The mock's default token (to revoke or expire it). */
+  token: string;
+  /** The mock's projects as they stood when `setup` ended: for a story's `render`, which cannot wait. */
+  projects: MockProjectSnapshot[];
+  /**
+   * A `fetch` to the mock itself, not through the proxy: its own pages (the code-host install's callback), and its API
+   * for a request with an `authorization` header (the agency's server's, with `token`; see `agencyServerClient`).
+   */
+  mockFetch: typeof fetch;
+  /** The mock's API base URL: each story's mock has an origin of its own. */
+  baseUrl: string;
   transport: AgentTransport;
   client: AgentClient;
   store: AgentStore;
@@ -62,8 +91,8 @@ export interface StoryAgent {
 export interface AgentStoryParameters {
   /** Mock timing (default 'instant': deterministic under test). */
   speed?: MockSpeed;
-  /** Options of the mock; the rate limit is off unless given. */
-  mock?: Omit<MockAgentApiOptions, 'speed'>;
+  /** Options of the mock (data only: they cross to its worker); the rate limit is off unless given. */
+  mock?: Omit<MockAgentApiOptions, 'speed' | 'token' | 'now' | 'timers'>;
   /** Options of the store; `storage` defaults to null. */
   store?: Partial<Omit<AgentStoreOptions, 'client'>>;
   /** The signed-in end user (default `storyUser`). */
@@ -179,32 +208,92 @@ function parametersOf(context: Pick<StoryContext, 'parameters'>): AgentStoryPara
   return typeof value === 'object' && value !== null ? (value as AgentStoryParameters) : {};
 }
 
+/** Where a story's mock runs: a worker of its own in a browser, the page under jsdom (no workers). */
+interface MockHost {
+  transport: AgentTransport;
+  baseUrl: string;
+  admin: MockAdminClient;
+  mockFetch: typeof fetch;
+  stop(): void;
+}
+
+/** The options as the worker gets them: data only, or a clear error (a function would not cross). */
+function checkedData(options: MockTransportOptions): MockTransportOptions {
+  JSON.stringify(options, (key, value: unknown) => {
+    if (typeof value === 'function')
+      throw new TypeError(
+        `The story's mock option ${key} is a function: the mock runs in a worker, so its options must be data (a fixed script is scenario.steps).`,
+      );
+    return value;
+  });
+  return options;
+}
+
+// One worker per page for every story's mock, for the page's life: its modules take about 400 ms to load from
+// Storybook's dev server.
+let mockWorkerFetch: typeof fetch | undefined;
+
+function storyMockWorker(): typeof fetch {
+  mockWorkerFetch ??= fetchThroughWorker(
+    new Worker(new URL('./story-mock-worker.ts', import.meta.url), { type: 'module' }),
+  );
+  return mockWorkerFetch;
+}
+
+async function startMock(options: MockTransportOptions): Promise<MockHost> {
+  checkedData(options);
+  if (typeof Worker === 'function') {
+    // Off the page, as an agency's page never runs it: a story's build streams with the page's own work only.
+    const fetch = storyMockWorker();
+    const created = await fetch(storyMocksUrl, { method: 'POST', body: JSON.stringify(options) });
+    const { baseUrl } = (await created.json()) as { baseUrl: string };
+    const transport = createHttpTransport({ baseUrl, fetch, streamWorker: false });
+    const admin = createMockAdminClient({ url: baseUrl, fetch });
+    const stop = () => void fetch(new URL('/', baseUrl), { method: 'DELETE' }).catch(() => undefined);
+    return { transport, admin, mockFetch: fetch, baseUrl, stop };
+  }
+  const transport = createMockTransport(options);
+  const mockFetch = createMockFetch(transport.api);
+  const admin = createMockAdminClient({ url: transport.api.baseUrl, fetch: mockFetch });
+  return { transport, admin, mockFetch, baseUrl: transport.api.baseUrl, stop: () => transport.api.dispose() };
+}
+
+const mocks = new WeakMap<StoryAgent, MockHost>();
+
 /** Builds a fresh agent for the story (a global loader): `context.loaded.agent`. */
 export const agentLoader: Loader = async (context) => {
   const parameters = parametersOf(context);
   if (parameters === false) return {};
   const externalUser = parameters.externalUser ?? storyUser;
-  const transport = createMockTransport({
+  const token = `mock_story_${crypto.randomUUID().replaceAll('-', '')}`;
+  const mock = await startMock({
     externalUser,
     rateLimit: false,
     appBaseUrl: storyAppBaseUrl(),
     ...parameters.mock,
     speed: parameters.speed ?? 'instant',
+    token,
   });
-  const client = createAgentClient({ transport });
+  const client = createAgentClient({ transport: mock.transport });
   const log: AgentLogEntry[] = [];
   const store = createAgentStore({ client, storage: null, onLog: (entry) => log.push(entry), ...parameters.store });
   const agent: StoryAgent = {
-    api: transport.api,
-    transport,
+    admin: mock.admin,
+    token,
+    projects: [],
+    mockFetch: mock.mockFetch,
+    baseUrl: mock.baseUrl,
+    transport: mock.transport,
     client,
     store,
     log,
     externalUser,
   };
+  mocks.set(agent, mock);
   live.add(agent);
   try {
     await parameters.setup?.(agent);
+    agent.projects = await agent.admin.projects();
   } catch (thrown) {
     dispose(agent);
     throw thrown;
@@ -216,7 +305,7 @@ function dispose(agent: StoryAgent): void {
   if (!live.delete(agent)) return;
   // The store first: it aborts its streams, so nothing reaches React after the mock stops.
   agent.store.destroy();
-  agent.api.dispose();
+  mocks.get(agent)?.stop();
 }
 
 /** Stops the story's store and mock when the story goes away (a global beforeEach). */
@@ -371,6 +460,20 @@ export async function followUpUntil(
   return agent.store.getState().generations[projectId] ?? generation;
 }
 
+/**
+ * A client of the mock's API as the agency's server reaches it, with the token and no proxy: it names any end user
+ * (another end user of the same agency, signed in elsewhere).
+ */
+export function agencyServerClient(agent: StoryAgent): AgentClient {
+  const transport = createHttpTransport({
+    baseUrl: agent.baseUrl,
+    fetch: agent.mockFetch,
+    headers: { authorization: `Bearer ${agent.token}` },
+    streamWorker: false,
+  });
+  return createAgentClient({ transport });
+}
+
 /** The whole code-host install flow as the browser runs it: start, the mock's install page, its callback. */
 export async function installCodehost(agent: StoryAgent): Promise<void> {
   const started = await agent.client.codehost.startConnect({
@@ -380,7 +483,7 @@ export async function installCodehost(agent: StoryAgent): Promise<void> {
     // The story's page is the agency's app: the proxy accepts a return to its own origin.
     return_url: typeof document === 'undefined' ? 'http://localhost/' : document.baseURI,
   });
-  await agent.api.fetch(
-    new Request(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), { method: 'POST' }),
-  );
+  await agent.mockFetch(new URL(`/__mock/codehost/callback?state=${started.state}`, started.redirect_url), {
+    method: 'POST',
+  });
 }

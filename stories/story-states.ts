@@ -33,8 +33,8 @@ export function eventsAfterFiles(files: number): number {
   return 9 + files + Math.floor((files - 1) / 4);
 }
 
-function inject(agent: StoryAgent, fault: MockFault): void {
-  agent.api.admin.injectFault(fault);
+function inject(agent: StoryAgent, fault: MockFault): Promise<void> {
+  return agent.admin.injectFault(fault);
 }
 
 const status = (wanted: GenerationState['status']) => (generation: GenerationState) => generation.status === wanted;
@@ -44,19 +44,19 @@ export const prepare = {
   /** The stream opens and no event ever comes: the generation stays `submitting`. */
   holdBeforeFirstEvent: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 0 }) },
   /** No credits left: the generate request is refused with 400. */
-  noCredits: { setup: (agent) => agent.api.admin.setCredits(0) },
+  noCredits: { setup: (agent) => agent.admin.setCredits(0) },
   /** Credits for three files: the stream ends with `credits_exhausted`. */
-  creditsForThreeFiles: { setup: (agent) => agent.api.admin.setCredits(3) },
+  creditsForThreeFiles: { setup: (agent) => agent.admin.setCredits(3) },
   /** The stream ends with an `error` event after ten events. */
   failing: { setup: (agent) => inject(agent, { kind: 'error_event', afterEvents: 10, message: storyFailureMessage }) },
   /** The generate request gets 429 with Retry-After: 30. */
   rateLimited: { setup: (agent) => inject(agent, { kind: 'rate_limited', retryAfterSeconds: 30, route: 'generate' }) },
   /** The token was revoked: 401 'Unauthorized.'. */
-  unauthorized: { setup: (agent) => agent.api.admin.revokeToken(agent.api.token) },
+  unauthorized: { setup: (agent) => agent.admin.revokeToken(agent.token) },
   /** The token is past its expiration date: 401 'API token has expired.'. */
-  expired: { setup: (agent) => agent.api.admin.expireToken(agent.api.token) },
+  expired: { setup: (agent) => agent.admin.expireToken(agent.token) },
   /** The team is suspended: 403 'This team is currently suspended.'. */
-  suspended: { setup: (agent) => agent.api.admin.suspendTeam() },
+  suspended: { setup: (agent) => agent.admin.suspendTeam() },
   /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
   cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
   /** The stream is cut after ten events; the generation completes at the mock, so recovery finds it ready. */
@@ -71,7 +71,7 @@ export async function completedProject(agent: StoryAgent): Promise<GenerationSta
   return generateUntil(agent, status('completed'));
 }
 
-type Prepare = (agent: StoryAgent) => void;
+type Prepare = (agent: StoryAgent) => void | Promise<void>;
 
 /** Parameters that prepare the mock, then generate until the generation has the status. */
 function generateTo(
@@ -82,7 +82,7 @@ function generateTo(
   return {
     ...extra,
     setup: async (agent) => {
-      before?.(agent);
+      await before?.(agent);
       await generateUntil(agent, status(wanted));
     },
   };
@@ -93,14 +93,14 @@ export const reach = {
   submitting: generateTo('submitting', prepare.holdBeforeFirstEvent.setup),
   provisioning: (percentage: StoryPercentage): AgentStoryParameters => ({
     setup: async (agent) => {
-      inject(agent, { kind: 'pause_after', events: eventsAtPercentage[percentage] });
+      await inject(agent, { kind: 'pause_after', events: eventsAtPercentage[percentage] });
       await generateUntil(agent, (generation) => generation.container.percentage === percentage);
     },
   }),
   /** Container ready, AI generation starting, no file yet. */
   containerReady: {
     setup: async (agent) => {
-      inject(agent, { kind: 'pause_after', events: 7 });
+      await inject(agent, { kind: 'pause_after', events: 7 });
       await generateUntil(agent, (generation) => generation.container.ready);
     },
   },
@@ -108,7 +108,7 @@ export const reach = {
   generating: (files: number, total = Math.max(13, files + 10)): AgentStoryParameters => ({
     mock: { scenario: { files: total }, credits: total + 100 },
     setup: async (agent) => {
-      inject(agent, { kind: 'pause_after', events: eventsAfterFiles(files) });
+      await inject(agent, { kind: 'pause_after', events: eventsAfterFiles(files) });
       await generateUntil(agent, (generation) => generation.files.length === files);
     },
   }),
@@ -117,13 +117,12 @@ export const reach = {
   manySteps: generateTo('completed', undefined, {
     mock: {
       scenario: {
-        script: () =>
-          Array.from({ length: 120 }, (_, index) => ({
-            type: 'tool' as const,
-            tool: index % 2 === 0 ? 'write_files' : 'lint',
-            message: `Step ${index + 1} of 120`,
-            status: 'completed',
-          })),
+        steps: Array.from({ length: 120 }, (_, index) => ({
+          type: 'tool' as const,
+          tool: index % 2 === 0 ? 'write_files' : 'lint',
+          message: `Step ${index + 1} of 120`,
+          status: 'completed',
+        })),
       },
     },
   }),
@@ -131,7 +130,7 @@ export const reach = {
   followUpRunning: {
     setup: async (agent) => {
       const project = await completedProject(agent);
-      inject(agent, { kind: 'pause_after', events: 3, route: 'followUp' });
+      await inject(agent, { kind: 'pause_after', events: 3, route: 'followUp' });
       await followUpUntil(agent, project.projectId as string, (generation) => generation.files.length === 1);
     },
   },
@@ -146,7 +145,7 @@ export const reach = {
   followUpFailed: {
     setup: async (agent) => {
       const project = await completedProject(agent);
-      inject(agent, { kind: 'error_event', afterEvents: 1, message: storyFailureMessage, route: 'followUp' });
+      await inject(agent, { kind: 'error_event', afterEvents: 1, message: storyFailureMessage, route: 'followUp' });
       await followUpUntil(agent, project.projectId as string, status('failed'));
     },
   },
@@ -162,7 +161,7 @@ export const reach = {
   /** Cancelled while provisioning. */
   cancelled: {
     setup: async (agent) => {
-      inject(agent, { kind: 'pause_after', events: 3 });
+      await inject(agent, { kind: 'pause_after', events: 3 });
       await generateUntil(agent, status('provisioning'));
       agent.store.getState().stopWatching();
       await waitForStore(
