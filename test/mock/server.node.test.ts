@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
+import { createMockAdminClient, startMockAgentServer, type MockAgentServer } from 'agent-embed/mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualTimers, parseSse, readToEnd, settle, types } from './mock-helpers.js';
 
@@ -109,5 +109,36 @@ describe('startMockAgentServer', () => {
     await server.close();
     expect(await reading).toBe('cut');
     await expect(fetch(`${server.url}/subscription-plans`)).rejects.toThrow();
+  });
+});
+
+describe('createMockAdminClient against the mock server', () => {
+  it('drives the server’s mock over real HTTP with the global fetch, and reads it back', async () => {
+    const server = await start({ credits: 50 });
+    const admin = createMockAdminClient({ url: server.url });
+    expect(admin.url).toBe(server.adminUrl);
+    expect(await admin.credits()).toBe(50);
+    const team = await admin.createTeam({ credits: 4 });
+    await admin.setCredits(9, team);
+    expect(await admin.credits(team)).toBe(9);
+    const token = await admin.createToken({ teamId: team, name: 'ci' });
+    expect(await admin.tokens(team)).toMatchObject([
+      { name: 'ci', maskedValue: `${'*'.repeat(12)}${token.slice(-4)}` },
+    ]);
+    await admin.injectFault({ kind: 'http_500' });
+    expect((await post(server, '/agent/generate', { prompt: 'Build a todo app please' })).status).toBe(500);
+    expect(await admin.pendingFaults()).toEqual([]);
+    expect((await admin.state()).requestCount).toBe((await admin.requests()).length - 1);
+    await admin.reset();
+    expect(await admin.credits()).toBe(50);
+    await expect(admin.credits('team_gone')).rejects.toMatchObject({ name: 'MockAdminError', status: 404 });
+  });
+
+  it('rejects an answer that is not the admin’s with its status', async () => {
+    const admin = createMockAdminClient({
+      url: 'http://mock.test/api/v1',
+      fetch: async () => new Response('<html>Bad gateway</html>', { status: 502 }),
+    });
+    await expect(admin.reset()).rejects.toThrow("The mock's admin answered 502 to POST reset.");
   });
 });
