@@ -29,6 +29,7 @@ export {
   errorFromResponse,
   generationFailedError,
   isAgentApiError,
+  isFailureBody,
   outcomeMessages,
   parseRetryAfter,
   streamInterruptedError,

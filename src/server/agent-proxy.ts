@@ -177,10 +177,12 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         );
         if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
         await noteUpstreamLimit(response, 'getProject', 'GET');
-        const { relayed, reason } = await buildAnswer(response, policy, answerContext(userId));
+        const { relayed, succeeded, reason } = await buildAnswer(response, policy, answerContext(userId));
         if (reason !== undefined)
           log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: 'getProject', projectId, reason });
-        if (relayed.status === 200 && statusCacheMs > 0 && relayed.body.length <= maxCachedStatusChars) {
+        // Only a success is kept: a failure (a 2xx whose body says it failed too) is neither cached nor recorded.
+        const kept = succeeded && relayed.status === 200;
+        if (kept && statusCacheMs > 0 && relayed.body.length <= maxCachedStatusChars) {
           const expiresAt = now() + statusCacheMs;
           await store.setCachedStatus(projectId, {
             status: 200,
@@ -190,7 +192,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           });
         }
         // Without a cache too: the project list and a lost stream's turn learn from every status answer.
-        if (relayed.status === 200) await noteProjectStatus(store, projectId, userId, relayed.body, now());
+        if (kept) await noteProjectStatus(store, projectId, userId, relayed.body, now());
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);
@@ -278,10 +280,10 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           if (response === undefined) unreachable(request.method, match.name);
           await noteUpstreamLimit(response, match.name, request.method);
           // A team-wide answer names no user: what is built for one is what every user gets.
-          const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
-          if (reason !== undefined)
-            log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: match.name, reason });
-          return relayed;
+          const built = await buildAnswer(response, policy, answerContext(user.externalUserId));
+          if (built.reason !== undefined)
+            log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: match.name, reason: built.reason });
+          return built;
         });
         return { response: relayedResponse(answer), cache };
       }

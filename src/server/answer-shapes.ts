@@ -3,10 +3,13 @@
  * spec's fields (an allow-list per route), never passed through. Unknown keys, counts and second lists are
  * dropped; a listing keeps only the signed-in user's items; a shape the proxy cannot read is refused.
  */
+import { parseHttpUrl } from '../core/index.js';
 
 /** How one field is kept: its type, or the allow-list of a nested object or list. Null is kept for any field. */
 export type FieldShape =
   | 'string'
+  /** An http(s) address: any other string (a `javascript:` one) is null, so it never becomes a link, frame or redirect. */
+  | 'url'
   | 'number'
   | 'boolean'
   /** A string, number or boolean (the spec leaves the type open, e.g. `private`). */
@@ -40,7 +43,7 @@ const timestamp = 'string';
 export const projectFields: FieldShapes = {
   status: 'boolean',
   project_id: 'string',
-  app_url: 'string',
+  app_url: 'url',
   project_status: 'string',
   name: 'string',
 };
@@ -86,7 +89,7 @@ export const repositoryFields: FieldShapes = {
   full_name: 'string',
   private: 'scalar',
   default_branch: 'string',
-  html_url: 'string',
+  html_url: 'url',
   clone_url: 'string',
   permissions: { either: ['scalar', { object: { admin: 'boolean', push: 'boolean', pull: 'boolean' } }] },
 };
@@ -95,7 +98,7 @@ export const repositoryFields: FieldShapes = {
 export const deploymentFields: FieldShapes = {
   deployment_id: 'scalar',
   status: 'string',
-  url: 'string',
+  url: 'url',
   provider: 'string',
   project_id: 'string',
   created_at: timestamp,
@@ -122,7 +125,7 @@ export const answers = {
   deploymentConnection: { kind: 'envelope', data: deploymentConnectionFields, owned: true },
   deploymentConnections: { kind: 'list', item: deploymentConnectionFields, owned: true },
   deployment: { kind: 'envelope', data: deploymentFields },
-  codehostStart: { kind: 'envelope', data: { redirect_url: 'string', state: 'string' } },
+  codehostStart: { kind: 'envelope', data: { redirect_url: 'url', state: 'string' } },
   codehostConnection: { kind: 'envelope', data: codehostConnectionFields, owned: true },
   codehostConnections: { kind: 'list', item: codehostConnectionFields, owned: true },
   repositories: {
@@ -165,6 +168,9 @@ function keep(value: unknown, shape: FieldShape, clean: (text: string) => string
   switch (shape) {
     case 'string':
       return typeof value === 'string' ? clean(value) : undefined;
+    case 'url':
+      if (typeof value !== 'string') return undefined;
+      return parseHttpUrl(value) === undefined ? null : clean(value);
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'boolean':

@@ -12,6 +12,7 @@ import {
   firstEventIdOfGeneration,
   isTerminalEvent,
   parseAgentEvent,
+  parseHttpUrl,
   projectStatusOf,
   reduceGenerationEvent,
   turnOutcomeOf,
@@ -148,7 +149,10 @@ export function recordGeneration(
         recording.userId,
         boundedProjectPatch({
           project_status: projectStatusOf(draft) ?? null,
-          ...(draft.appUrl === undefined ? {} : { app_url: draft.appUrl }),
+          // Only an http(s) address is kept, as in a status answer (`answer-shapes.ts`).
+          ...(draft.appUrl === undefined
+            ? {}
+            : { app_url: parseHttpUrl(draft.appUrl) === undefined ? null : draft.appUrl }),
         }),
         recording.now(),
       ),

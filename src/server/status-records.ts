@@ -3,7 +3,7 @@
  * the true end of a build whose stream was lost (its turn is recorded as what it ended as).
  */
 import { polledStatusOf, settleTurnOutcome } from '../core/index.js';
-import { boundedProjectPatch, type ProxyStore } from './proxy-store.js';
+import { boundedProjectPatch, type ProjectPatch, type ProxyStore } from './proxy-store.js';
 
 /** How long one instance holds the right to refresh a project's status. */
 const claimTtlMs = 5_000;
@@ -43,19 +43,16 @@ export async function noteProjectStatus(
 ): Promise<void> {
   try {
     const project = JSON.parse(body) as { name?: unknown; app_url?: unknown; project_status?: unknown };
-    const text = (value: unknown) => (typeof value === 'string' ? value : null);
-    await store.noteProject(
-      projectId,
-      userId,
-      boundedProjectPatch({
-        name: text(project.name),
-        app_url: text(project.app_url),
-        project_status: text(project.project_status),
-      }),
-      at,
-    );
-    if (polledStatusOf(text(project.project_status)) !== 'building')
-      await settleInterruptedTurn(store, projectId, text(project.project_status), at);
+    // A field the answer leaves out keeps what the summary knew; only a string or an explicit null changes it.
+    const patch: ProjectPatch = {};
+    for (const field of ['name', 'app_url', 'project_status'] as const) {
+      const value = project[field];
+      if (typeof value === 'string' || value === null) patch[field] = value;
+    }
+    await store.noteProject(projectId, userId, boundedProjectPatch(patch), at);
+    const projectStatus = patch.project_status;
+    if (projectStatus !== undefined && polledStatusOf(projectStatus) !== 'building')
+      await settleInterruptedTurn(store, projectId, projectStatus, at);
   } catch {
     // A summary is a convenience; the status answer goes to the browser regardless.
   }

@@ -22,8 +22,8 @@ export interface TeamAnswer {
 export interface TeamAnswers {
   /** Whether `route` is answered from this cache. */
   covers(route: AgentRouteName): boolean;
-  /** The kept answer of `route`, else the one `load` gets (shared by concurrent callers; kept if 2xx). */
-  get(route: AgentRouteName, load: () => Promise<RelayedJson>): Promise<TeamAnswer>;
+  /** The kept answer of `route`, else the one `load` gets (shared by concurrent callers; kept if it `succeeded`). */
+  get(route: AgentRouteName, load: () => Promise<{ relayed: RelayedJson; succeeded: boolean }>): Promise<TeamAnswer>;
 }
 
 /** Creates the cache; `ttlMs` 0 turns it off (every read goes upstream). */
@@ -38,9 +38,9 @@ export function createTeamAnswers(ttlMs: number, now: () => number): TeamAnswers
       const pending = loading.get(route);
       if (pending !== undefined) return { answer: await pending, cache: 'coalesced' };
       const started = load()
-        .then((answer) => {
-          if (answer.status >= 200 && answer.status < 300) kept.set(route, { answer, expiresAt: now() + ttlMs });
-          return answer;
+        .then(({ relayed, succeeded }) => {
+          if (succeeded) kept.set(route, { answer: relayed, expiresAt: now() + ttlMs });
+          return relayed;
         })
         .finally(() => loading.delete(route));
       loading.set(route, started);

@@ -4,7 +4,7 @@
  * `Retry-After`. Nothing of the upstream's answer passes unbuilt; what cannot be read is a 502 or 504 to
  * the browser and its reason to the log.
  */
-import { parseRetryAfter } from '../core/index.js';
+import { isFailureBody, parseRetryAfter } from '../core/index.js';
 import { buildFailureAnswer, buildSuccessAnswer, dataLessSuccessMessage, UnreadableAnswer } from './answer-shapes.js';
 import { jsonDeeperThan, readBoundedBody, type BodyLimits } from './bounded-json.js';
 import { errorBody, proxyMessages, retryAfterSeconds, type RelayedJson } from './proxy-responses.js';
@@ -27,6 +27,8 @@ export interface AnswerContext {
 /** The browser's answer, and why the proxy refused what the upstream sent (for the log). */
 export interface BuiltAnswer {
   relayed: RelayedJson;
+  /** The upstream said the call succeeded (2xx, and a body that does not say it failed): only then is it kept. */
+  succeeded: boolean;
   reason?: string;
 }
 
@@ -47,7 +49,12 @@ export async function buildAnswer(
   const retryAfter = waitMs === undefined ? {} : { retryAfter: String(retryAfterSeconds(waitMs)) };
   const refuse = (status: number, message: string, reason: string): BuiltAnswer => ({
     relayed: { status, body: errorBody(shape, message) },
+    succeeded: false,
     reason,
+  });
+  const tooManyAttempts = (): BuiltAnswer => ({
+    relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter },
+    succeeded: false,
   });
 
   const read = await readBoundedBody(response.body, context.body);
@@ -59,6 +66,7 @@ export async function buildAnswer(
   // The action happened; what it produced is not known, so the browser asks for the state again.
   const happened = (message: string): BuiltAnswer => ({
     relayed: { status: 200, body: JSON.stringify({ success: true, message, data: null, errors: null }) },
+    succeeded: true,
   });
   if (ok && read.text.trim() === '' && policy.emptySuccess) return happened('');
   if (jsonDeeperThan(read.text, context.maxDepth))
@@ -67,27 +75,29 @@ export async function buildAnswer(
   try {
     body = JSON.parse(read.text);
   } catch {
-    if (response.status === 429)
-      return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
+    if (response.status === 429) return tooManyAttempts();
     return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer is not JSON (status ${response.status})`);
   }
+  // A 2xx whose body says it failed (`success: false` or `status: false`; the spec does not show the status codes of
+  // domain failures) is a failure: built as one, with the upstream's status, and never kept as a success.
+  const succeeded = ok && !isFailureBody(body);
   // An envelope without data after a deploy, push or link: the action happened too, and a 502 would invite a second.
-  const dataLessMessage = ok && policy.emptySuccess ? dataLessSuccessMessage(body, context.clean) : undefined;
+  const dataLessMessage = succeeded && policy.emptySuccess ? dataLessSuccessMessage(body, context.clean) : undefined;
   if (dataLessMessage !== undefined) return happened(dataLessMessage);
   try {
-    if (ok) {
+    if (succeeded) {
       const built = buildSuccessAnswer(policy.answer, body, { userId: context.userId, clean: context.clean });
-      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)) } };
+      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)) }, succeeded };
     }
-    if (response.status >= 400 && response.status < 600) {
+    if (ok || (response.status >= 400 && response.status < 600)) {
       const built = buildFailureAnswer(body, context.clean);
-      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)), ...retryAfter } };
+      const relayed = { status: response.status, body: context.clean(JSON.stringify(built)), ...retryAfter };
+      return { relayed, succeeded };
     }
     return refuse(502, proxyMessages.upstreamUnexpected, `upstream status ${response.status}`);
   } catch (thrown) {
     if (!(thrown instanceof UnreadableAnswer)) throw thrown;
-    if (response.status === 429)
-      return { relayed: { status: 429, body: errorBody(shape, proxyMessages.tooManyAttempts), ...retryAfter } };
+    if (response.status === 429) return tooManyAttempts();
     return refuse(502, proxyMessages.upstreamUnexpected, `upstream answer refused: ${thrown.message}`);
   }
 }
