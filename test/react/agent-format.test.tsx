@@ -1,7 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentFormat } from 'agent-embed';
-import { createAgentClient, createAgentStore, type AgentTransport } from 'agent-embed/core';
+import type { AgentEvent, AgentTransport } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered } from './render-with-mock.js';
 
@@ -114,32 +114,6 @@ describe('AgentProvider and the locale data', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(created).toEqual([]);
   });
-
-  it('loads it in the page, in the task after a resumed build’s replay is requested, where a worker could', async () => {
-    useWorkers();
-    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
-    const createdAtReplay: string[][] = [];
-    const transport: AgentTransport = {
-      json: () => new Promise(() => {}),
-      stream: (request) => {
-        createdAtReplay.push([request.path, ...created]);
-        return new Promise(() => {});
-      },
-    };
-    const store = createAgentStore({
-      client: createAgentClient({ transport }),
-      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
-    });
-    render(
-      <AgentProvider store={store}>
-        <p>content</p>
-      </AgentProvider>,
-    );
-    await waitFor(() => expect(created).toEqual(['NumberFormat']));
-    expect(createdAtReplay).toEqual([['/projects/p-1/events']]);
-    expect(workers).toEqual([]);
-    store.destroy();
-  });
 });
 
 // A stand-in for the browser's dedicated workers: runs the blob's program, with its own `Intl` (the page's is counted),
@@ -200,60 +174,140 @@ function useWorkers(options: { throws?: boolean } = {}): void {
   );
 }
 
+/**
+ * The page's locale data is loaded once per page, so each test gets fresh modules (React, Testing Library and
+ * agent-embed together): a page where nothing has loaded it yet.
+ */
+async function freshPage() {
+  vi.resetModules();
+  const [testing, embed, core, mock] = await Promise.all([
+    import('@testing-library/react'),
+    import('agent-embed'),
+    import('agent-embed/core'),
+    import('agent-embed/mock'),
+  ]);
+  // Shows a number that can wait, as the components do, and whether the format may be used yet.
+  function Shown({ value }: { value: number }) {
+    const format = embed.useAgentFormat();
+    return <p data-ready={String(format.ready)}>{format.ready ? format.number(value) : 'pending'}</p>;
+  }
+  const page = {
+    ...testing,
+    ...embed,
+    ...core,
+    ...mock,
+    Shown,
+    shown: () => testing.screen.getByText(/pending|\d/),
+  };
+  return page;
+}
+
 describe('AgentProvider and its locale-data worker', () => {
-  it('lets a worker load the locale data, formats the first number once it has answered, and stops it', async () => {
+  it('lets a worker load the locale data: values that can wait show once it has answered, and it is stopped', async () => {
     useWorkers();
-    render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })} locale="fr">
-        <p>content</p>
-      </AgentProvider>,
+    const page = await freshPage();
+    const view = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="fr">
+        <page.Shown value={12345} />
+      </page.AgentProvider>,
     );
-    await waitFor(() => expect(workers).toHaveLength(1));
+    await page.waitFor(() => expect(workers).toHaveLength(1));
     expect(workers[0]?.received).toEqual(['fr']);
     await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nothing formatted in the page while the worker loads the data: the value waits.
     expect(created).toEqual([]);
+    expect(page.shown()).toHaveTextContent('pending');
     await workers[0]?.answer();
-    expect(created).toEqual(['NumberFormat']);
+    await page.waitFor(() => expect(page.shown().textContent).toBe(new NumberFormat('fr').format(12345)));
     expect(workers[0]?.terminated).toBe(true);
     expect(blobs.size).toBe(0);
+    view.unmount();
+
+    // Loaded once per page: the next provider shows its values at once, with no worker.
+    page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="de">
+        <page.Shown value={12345} />
+      </page.AgentProvider>,
+    );
+    expect(page.shown()).toHaveTextContent('12.345');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers).toHaveLength(1);
   });
 
-  it('loads it in the page where no worker starts, or where the worker fails', async () => {
+  it('loads it in the page where no worker starts (a policy), then shows the values', async () => {
     useWorkers({ throws: true });
-    const first = render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
-        <p>content</p>
-      </AgentProvider>,
+    const page = await freshPage();
+    page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
+        <page.Shown value={7} />
+      </page.AgentProvider>,
     );
-    await waitFor(() => expect(created).toEqual(['NumberFormat']));
+    expect(page.shown()).toHaveTextContent('pending');
+    await page.waitFor(() => expect(page.shown()).toHaveTextContent('7'));
     expect(workers).toEqual([]);
-    first.unmount();
-    vi.unstubAllGlobals();
-    created.length = 0;
+    expect(created[0]).toBe('NumberFormat');
+  });
 
+  it('loads it in the page where the worker fails, then shows the values', async () => {
     useWorkers();
-    render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
-        <p>content</p>
-      </AgentProvider>,
+    const page = await freshPage();
+    page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
+        <page.Shown value={7} />
+      </page.AgentProvider>,
     );
-    await waitFor(() => expect(workers).toHaveLength(1));
+    await page.waitFor(() => expect(workers).toHaveLength(1));
     workers[0]?.fail();
     expect(workers[0]?.terminated).toBe(true);
-    await waitFor(() => expect(created).toEqual(['NumberFormat']));
+    await page.waitFor(() => expect(page.shown()).toHaveTextContent('7'));
   });
 
   it('stops the worker and formats nothing once it has unmounted', async () => {
     useWorkers();
-    const view = render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
-        <p>content</p>
-      </AgentProvider>,
+    const page = await freshPage();
+    const view = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
+        <page.Shown value={7} />
+      </page.AgentProvider>,
     );
-    await waitFor(() => expect(workers).toHaveLength(1));
+    await page.waitFor(() => expect(workers).toHaveLength(1));
     view.unmount();
     expect(workers[0]?.terminated).toBe(true);
     await workers[0]?.answer();
     expect(created).toEqual([]);
+  });
+
+  it('renders a resumed build’s first rows with nothing loaded in the page: its counts show once the worker answers', async () => {
+    useWorkers();
+    const page = await freshPage();
+    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
+    const transport: AgentTransport = {
+      json: () => new Promise(() => {}),
+      stream: async (_request, handlers) => {
+        handlers.onOpen?.();
+        for (let file = 1; file <= 1200; file++)
+          handlers.onEvent({ type: 'file_created', path: `src/file-${file}.ts`, action: 'created' } as AgentEvent);
+        return new Promise(() => {});
+      },
+    };
+    const store = page.createAgentStore({
+      client: page.createAgentClient({ transport }),
+      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
+    });
+    const view = page.render(
+      <page.AgentProvider store={store} locale="en">
+        <page.LiveBuildLog />
+      </page.AgentProvider>,
+    );
+    const files = await page.screen.findByText(/src\/file-1\.ts/);
+    expect(files).toBeInTheDocument();
+    const count = view.container.querySelector('.ae-files .ae-label');
+    // The count keeps its place, hidden, in plain digits: formatting it now would load the data in this render.
+    expect(count?.querySelector('.ae-format-pending')).not.toBeNull();
+    expect(created).toEqual([]);
+    await workers[0]?.answer();
+    await page.waitFor(() => expect(count).toHaveTextContent('1,200 new files'));
+    expect(count?.querySelector('.ae-format-pending')).toBeNull();
+    store.destroy();
   });
 });

@@ -3,14 +3,13 @@
 import { forwardRef } from 'react';
 import type { ConversationEntry } from '../../core/index.js';
 import { useProjectView } from '../generation/use-project-view.js';
-import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { ConversationLabels } from './conversation.labels.js';
 import { useConversation } from './use-conversation.js';
-import type { AgentFormat } from '../provider/agent-format.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `Conversation`: its own, plus any attribute of its root `section`. */
 export type ConversationProps = WithRootProps<
@@ -24,12 +23,10 @@ export type ConversationProps = WithRootProps<
 function Turn({
   turn,
   text,
-  format,
   showOutcome,
 }: {
   turn: ConversationEntry;
   text: ConversationLabels;
-  format: AgentFormat;
   showOutcome: boolean;
 }) {
   const { outcome } = turn;
@@ -44,7 +41,9 @@ function Turn({
         {turn.kind === 'generate' && turn.mode !== undefined && (
           <span>{turn.mode === 'design' ? text.modeDesign : text.modeBuild}</span>
         )}
-        <time dateTime={new Date(turn.at).toISOString()}>{format.time(turn.at)}</time>
+        <time dateTime={new Date(turn.at).toISOString()}>
+          <FormattedText>{(f) => f.time(turn.at)}</FormattedText>
+        </time>
       </p>
       {showOutcome && (
         <p className="ae-turn-outcome">
@@ -53,15 +52,19 @@ function Turn({
               <span className="ae-spinner" aria-hidden="true" /> {text.running}
             </>
           ) : (
-            text.outcome(
-              outcome,
-              {
-                created: format.number(outcome.filesCreated),
-                modified: format.number(outcome.filesModified),
-                steps: format.number(outcome.steps),
-              },
-              { created: outcome.filesCreated, modified: outcome.filesModified, steps: outcome.steps },
-            )
+            <FormattedText>
+              {(f) =>
+                text.outcome(
+                  outcome,
+                  {
+                    created: f.number(outcome.filesCreated),
+                    modified: f.number(outcome.filesModified),
+                    steps: f.number(outcome.steps),
+                  },
+                  { created: outcome.filesCreated, modified: outcome.filesModified, steps: outcome.steps },
+                )
+              }
+            </FormattedText>
           )}
         </p>
       )}
@@ -75,7 +78,6 @@ export const Conversation = forwardRef<HTMLElement, ConversationProps>(function 
   ref,
 ) {
   const text = useAgentLabels().conversation;
-  const format = useAgentFormat();
   const turns = useConversation(projectId).data;
   // How the latest build ended badly, if it did: the build log tells it with its next step when it is on
   // screen, and then the latest turn does not say it a second time.
@@ -96,13 +98,7 @@ export const Conversation = forwardRef<HTMLElement, ConversationProps>(function 
       ) : (
         <ol className="ae-turns">
           {turns.map((turn, index) => (
-            <Turn
-              key={turn.id}
-              turn={turn}
-              text={text}
-              format={format}
-              showOutcome={toldHere || index < turns.length - 1}
-            />
+            <Turn key={turn.id} turn={turn} text={text} showOutcome={toldHere || index < turns.length - 1} />
           ))}
         </ol>
       )}

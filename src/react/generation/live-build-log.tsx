@@ -8,7 +8,6 @@ import { ErrorAlert } from '../shared/error-alert.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
 import { FileFontSample } from '../shared/file-font-sample.js';
-import type { AgentFormat } from '../provider/agent-format.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useAgentContext } from '../provider/agent-context.js';
@@ -17,6 +16,7 @@ import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `LiveBuildLog`: its own, plus any attribute of its root `section`. */
 export type LiveBuildLogProps = WithRootProps<
@@ -94,19 +94,21 @@ function ToolSteps({
   tools,
   total,
   labels,
-  format,
 }: {
   tools: readonly ToolStep[];
   total: number;
   labels: LiveBuildLogLabels;
-  format: AgentFormat;
 }) {
   const shown = tools.length > shownToolSteps ? tools.slice(-shownToolSteps) : tools;
   return (
     <div className="ae-tools">
       <p className="ae-label">{labels.toolsLabel}</p>
       {total > shown.length && (
-        <p className="ae-hint">{labels.toolsOmitted(format.number(total - shown.length), total - shown.length)}</p>
+        <p className="ae-hint">
+          <FormattedText>
+            {(f) => labels.toolsOmitted(f.number(total - shown.length), total - shown.length)}
+          </FormattedText>
+        </p>
       )}
       <ol className="ae-tool-list" aria-label={labels.toolsLabel}>
         {/* Rows are kept by position: a burst changes their text, not the elements (no style work for new ones). */}
@@ -274,7 +276,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={progress.value}
-                aria-valuetext={text.progressValue(format.percent(progress.value))}
+                aria-valuetext={format.ready ? text.progressValue(format.percent(progress.value)) : undefined}
               >
                 <div className="ae-progress-bar" style={{ transform: `scaleX(${progress.value / 100})` }} />
               </div>
@@ -289,17 +291,21 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
           {files.length > 0 && (
             <div className="ae-files">
               <p className="ae-label">
-                {text.fileCount(format.number(view.filesCreated), format.number(view.filesModified), files.length)}
+                <FormattedText>
+                  {(f) => text.fileCount(f.number(view.filesCreated), f.number(view.filesModified), files.length)}
+                </FormattedText>
               </p>
               <FileList files={files} labels={text} />
             </div>
           )}
           {generation.tools.length > 0 && (
-            <ToolSteps tools={generation.tools} total={generation.toolCount} labels={text} format={format} />
+            <ToolSteps tools={generation.tools} total={generation.toolCount} labels={text} />
           )}
           {generation.unknownEventCount > 0 && (
             <p className="ae-hint">
-              {text.unknownEvents(format.number(generation.unknownEventCount), generation.unknownEventCount)}
+              <FormattedText>
+                {(f) => text.unknownEvents(f.number(generation.unknownEventCount), generation.unknownEventCount)}
+              </FormattedText>
             </p>
           )}
         </>

@@ -2,11 +2,11 @@
 /** A project's name, status, app address and last update, kept fresh by the shared poller. */
 import { forwardRef } from 'react';
 import { ExternalLink } from '../shared/external-link.js';
-import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `ProjectStatus`: its own, plus any attribute of its root `section`. */
 export type ProjectStatusProps = WithRootProps<
@@ -27,9 +27,9 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
 ) {
   const labels = useAgentLabels();
   const text = labels.projectStatus;
-  const format = useAgentFormat();
   const view = useProjectView(projectId, { watch: true });
   const { snapshot, phase } = view;
+  const updatedAt = snapshot?.updatedAt;
   const id = view.projectId;
 
   return (
@@ -72,10 +72,12 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
           <div>
             <dt>{text.updatedLabel}</dt>
             <dd>
-              {snapshot?.updatedAt === undefined ? (
+              {updatedAt === undefined ? (
                 text.never
               ) : (
-                <time dateTime={new Date(snapshot.updatedAt).toISOString()}>{format.dateTime(snapshot.updatedAt)}</time>
+                <time dateTime={new Date(updatedAt).toISOString()}>
+                  <FormattedText>{(f) => f.dateTime(updatedAt)}</FormattedText>
+                </time>
               )}
             </dd>
           </div>

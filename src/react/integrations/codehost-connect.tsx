@@ -5,8 +5,6 @@
  */
 import { forwardRef, useEffect, useId, useRef, useState } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
-import type { AgentFormat } from '../provider/agent-format.js';
-import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
@@ -15,6 +13,7 @@ import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { Skeleton } from '../shared/skeleton.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `CodehostConnect`: its own, plus any attribute of its root `section`. */
 export type CodehostConnectProps = WithRootProps<
@@ -80,10 +79,16 @@ function viewState(
   }
 }
 
-function Time({ value, format }: { value: string | null | undefined; format: AgentFormat }) {
+function Time({ value }: { value: string | null | undefined }) {
   if (value === null || value === undefined || value === '') return <>—</>;
   const time = Date.parse(value);
-  return Number.isNaN(time) ? <>{value}</> : <time dateTime={value}>{format.dateTime(time)}</time>;
+  return Number.isNaN(time) ? (
+    <>{value}</>
+  ) : (
+    <time dateTime={value}>
+      <FormattedText>{(f) => f.dateTime(time)}</FormattedText>
+    </time>
+  );
 }
 
 function defaultNavigate(url: string): void {
@@ -108,7 +113,6 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
   ref,
 ) {
   const text = useAgentLabels().codehostConnect;
-  const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
   const codehost = useCodehost();
   const { start, refresh, startConnect } = codehost;
@@ -230,7 +234,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
                   : (text.installationStatuses[installation] ?? installation)}
               </span>
               <span className="ae-hint">
-                {text.connectedLabel} <Time value={details.connected_at} format={format} />
+                {text.connectedLabel} <Time value={details.connected_at} />
               </span>
             </span>
           </span>

@@ -12,7 +12,6 @@ import {
   type PushResult,
   type Repository,
 } from '../../core/index.js';
-import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
@@ -26,6 +25,7 @@ import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { Skeleton } from '../shared/skeleton.js';
 import { useListbox } from '../shared/use-listbox.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `RepoPicker`: its own, plus any attribute of its root `section`. */
 export type RepoPickerProps = WithRootProps<
@@ -61,7 +61,6 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
   ref,
 ) {
   const text = useAgentLabels().repoPicker;
-  const format = useAgentFormat();
   const signedIn = useExternalUser() !== undefined;
   const { generation } = useGeneration(projectId);
   const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
@@ -185,18 +184,26 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
       {trimmedQuery !== '' && (
         <div className="ae-search-scope">
           <p className="ae-hint" role="status">
-            {items.length === 0
-              ? text.noMatches(query.trim())
-              : text.matchCount(format.number(items.length), format.number(loadedCount), {
-                  matches: items.length,
-                  loaded: loadedCount,
-                })}{' '}
-            {moreToLoad &&
-              text.searchScope(
-                format.number(loadedCount),
-                knownTotal ? format.number(list?.totalCount ?? 0) : undefined,
-                loadedCount,
-              )}
+            <FormattedText>
+              {(f) =>
+                `${
+                  items.length === 0
+                    ? text.noMatches(query.trim())
+                    : text.matchCount(f.number(items.length), f.number(loadedCount), {
+                        matches: items.length,
+                        loaded: loadedCount,
+                      })
+                } ${
+                  moreToLoad
+                    ? text.searchScope(
+                        f.number(loadedCount),
+                        knownTotal ? f.number(list?.totalCount ?? 0) : undefined,
+                        loadedCount,
+                      )
+                    : ''
+                }`.trim()
+              }
+            </FormattedText>
           </p>
           {moreToLoad && (
             <button
@@ -274,12 +281,16 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           {knownTotal ? (
             <>
               <span className="ae-hint" aria-live="polite">
-                {text.pageStatus(
-                  format.number(page),
-                  format.number(pageCount ?? 1),
-                  format.number(list.totalCount ?? 0),
-                  list.totalCount ?? 0,
-                )}
+                <FormattedText>
+                  {(f) =>
+                    text.pageStatus(
+                      f.number(page),
+                      f.number(pageCount ?? 1),
+                      f.number(list.totalCount ?? 0),
+                      list.totalCount ?? 0,
+                    )
+                  }
+                </FormattedText>
               </span>
               <span className="ae-actions">
                 <button
@@ -303,7 +314,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           ) : (
             <>
               <span className="ae-hint" aria-live="polite">
-                {text.loadedCount(format.number(loadedCount), loadedCount)}
+                <FormattedText>{(f) => text.loadedCount(f.number(loadedCount), loadedCount)}</FormattedText>
               </span>
               {(canLoadMore || listStatus === 'loading') && (
                 <button

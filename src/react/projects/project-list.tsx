@@ -2,13 +2,13 @@
 /** The signed-in end user's projects, newest first; opening one makes it the current project. */
 import { forwardRef } from 'react';
 import type { ProjectSummary } from '../../core/index.js';
-import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
 import { useFreshProjects, type UseProjectsResult } from './use-projects.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `ProjectList`: its own, plus any attribute of its root `section`. */
 export type ProjectListProps = WithRootProps<
@@ -69,7 +69,6 @@ export function ProjectItems({
 }) {
   const labels = useAgentLabels();
   const text = labels.projectList;
-  const format = useAgentFormat();
   const statusName = (project: ProjectSummary) =>
     project.project_status === null
       ? ''
@@ -92,7 +91,9 @@ export function ProjectItems({
             >
               <span className="ae-project-item-name">{project.name ?? text.untitled}</span>
               <span className="ae-project-item-meta">
-                {text.updated(statusName(project), Number.isFinite(updated) ? format.dateTime(updated) : '')}
+                <FormattedText>
+                  {(f) => text.updated(statusName(project), Number.isFinite(updated) ? f.dateTime(updated) : '')}
+                </FormattedText>
               </span>
             </button>
           </li>

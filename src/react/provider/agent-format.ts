@@ -4,6 +4,12 @@ import { yieldToBrowser } from '../../core/index.js';
 /** Formatters bound to the provider's locale. */
 export interface AgentFormat {
   locale: string | undefined;
+  /**
+   * Whether formatting loads nothing on the main thread. False while the provider's worker loads the locale data (a
+   * page's first formatter takes 30–70 ms in Chromium, four times that on a phone): text whose values can wait shows
+   * them once it is true; an error's text never waits.
+   */
+  ready: boolean;
   number(value: number): string;
   /** A percentage given as 0–100. */
   percent(value: number): string;
@@ -36,7 +42,7 @@ function onFirstUse<T>(create: () => T): () => T {
  * first `Intl` formatter loads the locale data (30–70 ms in Chromium, four times that on a phone), which must not
  * lengthen the render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
  */
-export function createAgentFormat(locale: string | undefined): AgentFormat {
+export function createAgentFormat(locale: string | undefined, ready = true): AgentFormat {
   const tag = usableLocale(locale);
   const numbers = onFirstUse(() => new Intl.NumberFormat(tag));
   const percents = onFirstUse(() => new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 0 }));
@@ -45,6 +51,7 @@ export function createAgentFormat(locale: string | undefined): AgentFormat {
   const times = onFirstUse(() => new Intl.DateTimeFormat(tag, { timeStyle: 'short' }));
   return {
     locale,
+    ready,
     number: (value) => numbers().format(value),
     percent: (value) => percents().format(value / 100),
     dateTime: (timestamp) => dates().format(timestamp),
@@ -63,7 +70,7 @@ const localeDataProgram =
  * (a policy without `worker-src blob:`).
  */
 function loadInWorker(tag: string | undefined, answered: () => void, failed: () => void): (() => void) | undefined {
-  if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') return;
+  if (!workerLoadsLocaleData()) return;
   const source = URL.createObjectURL(new Blob([localeDataProgram], { type: 'text/javascript' }));
   let worker: Worker;
   try {
@@ -104,25 +111,41 @@ async function loadInPage(tag: string | undefined, cancelled: () => boolean): Pr
   await yieldToBrowser();
 }
 
+let localeDataLoaded = false;
+
+/** Whether a worker could load the locale data here (a browser; not jsdom or Node). */
+export function workerLoadsLocaleData(): boolean {
+  return typeof Worker === 'function' && typeof Blob === 'function' && typeof URL.createObjectURL === 'function';
+}
+
+/** Whether values may be formatted now: the locale data is loaded, or no worker could load it (formatted at first use). */
+export function localeDataReady(): boolean {
+  return localeDataLoaded || !workerLoadsLocaleData();
+}
+
 /**
- * Loads the locale data after the provider's mount, in tasks of its own (a page's first `Intl` formatter takes
- * 30–70 ms in Chromium, 140–190 at 4x CPU throttling), and formats the first number. A page with numbers to show at
- * once (`showsNow`: a resumed build) loads it itself (`loadInPage`); any other lets a worker load it off the main thread
- * and formats its first number once the worker is done (under 1 ms then), or loads it itself where no worker starts or
- * the worker fails.
- * Returns the cancel.
+ * Loads the locale data after the provider's mount, off the main thread: a worker loads it (the data is the browser
+ * process's, so the page's formatters then take under 1 ms), and `loaded` is called on its answer. Where no worker
+ * starts or it fails, the page loads it itself in three tasks (`loadInPage`, then a first number). Once per page: the
+ * provider shows the values that can wait after `loaded`. Returns the cancel.
  */
-export function prepareAgentFormat(format: AgentFormat, showsNow: () => boolean): () => void {
+export function prepareAgentFormat(locale: string | undefined, loaded: () => void): () => void {
   let cancelled = false;
   let stopWorker: (() => void) | undefined;
-  const tag = usableLocale(format.locale);
-  const firstNumber = () => {
-    if (!cancelled) format.number(0);
+  const tag = usableLocale(locale);
+  const done = () => {
+    if (cancelled) return;
+    localeDataLoaded = true;
+    loaded();
   };
-  const inPage = () => void loadInPage(tag, () => cancelled).then(firstNumber);
+  const inPage = () =>
+    void loadInPage(tag, () => cancelled).then(() => {
+      if (!cancelled) new Intl.NumberFormat(tag).format(0);
+      done();
+    });
   void yieldToBrowser().then(() => {
     if (cancelled) return;
-    if (!showsNow()) stopWorker = loadInWorker(tag, firstNumber, inPage);
+    stopWorker = loadInWorker(tag, done, inPage);
     if (stopWorker === undefined) inPage();
   });
   return () => {
@@ -130,3 +153,13 @@ export function prepareAgentFormat(format: AgentFormat, showsNow: () => boolean)
     stopWorker?.();
   };
 }
+
+/** Formats without `Intl`: the text kept, hidden, in place of values that wait for the locale data. */
+export const plainFormat: AgentFormat = {
+  locale: undefined,
+  ready: false,
+  number: (value) => String(value),
+  percent: (value) => `${Math.round(value)}%`,
+  dateTime: (timestamp) => new Date(timestamp).toISOString().slice(0, 16).replace('T', ' '),
+  time: (timestamp) => new Date(timestamp).toISOString().slice(11, 16),
+};

@@ -18,7 +18,7 @@ import { AgentContext, type AgentContextValue, type ExternalUser } from './agent
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabels, type AgentLabelsOverride } from './labels.js';
 import { localeDirection, pickLocale, type TextDirection } from './locale.js';
-import { createAgentFormat, prepareAgentFormat } from './agent-format.js';
+import { createAgentFormat, localeDataReady, prepareAgentFormat, workerLoadsLocaleData } from './agent-format.js';
 import { ErrorSlotsProvider } from '../shared/error-slots.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
@@ -116,7 +116,8 @@ export function AgentProvider(props: AgentProviderProps) {
   const callOnError = useLatestCallback(onError);
   const callOnEvent = useLatestCallback(onEvent);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const format = useMemo(() => createAgentFormat(locale), [locale]);
+  const [formatReady, setFormatReady] = useState(localeDataReady);
+  const format = useMemo(() => createAgentFormat(locale, formatReady), [locale, formatReady]);
 
   useEffect(() => {
     // StrictMode unmounts and remounts at once: destroy only if the unmount sticks.
@@ -130,9 +131,13 @@ export function AgentProvider(props: AgentProviderProps) {
       if (owned) destroyTimer.current = setTimeout(() => store.destroy(), 0);
     };
   }, [store, owned]);
-  // A page's first formatter loads the locale data: in a task of its own after the resume's (their yields run in order),
-  // so that neither the mount nor a stream waits for it; by a worker unless a resumed build shows its numbers at once.
-  useEffect(() => prepareAgentFormat(format, () => store.getState().currentKey !== undefined), [format, store]);
+  // A page's first formatter loads the locale data: a worker loads it after the mount, and values that can wait show
+  // once it has (a resumed build's counts, dates); where no worker starts, the page loads it in tasks of its own.
+  useEffect(() => {
+    // Once per page where a worker loads it; where none can, each provider loads it after its mount.
+    if (formatReady && workerLoadsLocaleData()) return;
+    return prepareAgentFormat(locale, () => setFormatReady(true));
+  }, [locale, formatReady]);
 
   const observesEvents = onEvent !== undefined;
   useEffect(() => {

@@ -6,6 +6,7 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import { quotaResetText } from '../shared/error-copy.js';
 import { quotaOfUsage, useUsage } from './use-usage.js';
+import { FormattedText } from '../shared/formatted-text.js';
 
 /** Props of `UsageMeter`: any attribute of its root `div`. */
 export type UsageMeterProps = HTMLAttributes<HTMLDivElement>;
@@ -29,7 +30,9 @@ export const UsageMeter = forwardRef<HTMLDivElement, UsageMeterProps>(function U
         <span style={{ width: `${usedShare}%` }} />
       </span>
       <span className="ae-usage-text">
-        {labels.left(format.number(left), format.number(quota.limit), quota.period, quota.limit)}
+        <FormattedText>
+          {(f) => labels.left(f.number(left), f.number(quota.limit), quota.period, quota.limit)}
+        </FormattedText>
         {left === 0 && <span className="ae-muted"> · {labels.moreAt(quotaResetText(quota, format))}</span>}
       </span>
     </div>
