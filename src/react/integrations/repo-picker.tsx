@@ -184,26 +184,29 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
       {trimmedQuery !== '' && (
         <div className="ae-search-scope">
           <p className="ae-hint" role="status">
-            <FormattedText>
-              {(f) =>
-                `${
-                  items.length === 0
-                    ? text.noMatches(query.trim())
-                    : text.matchCount(f.number(items.length), f.number(loadedCount), {
-                        matches: items.length,
-                        loaded: loadedCount,
-                      })
-                } ${
-                  moreToLoad
-                    ? text.searchScope(
-                        f.number(loadedCount),
-                        knownTotal ? f.number(list?.totalCount ?? 0) : undefined,
-                        loadedCount,
-                      )
-                    : ''
-                }`.trim()
-              }
-            </FormattedText>
+            {items.length === 0 ? (
+              text.noMatches(query.trim())
+            ) : (
+              <FormattedText>
+                {(f) =>
+                  text.matchCount(f.number(items.length), f.number(loadedCount), {
+                    matches: items.length,
+                    loaded: loadedCount,
+                  })
+                }
+              </FormattedText>
+            )}{' '}
+            {moreToLoad && (
+              <FormattedText>
+                {(f) =>
+                  text.searchScope(
+                    f.number(loadedCount),
+                    knownTotal ? f.number(list?.totalCount ?? 0) : undefined,
+                    loadedCount,
+                  )
+                }
+              </FormattedText>
+            )}
           </p>
           {moreToLoad && (
             <button

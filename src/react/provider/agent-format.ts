@@ -158,8 +158,8 @@ export function prepareAgentFormat(locale: string | undefined, loaded: () => voi
 export const plainFormat: AgentFormat = {
   locale: undefined,
   ready: false,
-  number: (value) => String(value),
-  percent: (value) => `${Math.round(value)}%`,
-  dateTime: (timestamp) => new Date(timestamp).toISOString().slice(0, 16).replace('T', ' '),
-  time: (timestamp) => new Date(timestamp).toISOString().slice(11, 16),
+  number: String,
+  percent: String,
+  dateTime: String,
+  time: String,
 };
