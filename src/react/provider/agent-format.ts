@@ -40,7 +40,8 @@ function onFirstUse<T>(create: () => T): () => T {
 /**
  * Creates the formatters for a locale (the browser's when undefined). Each is created on its first use: a page's
  * first `Intl` formatter loads the locale data (30–70 ms in Chromium, four times that on a phone), which must not
- * lengthen the render that creates the format (`AgentProvider` loads it in a task of its own after its mount instead).
+ * lengthen the render that creates the format. `AgentProvider` has a worker load it after its mount, and gives its
+ * components a format whose `ready` is false until then.
  */
 export function createAgentFormat(locale: string | undefined, ready = true): AgentFormat {
   const tag = usableLocale(locale);
