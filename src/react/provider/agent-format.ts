@@ -113,6 +113,19 @@ async function loadInPage(tag: string | undefined, cancelled: () => boolean): Pr
 }
 
 let localeDataLoaded = false;
+const loadedListeners = new Set<() => void>();
+
+/** Notes that the page's locale data is loaded, and tells the providers waiting for it. */
+function noteLocaleDataLoaded(): void {
+  localeDataLoaded = true;
+  for (const listener of loadedListeners) listener();
+}
+
+/** Calls `listener` once the page's locale data is loaded (for `useSyncExternalStore`). */
+export function subscribeLocaleData(listener: () => void): () => void {
+  loadedListeners.add(listener);
+  return () => void loadedListeners.delete(listener);
+}
 
 /** Whether a worker could load the locale data here (a browser; not jsdom or Node). */
 export function workerLoadsLocaleData(): boolean {
@@ -126,11 +139,15 @@ export function localeDataReady(): boolean {
 
 /**
  * Loads the locale data after the provider's mount, off the main thread: a worker loads it (the data is the browser
- * process's, so the page's formatters then take under 1 ms), and `loaded` is called on its answer. Where no worker
- * starts or it fails, the page loads it itself in three tasks (`loadInPage`, then a first number). Once per page: the
- * provider shows the values that can wait after `loaded`. Returns the cancel.
+ * process's, so the page's formatters then take under 1 ms). Where no worker starts or it fails, the page loads it
+ * itself in three tasks (`loadInPage`, then a first number). Then `showValues` is called with the function that notes
+ * the page's data loaded (`subscribeLocaleData`'s listeners then render the values that waited): the provider calls
+ * it with a publish of its store, so that the values show in that publish's commit. Returns the cancel.
  */
-export function prepareAgentFormat(locale: string | undefined, loaded: () => void): () => void {
+export function prepareAgentFormat(
+  locale: string | undefined,
+  showValues: (noteLoaded: () => void) => void,
+): () => void {
   let cancelled = false;
   let stopWorker: (() => void) | undefined;
   const tag = usableLocale(locale);
@@ -138,8 +155,9 @@ export function prepareAgentFormat(locale: string | undefined, loaded: () => voi
   const done = () => {
     if (cancelled) return;
     new Intl.NumberFormat(tag).format(0);
-    localeDataLoaded = true;
-    loaded();
+    showValues(() => {
+      if (!cancelled) noteLocaleDataLoaded();
+    });
   };
   const inPage = () => void loadInPage(tag, () => cancelled).then(done);
   void yieldToBrowser().then(() => {

@@ -1,6 +1,6 @@
 'use client';
 /** The root of every embed: creates the store once, themes and labels its subtree, resumes the last project. */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import {
   observeLifecycle,
   type AgentLifecycleEvent,
@@ -8,8 +8,10 @@ import {
   createAgentStore,
   createHttpTransport,
   defaultStorageKey,
+  isGenerationSettled,
   yieldToBrowser,
   type AgentApiError,
+  type AgentState,
   type AgentClient,
   type AgentStore,
   type AgentTransport,
@@ -18,7 +20,13 @@ import { AgentContext, type AgentContextValue, type ExternalUser } from './agent
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabels, type AgentLabelsOverride } from './labels.js';
 import { localeDirection, pickLocale, type TextDirection } from './locale.js';
-import { createAgentFormat, localeDataReady, prepareAgentFormat, workerLoadsLocaleData } from './agent-format.js';
+import {
+  createAgentFormat,
+  localeDataReady,
+  prepareAgentFormat,
+  subscribeLocaleData,
+  workerLoadsLocaleData,
+} from './agent-format.js';
 import { ErrorSlotsProvider } from '../shared/error-slots.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
 
@@ -97,6 +105,13 @@ function storeErrors(next: AgentStoreState, previous: AgentStoreState | undefine
   return errors;
 }
 
+/** Whether a build is running: the store then publishes every frame its events arrive. */
+function storeIsBuilding(state: AgentState): boolean {
+  return Object.values(state.generations).some(
+    (generation) => generation !== undefined && !isGenerationSettled(generation.status),
+  );
+}
+
 /** Provides the store, labels, formatting and theme to the components inside it. */
 export function AgentProvider(props: AgentProviderProps) {
   const {
@@ -116,7 +131,7 @@ export function AgentProvider(props: AgentProviderProps) {
   const callOnError = useLatestCallback(onError);
   const callOnEvent = useLatestCallback(onEvent);
   const destroyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const [formatReady, setFormatReady] = useState(localeDataReady);
+  const formatReady = useSyncExternalStore(subscribeLocaleData, localeDataReady, () => true);
   const format = useMemo(() => createAgentFormat(locale, formatReady), [locale, formatReady]);
 
   useEffect(() => {
@@ -136,8 +151,25 @@ export function AgentProvider(props: AgentProviderProps) {
   useEffect(() => {
     // Once per page where a worker loads it; where none can, each provider loads it after its mount.
     if (formatReady && workerLoadsLocaleData()) return;
-    return prepareAgentFormat(locale, () => setFormatReady(true));
-  }, [locale, formatReady]);
+    let unsubscribe: (() => void) | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cancel = prepareAgentFormat(locale, (noteLoaded) => {
+      if (!storeIsBuilding(store.getState())) return noteLoaded();
+      // The values show in the store's next publish, in its commit: one commit per frame while a build streams.
+      const show = () => {
+        unsubscribe?.();
+        clearTimeout(timer);
+        noteLoaded();
+      };
+      unsubscribe = store.subscribe(show);
+      timer = setTimeout(show, 500);
+    });
+    return () => {
+      cancel();
+      unsubscribe?.();
+      clearTimeout(timer);
+    };
+  }, [locale, formatReady, store]);
 
   const observesEvents = onEvent !== undefined;
   useEffect(() => {
