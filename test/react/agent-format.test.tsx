@@ -1,3 +1,4 @@
+import { Profiler } from 'react';
 import { render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentProvider, createAgentFormat } from 'agent-embed';
@@ -275,6 +276,46 @@ describe('AgentProvider and its locale-data worker', () => {
     expect(workers[0]?.terminated).toBe(true);
     await workers[0]?.answer();
     expect(created).toEqual([]);
+  });
+
+  it('shows the values that waited in the store’s next publish while a build streams: no commit of their own', async () => {
+    useWorkers();
+    const page = await freshPage();
+    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
+    let send: ((path: string) => void) | undefined;
+    const transport: AgentTransport = {
+      json: () => new Promise(() => {}),
+      stream: async (_request, handlers) => {
+        handlers.onOpen?.();
+        send = (path) => handlers.onEvent({ type: 'file_created', path, action: 'created' } as AgentEvent);
+        send('src/first.ts');
+        return new Promise(() => {});
+      },
+    };
+    const store = page.createAgentStore({
+      client: page.createAgentClient({ transport }),
+      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
+    });
+    let commits = 0;
+    const view = page.render(
+      <page.AgentProvider store={store} locale="en">
+        <Profiler id="log" onRender={() => void commits++}>
+          <page.LiveBuildLog />
+        </Profiler>
+      </page.AgentProvider>,
+    );
+    await page.screen.findByText('src/first.ts');
+    const count = () => view.container.querySelector('.ae-files .ae-label');
+    await workers[0]?.answer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Answered, but no publish yet: nothing committed for it.
+    const before = commits;
+    expect(count()?.querySelector('.ae-format-pending')).not.toBeNull();
+    page.act(() => send?.('src/second.ts'));
+    await page.waitFor(() => expect(count()).toHaveTextContent('2 new files'));
+    expect(count()?.querySelector('.ae-format-pending')).toBeNull();
+    expect(commits - before).toBe(1);
+    store.destroy();
   });
 
   it('renders a resumed build’s first rows with nothing loaded in the page: its counts show once the worker answers', async () => {
