@@ -77,12 +77,13 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // which runs the in-browser mock and its proxy off the page (`createWorkerMockTransport`). Then the React entry to
   // 52,544 (52,492 measured) for the locale data in three tasks where the page loads it itself (about 90 bytes): after
   // a resumed build's mount at 1x, a task of 66-98 ms became three under 50 ms.
-  // Session 22 (#24): the React entry to 52,736 (52,658 measured) for values that wait for the locale data
-  // (`FormattedText`, the format's `ready`, the worker on every page, once per page: about 170 bytes): a resumed
+  // Session 22 (#24): the React entry to 52,864 (52,788 measured) for values that wait for the locale data
+  // (`FormattedText`, the format's `ready`, the worker on every page, once per page, shown in the store's next
+  // publish: about 300 bytes): a resumed
   // build's page no longer loads the data on the main thread (at 4x, tasks of 52-161 ms in the replay's run).
   it.each([
     ['dist/core.js', 25_472],
-    ['dist/index.js', 52_736],
+    ['dist/index.js', 52_864],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
