@@ -169,8 +169,7 @@ function keep(value: unknown, shape: FieldShape, clean: (text: string) => string
     case 'string':
       return typeof value === 'string' ? clean(value) : undefined;
     case 'url':
-      if (typeof value !== 'string') return undefined;
-      return parseHttpUrl(value) === undefined ? null : clean(value);
+      return typeof value === 'string' ? httpAddressOrNull(value, clean) : undefined;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'boolean':
@@ -192,6 +191,11 @@ function keep(value: unknown, shape: FieldShape, clean: (text: string) => string
     default:
       return shape satisfies never;
   }
+}
+
+/** An address as the browser may get it: an http(s) one as it is (cleaned), any other scheme null. */
+export function httpAddressOrNull(value: string, clean: (text: string) => string = (text) => text): string | null {
+  return parseHttpUrl(value) === undefined ? null : clean(value);
 }
 
 /** The allow-listed fields of one object, in the allow-list's order. */
@@ -239,10 +243,11 @@ function messageOf(body: unknown, clean: (text: string) => string): string {
 
 /**
  * The message of a success envelope without data (`data` null, absent, or PHP's empty array `[]`: the spec allows
- * `data: null`), or undefined for any other answer. After a deploy, push or link, such an answer says it happened.
+ * `data: null`), or undefined for any other answer; the caller has read the body as a success (`isFailureBody`).
+ * After a deploy, push or link, such an answer says it happened.
  */
 export function dataLessSuccessMessage(body: unknown, clean: (text: string) => string): string | undefined {
-  if (!isRecord(body) || body.success === false) return undefined;
+  if (!isRecord(body)) return undefined;
   const { data } = body;
   const dataLess = data === null || data === undefined || (Array.isArray(data) && data.length === 0);
   return dataLess ? messageOf(body, clean) : undefined;

@@ -12,7 +12,6 @@ import {
   firstEventIdOfGeneration,
   isTerminalEvent,
   parseAgentEvent,
-  parseHttpUrl,
   projectStatusOf,
   reduceGenerationEvent,
   turnOutcomeOf,
@@ -22,6 +21,7 @@ import {
 } from '../core/index.js';
 import { boundedProjectPatch, type ProxyStore, type RecordedEvent } from './proxy-store.js';
 import type { RelayedEvent } from './event-stream-relay.js';
+import { httpAddressOrNull } from './answer-shapes.js';
 
 /** What the recorder needs to know about the request that started the generation. */
 export interface GenerationRecording {
@@ -149,10 +149,8 @@ export function recordGeneration(
         recording.userId,
         boundedProjectPatch({
           project_status: projectStatusOf(draft) ?? null,
-          // Only an http(s) address is kept, as in a status answer (`answer-shapes.ts`).
-          ...(draft.appUrl === undefined
-            ? {}
-            : { app_url: parseHttpUrl(draft.appUrl) === undefined ? null : draft.appUrl }),
+          // Only an http(s) address is kept, as in a status answer.
+          ...(draft.appUrl === undefined ? {} : { app_url: httpAddressOrNull(draft.appUrl) }),
         }),
         recording.now(),
       ),
