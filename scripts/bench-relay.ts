@@ -35,7 +35,8 @@ function upstreamStream(count: number, gapMs: number): ReadableStream<Uint8Array
         app_url: 'https://bench.test/',
       });
     if (index === count - 1) return event('stream_end', { project_id: 'bench', app_url: 'https://bench.test/' });
-    return event('file_created', { path: `src/generated/component-${index}.tsx`, sent: performance.now() });
+    // The send time rides in the path: the proxy relays only an event's allow-listed fields.
+    return event('file_created', { path: `src/generated/${performance.now()}/component-${index}.tsx` });
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -76,8 +77,9 @@ async function consume(body: ReadableStream<Uint8Array>): Promise<{ events: numb
       text = text.slice(end + 2);
       if (data !== undefined) {
         events++;
-        const sent = (JSON.parse(data.slice(6)) as { sent?: number }).sent;
-        if (sent !== undefined) delays.push(performance.now() - sent);
+        const { path } = JSON.parse(data.slice(6)) as { path?: string };
+        const sent = path === undefined ? undefined : /^src\/generated\/([\d.]+)\//.exec(path)?.[1];
+        if (sent !== undefined) delays.push(performance.now() - Number(sent));
       }
       end = text.indexOf('\n\n');
     }

@@ -33,14 +33,15 @@ function createLineEndings() {
 }
 
 /**
- * The data of each upstream event with data, passed through `clean` (the token redactor) before anyone sees it.
+ * The data of each upstream event with data, as `clean` rebuilds it (the event allow-list and the token redactor)
+ * before anyone sees it; an event it gives nothing for is dropped.
  * Pulled, not piped: a piped stream that errors discards what it has queued, so an upstream drop would lose
  * events the upstream had already sent. Here an upstream failure surfaces only once every event read before it
  * has been taken.
  */
 export function parseUpstreamEvents(
   upstream: ReadableStream<Uint8Array>,
-  clean: (data: string) => string = (data) => data,
+  clean: (data: string) => string | undefined = (data) => data,
 ): ReadableStream<string> {
   const decoder = new TextDecoder();
   const lineEndings = createLineEndings();
@@ -58,7 +59,8 @@ export function parseUpstreamEvents(
       // The stream ends where it broke: nothing after a failure goes on.
       if (failure !== undefined || message.data === '') return;
       try {
-        parsed.push(clean(message.data));
+        const data = clean(message.data);
+        if (data !== undefined) parsed.push(data);
       } catch {
         // An event that cannot be redacted never goes on; the events before it still do.
         failure = new Error('an upstream event could not be redacted');

@@ -364,11 +364,11 @@ describe('misbehaving upstream answers', () => {
   it('relays gzip-encoded SSE decoded and without the upstream encoding', async () => {
     const { status, text } = await generateAgainst((exchange) => {
       exchange.response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
-      exchange.response.end(gzipSync('data: {"type":"complete","project_id":"p-gzip"}\n\n'));
+      exchange.response.end(gzipSync('data: {"type":"stream_end","project_id":"p-gzip"}\n\n'));
     });
     expect(status).toBe(200);
     // Decoded, with the SSE id the proxy gives every relayed event.
-    expect(text).toMatch(/^id: \d+\ndata: \{"type":"complete","project_id":"p-gzip"\}\n\n$/);
+    expect(text).toMatch(/^id: \d+\ndata: \{"type":"stream_end","project_id":"p-gzip"\}\n\n$/);
   });
 
   it('relays a 5 MB event intact', async () => {
@@ -377,7 +377,7 @@ describe('misbehaving upstream answers', () => {
     const { status, text } = await generateAgainst(
       (exchange) => {
         const events = openEventStream(exchange);
-        events.event({ type: 'tool_progress', detail: big });
+        events.event({ type: 'tool_progress', message: big });
         events.end();
       },
       { upstreamIdleTimeoutMs: 10_000 },

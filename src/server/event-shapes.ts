@@ -1,0 +1,58 @@
+/**
+ * What the browser may see of an upstream event: each event's data is rebuilt from an allow-list of its type's fields
+ * (DESIGN.md's decisions where the spec does not show them), never passed through. The same event is what the proxy
+ * records, so a resume replays only what the proxy decided to send.
+ */
+import { fileCreatedPath, type AgentEventType, type FileCreatedEvent } from '../core/index.js';
+import { pick, type FieldShapes } from './answer-shapes.js';
+
+/** The fields each wire event keeps, besides `type` (a `file_created` path is read from any of its spellings). */
+export const eventFields = {
+  project_created: { project_id: 'string', app_url: 'url' },
+  container_progress: { message: 'string', percentage: 'number' },
+  container_ready: { message: 'string' },
+  file_created: { path: 'string', action: 'string' },
+  tool_progress: { tool: 'string', message: 'string', status: 'string' },
+  stream_end: { project_id: 'string', app_url: 'url' },
+  credits_exhausted: { message: 'string', project_id: 'string' },
+  error: { message: 'string', project_id: 'string' },
+} as const satisfies Record<Exclude<AgentEventType, 'unknown'>, FieldShapes>;
+
+/** An unknown event's type is kept (the end user's log counts it) only if it reads as a name. */
+const eventTypePattern = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The data the browser gets for one upstream event's data, or undefined when the event is not a JSON object (dropped:
+ * the browser would only have refused it). Strings pass through `clean` (the token redactor). An event of a type this
+ * version does not know keeps only its type, so it is still counted.
+ */
+export function relayedEventData(data: string, clean: (text: string) => string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const { type } = value;
+  if (typeof type !== 'string' || !Object.hasOwn(eventFields, type)) {
+    return typeof type === 'string' && eventTypePattern.test(type) ? JSON.stringify({ type: clean(type) }) : '{}';
+  }
+  const known = type as keyof typeof eventFields;
+  return JSON.stringify({
+    type,
+    ...pick(known === 'file_created' ? fileFields(value) : value, eventFields[known], clean),
+  });
+}
+
+/** A `file_created` event's path under its one name, and its action only if it is one the client knows. */
+function fileFields(event: Record<string, unknown>): Record<string, unknown> {
+  const { action } = event;
+  return {
+    path: fileCreatedPath(event as FileCreatedEvent),
+    action: action === 'created' || action === 'modified' ? action : undefined,
+  };
+}
