@@ -81,9 +81,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // (`FormattedText`, the format's `ready`, the worker on every page, once per page, shown in the store's next
   // publish: about 300 bytes): a resumed
   // build's page no longer loads the data on the main thread (at 4x, tasks of 52-161 ms in the replay's run).
+  // Session 23: the React entry to 52,928 (52,897 measured) for one load of the locale data per page, which providers
+  // that mount while it loads wait for (about 110 bytes): each started a worker of its own, and where none starts,
+  // each loaded the data in the page again.
   it.each([
     ['dist/core.js', 25_472],
-    ['dist/index.js', 52_864],
+    ['dist/index.js', 52_928],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(

@@ -1,9 +1,7 @@
 import { Profiler } from 'react';
-import { render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentProvider, createAgentFormat } from 'agent-embed';
+import { createAgentFormat } from 'agent-embed';
 import type { AgentEvent, AgentTransport } from 'agent-embed/core';
-import { createMockTransport } from 'agent-embed/mock';
 import { cleanupRendered } from './render-with-mock.js';
 
 // Counts the formatters created: a page's first one loads the locale data, the cost these tests keep out of renders.
@@ -56,13 +54,29 @@ describe('createAgentFormat', () => {
 
 describe('AgentProvider and the locale data', () => {
   it('creates no formatter while it mounts, then the first in a task of its own', async () => {
-    render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })} locale="fr">
+    const page = await freshPage();
+    page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="fr">
         <p>content</p>
-      </AgentProvider>,
+      </page.AgentProvider>,
     );
     expect(created).toEqual([]);
-    await waitFor(() => expect(created).toEqual(['NumberFormat']));
+    await page.waitFor(() => expect(created).toEqual(['NumberFormat']));
+  });
+
+  it('loads it once per page: a later provider creates no formatter of its own', async () => {
+    const page = await freshPage();
+    const tree = (
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
+        <p>content</p>
+      </page.AgentProvider>
+    );
+    const first = page.render(tree);
+    await page.waitFor(() => expect(created).toEqual(['NumberFormat']));
+    first.unmount();
+    page.render(tree);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(created).toEqual(['NumberFormat']);
   });
 
   it('loads it in three tasks: a collator, the locale’s likely subtags, then the first number', async () => {
@@ -92,12 +106,13 @@ describe('AgentProvider and the locale data', () => {
       return new counted(...args);
     } as unknown as typeof NumberFormat;
     try {
-      render(
-        <AgentProvider transport={createMockTransport({ speed: 'instant' })} locale="de">
+      const page = await freshPage();
+      page.render(
+        <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="de">
           <p>content</p>
-        </AgentProvider>,
+        </page.AgentProvider>,
       );
-      await waitFor(() => expect(atTaskEnd).toHaveLength(3));
+      await page.waitFor(() => expect(atTaskEnd).toHaveLength(3));
       expect(atTaskEnd).toEqual([['Collator'], ['Collator', 'maximize'], ['Collator', 'maximize', 'NumberFormat']]);
     } finally {
       Object.defineProperty(Locale.prototype, 'maximize', maximize);
@@ -106,10 +121,11 @@ describe('AgentProvider and the locale data', () => {
   });
 
   it('creates none once it has unmounted', async () => {
-    const view = render(
-      <AgentProvider transport={createMockTransport({ speed: 'instant' })}>
+    const page = await freshPage();
+    const view = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
         <p>content</p>
-      </AgentProvider>,
+      </page.AgentProvider>,
     );
     view.unmount();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -316,6 +332,87 @@ describe('AgentProvider and its locale-data worker', () => {
     expect(count()?.querySelector('.ae-format-pending')).toBeNull();
     expect(commits - before).toBe(1);
     store.destroy();
+  });
+
+  it('shows them 500 ms after the worker answers when a streaming build publishes nothing more', async () => {
+    useWorkers();
+    const page = await freshPage();
+    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
+    const transport: AgentTransport = {
+      json: () => new Promise(() => {}),
+      stream: async (_request, handlers) => {
+        handlers.onOpen?.();
+        handlers.onEvent({ type: 'file_created', path: 'src/only.ts', action: 'created' } as AgentEvent);
+        // The build stays open and quiet: no publish will come.
+        return new Promise(() => {});
+      },
+    };
+    const store = page.createAgentStore({
+      client: page.createAgentClient({ transport }),
+      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
+    });
+    const view = page.render(
+      <page.AgentProvider store={store} locale="en">
+        <page.LiveBuildLog />
+      </page.AgentProvider>,
+    );
+    await page.screen.findByText('src/only.ts');
+    const count = () => view.container.querySelector('.ae-files .ae-label');
+    await workers[0]?.answer();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(count()?.querySelector('.ae-format-pending')).not.toBeNull();
+    await page.waitFor(() => expect(count()?.querySelector('.ae-format-pending')).toBeNull(), { timeout: 2000 });
+    expect(count()).toHaveTextContent('1 new file');
+    store.destroy();
+  });
+
+  it('starts one worker for providers that mount while it loads, and shows the values of each once it answers', async () => {
+    useWorkers();
+    const page = await freshPage();
+    const first = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="en">
+        <page.Shown value={1000} />
+      </page.AgentProvider>,
+    );
+    const second = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="en">
+        <page.Shown value={2000} />
+      </page.AgentProvider>,
+    );
+    const third = page.render(
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })} locale="en">
+        <page.Shown value={3000} />
+      </page.AgentProvider>,
+    );
+    await page.waitFor(() => expect(workers).toHaveLength(1));
+    // One that leaves does not stop the load the others wait for.
+    third.unmount();
+    expect(workers[0]?.terminated).toBe(false);
+    await workers[0]?.answer();
+    await page.waitFor(() => expect(first.container).toHaveTextContent('1,000'));
+    expect(second.container).toHaveTextContent('2,000');
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.terminated).toBe(true);
+  });
+
+  it('stops the page’s load when every provider waiting for it has unmounted, and a later one starts it again', async () => {
+    useWorkers();
+    const page = await freshPage();
+    const tree = () => (
+      <page.AgentProvider transport={page.createMockTransport({ speed: 'instant' })}>
+        <page.Shown value={7} />
+      </page.AgentProvider>
+    );
+    const first = page.render(tree());
+    const second = page.render(tree());
+    await page.waitFor(() => expect(workers).toHaveLength(1));
+    first.unmount();
+    second.unmount();
+    expect(workers[0]?.terminated).toBe(true);
+    page.render(tree());
+    await page.waitFor(() => expect(workers).toHaveLength(2));
+    await workers[1]?.answer();
+    await page.waitFor(() => expect(page.shown()).toHaveTextContent('7'));
   });
 
   it('renders a resumed build’s first rows with nothing loaded in the page: its counts show once the worker answers', async () => {

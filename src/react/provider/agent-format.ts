@@ -137,37 +137,70 @@ export function localeDataReady(): boolean {
   return localeDataLoaded || !workerLoadsLocaleData();
 }
 
-/**
- * Loads the locale data after the provider's mount, off the main thread: a worker loads it (the data is the browser
- * process's, so the page's formatters then take under 1 ms). Where no worker starts or it fails, the page loads it
- * itself in three tasks (`loadInPage`, then a first number). Then `showValues` is called with the function that notes
- * the page's data loaded (`subscribeLocaleData`'s listeners then render the values that waited): the provider calls
- * it with a publish of its store, so that the values show in that publish's commit. Returns the cancel.
- */
-export function prepareAgentFormat(
-  locale: string | undefined,
-  showValues: (noteLoaded: () => void) => void,
-): () => void {
-  let cancelled = false;
+/** A provider's part in the page's load: it is called, once the data is loaded, with the function that notes it. */
+type ShowValues = (noteLoaded: () => void) => void;
+
+/** The page's one load of the locale data: the providers waiting for it, and whether it has loaded. */
+interface PageLoad {
+  waiting: Set<ShowValues>;
+  loaded: boolean;
+  stop(): void;
+}
+
+/** The load under way or done in this page; undefined until a provider starts one (and again if all leave it). */
+let pageLoad: PageLoad | undefined;
+
+/** Starts the page's load after a task of its own: a worker, else the page itself (see `prepareAgentFormat`). */
+function startPageLoad(tag: string | undefined): PageLoad {
+  let stopped = false;
   let stopWorker: (() => void) | undefined;
-  const tag = usableLocale(locale);
+  const load: PageLoad = {
+    waiting: new Set(),
+    loaded: false,
+    stop: () => {
+      stopped = true;
+      stopWorker?.();
+    },
+  };
   // The first number, in a task of its own (under 1 ms once a worker has loaded the data), then the values shown.
   const done = () => {
-    if (cancelled) return;
+    if (stopped) return;
     new Intl.NumberFormat(tag).format(0);
-    showValues(() => {
-      if (!cancelled) noteLocaleDataLoaded();
-    });
+    load.loaded = true;
+    for (const showValues of load.waiting) showValues(noteLocaleDataLoaded);
+    load.waiting.clear();
   };
-  const inPage = () => void loadInPage(tag, () => cancelled).then(done);
+  const inPage = () => void loadInPage(tag, () => stopped).then(done);
   void yieldToBrowser().then(() => {
-    if (cancelled) return;
+    if (stopped) return;
     stopWorker = loadInWorker(tag, done, inPage);
     if (stopWorker === undefined) inPage();
   });
+  return load;
+}
+
+/**
+ * Loads the locale data after the provider's mount, off the main thread: a worker loads it (the data is the browser
+ * process's, so the page's formatters then take under 1 ms). Where no worker starts or it fails, the page loads it
+ * itself in three tasks (`loadInPage`, then a first number). Once per page: providers that mount while it loads wait
+ * for the same load. Then `showValues` is called with the function that notes the page's data loaded
+ * (`subscribeLocaleData`'s listeners then render the values that waited): the provider calls it with a publish of its
+ * store, so that the values show in that publish's commit. Returns the cancel; the load stops when every provider
+ * waiting for it has cancelled.
+ */
+export function prepareAgentFormat(locale: string | undefined, showValues: ShowValues): () => void {
+  const load = (pageLoad ??= startPageLoad(usableLocale(locale)));
+  if (load.loaded) {
+    showValues(noteLocaleDataLoaded);
+    return () => undefined;
+  }
+  // Each effect of a provider passes a function of its own, so a provider that mounts twice (StrictMode) waits twice.
+  load.waiting.add(showValues);
   return () => {
-    cancelled = true;
-    stopWorker?.();
+    load.waiting.delete(showValues);
+    if (load.loaded || load.waiting.size > 0) return;
+    load.stop();
+    if (pageLoad === load) pageLoad = undefined;
   };
 }
 

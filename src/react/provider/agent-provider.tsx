@@ -149,7 +149,7 @@ export function AgentProvider(props: AgentProviderProps) {
   // A page's first formatter loads the locale data: a worker loads it after the mount, and values that can wait show
   // once it has (a resumed build's counts, dates); where no worker starts, the page loads it in tasks of its own.
   useEffect(() => {
-    // Once per page where a worker loads it; where none can, each provider loads it after its mount.
+    // Once per page: a provider that mounts while it loads waits for the same load.
     if (formatReady && workerLoadsLocaleData()) return;
     let unsubscribe: (() => void) | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
