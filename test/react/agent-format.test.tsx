@@ -219,6 +219,38 @@ async function freshPage() {
   return page;
 }
 
+type Page = Awaited<ReturnType<typeof freshPage>>;
+
+/**
+ * A store resumed on a build that is generating: its stream sends the files `start` gives it, then stays open; `send`
+ * sends one more. Rendered in `wrap` (the log by default).
+ */
+function resumeBuild(page: Page, start: string[], wrap = (log: React.ReactNode) => log) {
+  const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
+  let onEvent: ((event: AgentEvent) => void) | undefined;
+  const send = (path: string) => onEvent?.({ type: 'file_created', path, action: 'created' } as AgentEvent);
+  const transport: AgentTransport = {
+    json: () => new Promise(() => {}),
+    stream: async (_request, handlers) => {
+      handlers.onOpen?.();
+      onEvent = handlers.onEvent;
+      for (const path of start) send(path);
+      return new Promise(() => {});
+    },
+  };
+  const store = page.createAgentStore({
+    client: page.createAgentClient({ transport }),
+    storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
+  });
+  const view = page.render(
+    <page.AgentProvider store={store} locale="en">
+      {wrap(<page.LiveBuildLog />)}
+    </page.AgentProvider>,
+  );
+  const count = () => view.container.querySelector('.ae-files .ae-label');
+  return { store, view, send, count };
+}
+
 describe('AgentProvider and its locale-data worker', () => {
   it('lets a worker load the locale data: values that can wait show once it has answered, and it is stopped', async () => {
     useWorkers();
@@ -297,37 +329,19 @@ describe('AgentProvider and its locale-data worker', () => {
   it('shows the values that waited in the store’s next publish while a build streams: no commit of their own', async () => {
     useWorkers();
     const page = await freshPage();
-    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
-    let send: ((path: string) => void) | undefined;
-    const transport: AgentTransport = {
-      json: () => new Promise(() => {}),
-      stream: async (_request, handlers) => {
-        handlers.onOpen?.();
-        send = (path) => handlers.onEvent({ type: 'file_created', path, action: 'created' } as AgentEvent);
-        send('src/first.ts');
-        return new Promise(() => {});
-      },
-    };
-    const store = page.createAgentStore({
-      client: page.createAgentClient({ transport }),
-      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
-    });
     let commits = 0;
-    const view = page.render(
-      <page.AgentProvider store={store} locale="en">
-        <Profiler id="log" onRender={() => void commits++}>
-          <page.LiveBuildLog />
-        </Profiler>
-      </page.AgentProvider>,
-    );
+    const { store, send, count } = resumeBuild(page, ['src/first.ts'], (log) => (
+      <Profiler id="log" onRender={() => void commits++}>
+        {log}
+      </Profiler>
+    ));
     await page.screen.findByText('src/first.ts');
-    const count = () => view.container.querySelector('.ae-files .ae-label');
     await workers[0]?.answer();
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Answered, but no publish yet: nothing committed for it.
     const before = commits;
     expect(count()?.querySelector('.ae-format-pending')).not.toBeNull();
-    page.act(() => send?.('src/second.ts'));
+    page.act(() => send('src/second.ts'));
     await page.waitFor(() => expect(count()).toHaveTextContent('2 new files'));
     expect(count()?.querySelector('.ae-format-pending')).toBeNull();
     expect(commits - before).toBe(1);
@@ -337,27 +351,9 @@ describe('AgentProvider and its locale-data worker', () => {
   it('shows them 500 ms after the worker answers when a streaming build publishes nothing more', async () => {
     useWorkers();
     const page = await freshPage();
-    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
-    const transport: AgentTransport = {
-      json: () => new Promise(() => {}),
-      stream: async (_request, handlers) => {
-        handlers.onOpen?.();
-        handlers.onEvent({ type: 'file_created', path: 'src/only.ts', action: 'created' } as AgentEvent);
-        // The build stays open and quiet: no publish will come.
-        return new Promise(() => {});
-      },
-    };
-    const store = page.createAgentStore({
-      client: page.createAgentClient({ transport }),
-      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
-    });
-    const view = page.render(
-      <page.AgentProvider store={store} locale="en">
-        <page.LiveBuildLog />
-      </page.AgentProvider>,
-    );
+    // The build stays open and quiet after its first file: no publish will come.
+    const { store, count } = resumeBuild(page, ['src/only.ts']);
     await page.screen.findByText('src/only.ts');
-    const count = () => view.container.querySelector('.ae-files .ae-label');
     await workers[0]?.answer();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(count()?.querySelector('.ae-format-pending')).not.toBeNull();
@@ -418,34 +414,19 @@ describe('AgentProvider and its locale-data worker', () => {
   it('renders a resumed build’s first rows with nothing loaded in the page: its counts show once the worker answers', async () => {
     useWorkers();
     const page = await freshPage();
-    const saved = JSON.stringify({ projectId: 'p-1', status: 'generating', kind: 'generate', mode: 'build' });
-    const transport: AgentTransport = {
-      json: () => new Promise(() => {}),
-      stream: async (_request, handlers) => {
-        handlers.onOpen?.();
-        for (let file = 1; file <= 1200; file++)
-          handlers.onEvent({ type: 'file_created', path: `src/file-${file}.ts`, action: 'created' } as AgentEvent);
-        return new Promise(() => {});
-      },
-    };
-    const store = page.createAgentStore({
-      client: page.createAgentClient({ transport }),
-      storage: { getItem: () => saved, setItem: () => {}, removeItem: () => {} },
-    });
-    const view = page.render(
-      <page.AgentProvider store={store} locale="en">
-        <page.LiveBuildLog />
-      </page.AgentProvider>,
+    const resumed = resumeBuild(
+      page,
+      Array.from({ length: 1200 }, (_, index) => `src/file-${index + 1}.ts`),
     );
     const files = await page.screen.findByText(/src\/file-1\.ts/);
     expect(files).toBeInTheDocument();
-    const count = view.container.querySelector('.ae-files .ae-label');
+    const count = resumed.count();
     // The count keeps its place, hidden, in plain digits: formatting it now would load the data in this render.
     expect(count?.querySelector('.ae-format-pending')).not.toBeNull();
     expect(created).toEqual([]);
     await workers[0]?.answer();
     await page.waitFor(() => expect(count).toHaveTextContent('1,200 new files'));
     expect(count?.querySelector('.ae-format-pending')).toBeNull();
-    store.destroy();
+    resumed.store.destroy();
   });
 });

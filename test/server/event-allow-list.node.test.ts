@@ -10,6 +10,7 @@ import {
   createManualTimers,
   createScriptedProxy,
   createScriptedStream,
+  eventsOf,
 } from './scripted-upstream.js';
 
 const appOrigin = 'https://app.example.test';
@@ -48,23 +49,8 @@ async function relay(lines: string[]) {
   return { relayed: relayed.slice(1), replayed: replayed.slice(1), ids: relayed.map(({ id }) => id), store };
 }
 
-function eventsOf(text: string) {
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data: '))
-    .map((block) => ({
-      id: /^id: (\d+)$/m.exec(block)?.[1],
-      data: JSON.parse(
-        block
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n'),
-      ) as unknown,
-    }));
-}
-
-const data = (events: { data: unknown }[]) => events.map((event) => event.data);
+/** Each event's data, parsed. */
+const data = (events: { data: string }[]) => events.map((event) => JSON.parse(event.data) as unknown);
 
 describe('a relayed event is rebuilt from its type’s allow-list', () => {
   it('keeps each known type’s fields and drops every other field, in the relay and in the replay', async () => {

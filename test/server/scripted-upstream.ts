@@ -130,6 +130,21 @@ export function createBodyReader(body: ReadableStream<Uint8Array> | null) {
   };
 }
 
+/** The data of each event of an SSE text, with its id. */
+export function eventsOf(text: string) {
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => ({
+      id: /^id: (\d+)$/m.exec(block)?.[1],
+      data: block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n'),
+    }));
+}
+
 /** A success answer in the spec's shape for any non-stream route the proxy forwards (for tests about something else). */
 export function specAnswer(call: UpstreamCall): Response {
   const path = call.url.pathname;

@@ -10,6 +10,7 @@ import {
   createManualTimers,
   createScriptedProxy,
   createScriptedStream,
+  eventsOf,
   fakeToken,
   json,
   type UpstreamCall,
@@ -45,21 +46,6 @@ async function generate(options: Partial<AgentProxyOptions> = {}) {
   const proxied = setup(() => stream.response(), options);
   const response = await proxied.proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
   return { ...proxied, stream, text: createBodyReader(response.body).rest() };
-}
-
-/** The data of each event of an SSE text, with its id. */
-function eventsOf(text: string) {
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data: '))
-    .map((block) => ({
-      id: /^id: (\d+)$/m.exec(block)?.[1],
-      data: block
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n'),
-    }));
 }
 
 /** Text with its JSON escapes decoded as a JSON reader would, whether or not the whole is valid JSON. */
