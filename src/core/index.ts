@@ -41,7 +41,7 @@ export type {
   AgentErrorRow,
   QuotaDetails,
 } from './wire/errors.js';
-export { fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
+export { agentEventOf, fileCreatedPath, isTerminalEvent, knownEventTypes, parseAgentEvent } from './wire/events.js';
 export type {
   AgentEvent,
   AgentEventType,

@@ -17,7 +17,7 @@ import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
 import { createProxyLog } from './proxy-log.js';
 import { parseUpstreamEvents } from './upstream-events.js';
-import { relayedEventData } from './event-shapes.js';
+import { relayedEvent } from './event-shapes.js';
 import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-answers.js';
 import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
 import { createQuotas, quotaExceededResponse, type Usage } from './quota.js';
@@ -312,7 +312,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (response === undefined) unreachable(request.method, match.name);
       await noteUpstreamLimit(response, match.name, request.method);
       if (stream && accepted && response.body !== null) {
-        const events = parseUpstreamEvents(response.body, (data) => relayedEventData(data, redact.text));
+        const events = parseUpstreamEvents(response.body, (data) => relayedEvent(data, redact.text));
         return {
           response: relayGenerationStream(
             events,

@@ -3,7 +3,13 @@
  * (DESIGN.md's decisions where the spec does not show them), never passed through. The same event is what the proxy
  * records, so a resume replays only what the proxy decided to send.
  */
-import { fileCreatedPath, type AgentEventType, type FileCreatedEvent } from '../core/index.js';
+import {
+  agentEventOf,
+  fileCreatedPath,
+  type AgentEvent,
+  type AgentEventType,
+  type FileCreatedEvent,
+} from '../core/index.js';
 import { pick, type FieldShapes } from './answer-shapes.js';
 
 /** The fields each wire event keeps, besides `type` (a `file_created` path is read from any of its spellings). */
@@ -24,12 +30,19 @@ const eventTypePattern = /^[A-Za-z0-9_.:-]{1,64}$/;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An upstream event as the proxy relays it: its data as the browser gets it, and that data read as an event. */
+export interface UpstreamEvent {
+  data: string;
+  /** `data` read once, for the recorder's fold (it is never parsed again on the server). */
+  event: AgentEvent;
+}
+
 /**
- * The data the browser gets for one upstream event's data, or undefined when the event is not a JSON object (dropped:
+ * The event the browser gets for one upstream event's data, or undefined when the data is not a JSON object (dropped:
  * the browser would only have refused it). Strings pass through `clean` (the token redactor). An event of a type this
  * version does not know keeps only its type, so it is still counted.
  */
-export function relayedEventData(data: string, clean: (text: string) => string): string | undefined {
+export function relayedEvent(data: string, clean: (text: string) => string): UpstreamEvent | undefined {
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -37,15 +50,17 @@ export function relayedEventData(data: string, clean: (text: string) => string):
     return undefined;
   }
   if (!isRecord(value)) return undefined;
+  const rebuilt = rebuild(value, clean);
+  return { data: JSON.stringify(rebuilt), event: agentEventOf(rebuilt) };
+}
+
+/** An event's allow-listed fields (see `eventFields`), as a new object. */
+function rebuild(value: Record<string, unknown>, clean: (text: string) => string): Record<string, unknown> {
   const { type } = value;
-  if (typeof type !== 'string' || !Object.hasOwn(eventFields, type)) {
-    return typeof type === 'string' && eventTypePattern.test(type) ? JSON.stringify({ type: clean(type) }) : '{}';
-  }
+  if (typeof type !== 'string' || !Object.hasOwn(eventFields, type))
+    return typeof type === 'string' && eventTypePattern.test(type) ? { type: clean(type) } : {};
   const known = type as keyof typeof eventFields;
-  return JSON.stringify({
-    type,
-    ...pick(known === 'file_created' ? fileFields(value) : value, eventFields[known], clean),
-  });
+  return { type, ...pick(known === 'file_created' ? fileFields(value) : value, eventFields[known], clean) };
 }
 
 /** A `file_created` event's path under its one name, and its action only if it is one the client knows. */

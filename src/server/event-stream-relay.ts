@@ -91,7 +91,7 @@ export function relayEventStream(
   upstream: ReadableStream<Uint8Array>,
   options: EventStreamRelayOptions,
 ): EventStreamRelay {
-  const reader = parseUpstreamEvents(upstream).getReader();
+  const reader = parseUpstreamEvents(upstream, (data) => data).getReader();
   // Pulled like the parse, so an upstream drop loses none of the events read before it.
   const events = new ReadableStream<RelayedEvent>(
     {

@@ -11,16 +11,17 @@ import {
   createRecordingDraft,
   firstEventIdOfGeneration,
   isTerminalEvent,
-  parseAgentEvent,
   projectStatusOf,
   reduceGenerationEvent,
   turnOutcomeOf,
+  type AgentEvent,
   type ConversationTurn,
   type ConversationTurnOutcome,
   type GenerationMode,
 } from '../core/index.js';
 import { boundedProjectPatch, type ProxyStore, type RecordedEvent } from './proxy-store.js';
 import type { RelayedEvent } from './event-stream-relay.js';
+import type { UpstreamEvent } from './event-shapes.js';
 import { httpAddressOrNull } from './answer-shapes.js';
 
 /** What the recorder needs to know about the request that started the generation. */
@@ -91,9 +92,9 @@ function turnOf(recording: GenerationRecording): ConversationTurn {
   };
 }
 
-/** Returns the upstream's events (their data), each numbered, recording them on the way. */
+/** Returns the upstream's events (their data), each numbered, recording them on the way (folded as read once). */
 export function recordGeneration(
-  upstream: ReadableStream<string>,
+  upstream: ReadableStream<UpstreamEvent>,
   recording: GenerationRecording,
 ): ReadableStream<RelayedEvent> {
   const { store } = recording;
@@ -157,12 +158,10 @@ export function recordGeneration(
     );
   };
   /** Folds an event; gives the project it named, if it is the generate's project and not known yet. */
-  const note = (data: string): string | undefined => {
-    const parsed = parseAgentEvent(data);
-    if (!parsed.ok) return undefined;
-    if (isTerminalEvent(parsed.event)) terminated = true;
+  const note = (event: AgentEvent): string | undefined => {
+    if (isTerminalEvent(event)) terminated = true;
     // The time only stamps tool steps, which the recording does not keep.
-    const applied = reduceGenerationEvent(draft, parsed.event, 0);
+    const applied = reduceGenerationEvent(draft, event, 0);
     const named = draft.projectId;
     return applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)
       ? named
@@ -221,8 +220,8 @@ export function recordGeneration(
    * Records an event; gives what to wait for before it goes on (the store's write). Plain functions, not async
    * ones, so that an event costs no promise beyond the store's own: a burst relays thousands.
    */
-  const record = (event: RecordedEvent): Promise<void> | undefined => {
-    const named = note(event.data);
+  const record = (event: RecordedEvent, read: AgentEvent): Promise<void> | undefined => {
+    const named = note(read);
     if (named !== undefined && recordingOn) return nameProject(named, event);
     if (generation !== undefined && projectId !== undefined) return append(projectId, generation, event);
     if (projectId === undefined) keepPending(event);
@@ -248,7 +247,7 @@ export function recordGeneration(
   // the next are read and recorded (so they share a write), within a bound of events and characters.
   const ahead: { event: RecordedEvent; written: Promise<void> | undefined }[] = [];
   let aheadChars = 0;
-  let reading: Promise<ReadableStreamReadResult<string>> | undefined;
+  let reading: Promise<ReadableStreamReadResult<UpstreamEvent>> | undefined;
   // Made only when a read races a write.
   let readingEnded: Promise<true> | undefined;
   // How the upstream ended: its end, or a failure (whose reason may be undefined).
@@ -280,14 +279,14 @@ export function recordGeneration(
   };
   const isWritten = (written: Promise<void> | undefined) => written === undefined || settled.has(written);
   /** Records an event read from the upstream, and holds it until its write is in. */
-  const readOne = (value: string) => {
+  const readOne = (value: UpstreamEvent) => {
     firstEventAt ??= recording.now();
     // Numbered before it is recorded: naming the project may move the next id (see `begin`).
-    const event = { id: nextId++, data: value };
-    const written = record(event);
+    const event = { id: nextId++, data: value.data };
+    const written = record(event, value.event);
     if (written !== undefined) void watch(written);
     ahead.push({ event, written });
-    aheadChars += value.length;
+    aheadChars += value.data.length;
   };
   return new ReadableStream<RelayedEvent>(
     {

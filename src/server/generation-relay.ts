@@ -6,6 +6,7 @@
  */
 import type { AgentRouteName, StreamSlicing } from '../core/index.js';
 import type { createDrainState } from './drain.js';
+import type { UpstreamEvent } from './event-shapes.js';
 import { eventStreamHeaders, relayEvents, slowReaderReason, type RelayTimers } from './event-stream-relay.js';
 import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
 import { generationRecordOf, type GenerationRecord } from './generation-records.js';
@@ -33,7 +34,7 @@ export interface GenerationRelayContext {
 
 /** Relays an upstream generation stream to the browser (see the module comment). */
 export function relayGenerationStream(
-  upstreamEvents: ReadableStream<string>,
+  upstreamEvents: ReadableStream<UpstreamEvent>,
   request: Request,
   route: AgentRouteName,
   userId: string,

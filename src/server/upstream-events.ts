@@ -33,22 +33,22 @@ function createLineEndings() {
 }
 
 /**
- * The data of each upstream event with data, as `clean` rebuilds it (the event allow-list and the token redactor)
- * before anyone sees it; an event it gives nothing for is dropped.
+ * Each upstream event with data, as `read` makes it of the data (the proxy's: the event allow-list and the token
+ * redactor) before anyone sees it; an event it gives nothing for is dropped.
  * Pulled, not piped: a piped stream that errors discards what it has queued, so an upstream drop would lose
  * events the upstream had already sent. Here an upstream failure surfaces only once every event read before it
  * has been taken.
  */
-export function parseUpstreamEvents(
+export function parseUpstreamEvents<T>(
   upstream: ReadableStream<Uint8Array>,
-  clean: (data: string) => string | undefined = (data) => data,
-): ReadableStream<string> {
+  read: (data: string) => T | undefined,
+): ReadableStream<T> {
   const decoder = new TextDecoder();
   const lineEndings = createLineEndings();
   const reader = upstream.getReader();
   let failure: Error | undefined;
   let ended = false;
-  const parsed: string[] = [];
+  const parsed: T[] = [];
   // Characters read since the last event ended. The parser's own cap counts an event's data and its unfinished
   // line only: `event:` and `id:` lines (never relayed) would let one event hold three times the bound.
   let sinceEvent = 0;
@@ -59,8 +59,8 @@ export function parseUpstreamEvents(
       // The stream ends where it broke: nothing after a failure goes on.
       if (failure !== undefined || message.data === '') return;
       try {
-        const data = clean(message.data);
-        if (data !== undefined) parsed.push(data);
+        const event = read(message.data);
+        if (event !== undefined) parsed.push(event);
       } catch {
         // An event that cannot be redacted never goes on; the events before it still do.
         failure = new Error('an upstream event could not be redacted');
@@ -71,7 +71,7 @@ export function parseUpstreamEvents(
         failure ??= new Error(`an upstream event exceeded ${maxEventChars} characters`);
     },
   });
-  return new ReadableStream<string>(
+  return new ReadableStream<T>(
     {
       // Called only when a reader waits and nothing is queued, so an error here discards nothing.
       async pull(controller) {

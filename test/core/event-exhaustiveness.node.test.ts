@@ -8,7 +8,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { knownEventTypes, parseAgentEvent } from 'agent-embed/core';
+import { agentEventOf, knownEventTypes, parseAgentEvent } from 'agent-embed/core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const eventsFile = resolve(root, 'src/core/wire/events.ts');
@@ -73,5 +73,18 @@ describe('the event union is handled exhaustively', () => {
       ok: true,
       event: { type: 'unknown', originalType: 'unknown' },
     });
+  });
+
+  it('reads an object already parsed as the parser reads its text (the proxy reads each event once)', () => {
+    const known = { type: 'tool_progress', tool: 'write' };
+    expect(agentEventOf(known)).toBe(known);
+    expect(agentEventOf({ type: 'thinking' })).toEqual({
+      type: 'unknown',
+      originalType: 'thinking',
+      data: { type: 'thinking' },
+    });
+    expect(agentEventOf({})).toEqual({ type: 'unknown', originalType: undefined, data: {} });
+    for (const value of [known, { type: 'thinking' }, {}])
+      expect(parseAgentEvent(JSON.stringify(value))).toEqual({ ok: true, event: agentEventOf(value) });
   });
 });

@@ -146,8 +146,13 @@ export function readAgentEvent(data: string): AgentEvent | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return `The event is not a JSON object: ${data.slice(0, 200)}`;
   }
-  const type = (value as { type?: unknown }).type;
-  if (typeof type === 'string' && wireEventKind(type) !== undefined) return value as AgentEvent;
+  return agentEventOf(value as Record<string, unknown>);
+}
+
+/** The event a JSON object is: itself for a type this version knows, else `unknown` with the type it named. */
+export function agentEventOf(value: Record<string, unknown>): AgentEvent {
+  const { type } = value;
+  if (typeof type === 'string' && wireEventKind(type) !== undefined) return value as unknown as AgentEvent;
   return { type: 'unknown', originalType: typeof type === 'string' ? type : undefined, data: value };
 }
 
