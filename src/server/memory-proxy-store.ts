@@ -1,7 +1,13 @@
 /** The in-memory `ProxyStore`: right for one proxy process; its state is lost on restart. */
 import type { ConversationTurn, ProjectSummary } from '../core/index.js';
 import { createBudgetLedger } from './fair-budget.js';
-import type { CachedStatus, GenerationEvents, ProxyStore, RecordedEvent } from './proxy-store.js';
+import {
+  maxListedProjects,
+  type CachedStatus,
+  type GenerationEvents,
+  type ProxyStore,
+  type RecordedEvent,
+} from './proxy-store.js';
 
 export type { CachedStatus, ProxyStore } from './proxy-store.js';
 
@@ -27,13 +33,16 @@ export interface MemoryProxyStoreOptions {
   now?(): number;
 }
 
-/** A Map that forgets its least recently used entries beyond `max`. */
+/** A Map that forgets its least recently used entries beyond `max`, telling `onForget` of each. */
 class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
   // The most recently used key: using it again moves nothing. A build's events all touch its one log, and each move
   // leaves a deleted entry behind that the Map must compact by copying its table.
   private newest: K | undefined;
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly onForget?: (key: K, value: V) => void,
+  ) {}
   get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined && key !== this.newest) {
@@ -51,14 +60,16 @@ class BoundedMap<K, V> {
     this.map.set(key, value);
     this.newest = key;
     while (this.map.size > this.max) {
-      const oldest = this.map.keys().next();
+      const oldest = this.map.entries().next();
       if (oldest.done === true) break;
-      this.map.delete(oldest.value);
+      this.delete(oldest.value[0]);
     }
   }
   delete(key: K): void {
-    this.map.delete(key);
+    const value = this.map.get(key);
+    if (!this.map.delete(key)) return;
     if (key === this.newest) this.newest = undefined;
+    this.onForget?.(key, value as V);
   }
 }
 
@@ -87,12 +98,21 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const maxEventBytes = options.maxEventBytesPerGeneration ?? 8 * 1024 * 1024;
   const retentionMs = options.eventRetentionMs ?? 3_600_000;
   const maxTurns = options.maxTurnsPerProject ?? 200;
-  const owners = new BoundedMap<string, string>(maxProjects);
-  for (const [projectId, owner] of Object.entries(options.owners ?? {})) owners.set(projectId, owner);
-  const projects = new BoundedMap<string, ProjectRecord>(maxProjects);
-  // Project ids per user, newest last; bounded with the projects they point to.
-  const byUser = new BoundedMap<string, string[]>(maxProjects);
+  // Project ids per user, oldest first: exactly the ids of `projects`, so bounded with them.
+  const byUser = new Map<string, Set<string>>();
   const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000);
+  const projects = new BoundedMap<string, ProjectRecord>(maxProjects, (projectId, project) => {
+    const mine = byUser.get(project.owner);
+    mine?.delete(projectId);
+    if (mine?.size === 0) byUser.delete(project.owner);
+  });
+  // A project whose owner is forgotten is forgotten whole (summary, conversation, events): a user the upstream later
+  // gives the same id (a broken or hostile upstream) must find nothing of the first owner's.
+  const owners = new BoundedMap<string, string>(maxProjects, (projectId) => {
+    projects.delete(projectId);
+    logs.delete(projectId);
+  });
+  for (const [projectId, owner] of Object.entries(options.owners ?? {})) owners.set(projectId, owner);
   const ledger = createBudgetLedger();
   const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
   // A window's key names its period, so an old period's count is never read again; the map only bounds memory.
@@ -113,8 +133,14 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     }
     return log;
   };
+  /** The user's record of a project, made if there is none; another user's record is never the user's. */
   const record = (projectId: string, userId: string, at: number): ProjectRecord => {
     let found = projects.get(projectId);
+    if (found !== undefined && found.owner !== userId) {
+      projects.delete(projectId);
+      logs.delete(projectId);
+      found = undefined;
+    }
     if (found === undefined) {
       const summary: ProjectSummary = {
         project_id: projectId,
@@ -126,9 +152,9 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       };
       found = { owner: userId, summary, turns: [], firstGeneration: 1 };
       projects.set(projectId, found);
-      const mine = (byUser.get(userId) ?? []).filter((id) => id !== projectId);
-      mine.push(projectId);
-      byUser.set(userId, mine.slice(-maxProjects));
+      let mine = byUser.get(userId);
+      if (mine === undefined) byUser.set(userId, (mine = new Set()));
+      mine.add(projectId);
     }
     return found;
   };
@@ -237,9 +263,10 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     async listProjects(userId) {
       // Ids are kept oldest first; reversed, a stable sort keeps same-millisecond projects newest first.
       return [...(byUser.get(userId) ?? [])]
+        .slice(-maxListedProjects)
         .reverse()
         .map((projectId) => projects.get(projectId))
-        .filter((project): project is ProjectRecord => project !== undefined && project.owner === userId)
+        .filter((project): project is ProjectRecord => project?.owner === userId)
         .map((project) => ({ ...project.summary }))
         .sort((a, b) => b.created_at.localeCompare(a.created_at));
     },

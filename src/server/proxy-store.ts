@@ -66,6 +66,9 @@ export class ProxyStoreUnavailableError extends Error {
  * Where the proxy keeps what must outlive one request: in memory by default (`createMemoryProxyStore`),
  * in Redis for several instances or restarts (`createRedisProxyStore`). Both run the same budget rules.
  */
+/** Most projects `listProjects` gives (the newest), whatever the store. */
+export const maxListedProjects = 200;
+
 export interface ProxyStore {
   /** The end user who created a project, if the proxy saw it being created. */
   getProjectOwner(projectId: string): Promise<string | undefined>;
@@ -112,7 +115,7 @@ export interface ProxyStore {
   readEvents(projectId: string, after: number, maxBytes?: number): Promise<GenerationEvents | undefined>;
   /** Creates or updates an end user's project summary. */
   noteProject(projectId: string, userId: string, patch: ProjectPatch, at: number): Promise<void>;
-  /** The end user's projects, newest first. */
+  /** The end user's projects, newest first: the newest `maxListedProjects`. */
   listProjects(userId: string): Promise<ProjectSummary[]>;
   /** The turns of a project's conversation, oldest first. */
   getConversation(projectId: string): Promise<ConversationTurn[]>;

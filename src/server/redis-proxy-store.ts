@@ -12,6 +12,7 @@
 import type { ConversationTurn, ProjectSummary } from '../core/index.js';
 import { budgetShape, type BudgetDecision } from './fair-budget.js';
 import {
+  maxListedProjects,
   ProxyStoreUnavailableError,
   type GenerationEvents,
   type ProxyStore,
@@ -308,7 +309,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       );
     },
     async listProjects(userId) {
-      const ids = (await call(['ZRANGE', key('projects', userId), '0', '199', 'REV'])) as string[];
+      const last = String(maxListedProjects - 1);
+      const ids = (await call(['ZRANGE', key('projects', userId), '0', last, 'REV'])) as string[];
       const rows = await Promise.all(
         ids.map(async (projectId) => {
           const fields = ['owner', 'name', 'app_url', 'project_status', 'created_at', 'updated_at'];

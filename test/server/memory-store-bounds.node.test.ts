@@ -64,4 +64,72 @@ describe('createMemoryProxyStore keeps every structure bounded', () => {
     await store.appendEvent('p', first, { id: 1, data: '{}' });
     expect(await store.readEvents('p', 0)).toEqual({ generation: second, events: [], ended: false });
   });
+
+  it('lists a user’s newest 200 projects, as the Redis store does', async () => {
+    const store = createMemoryProxyStore();
+    for (let index = 1; index <= 205; index++) {
+      const at = Date.UTC(2026, 0, 1, 0, 0, index);
+      await store.noteProject(`p${index}`, 'alice', { name: `Project ${index}` }, at);
+    }
+    const listed = (await store.listProjects('alice')).map((project) => project.project_id);
+    expect(listed).toHaveLength(200);
+    expect(listed[0]).toBe('p205');
+    expect(listed.at(-1)).toBe('p6');
+  });
+});
+
+describe('createMemoryProxyStore never lets a project’s records outlive its owner', () => {
+  it('forgets a project whole when its owner is forgotten, so a user later given its id finds nothing of the first', async () => {
+    const store = createMemoryProxyStore({ maxProjects: 3 });
+    await store.setProjectOwner('p-bob', 'bob');
+    await store.beginGeneration('p-bob', 'bob', turn('Bob’s private prompt'));
+    await store.noteProject('p-bob', 'bob', { name: 'Bob’s shop', project_status: 'ready' }, 1);
+    await store.appendEvent('p-bob', 1, { id: 1, data: '{"type":"file_created","path":"bob.ts"}' });
+    // Bob keeps his list open, which keeps his project's record in use while its owner entry ages.
+    for (const id of ['p-c1', 'p-c2', 'p-c3']) {
+      await store.listProjects('bob');
+      await store.setProjectOwner(id, 'carol');
+      await store.beginGeneration(id, 'carol', turn('Carol’s prompt'));
+    }
+    expect(await store.getProjectOwner('p-bob')).toBeUndefined();
+    expect(await store.listProjects('bob')).toEqual([]);
+    expect(await store.getConversation('p-bob')).toEqual([]);
+    expect(await store.readEvents('p-bob', 0)).toBeUndefined();
+
+    // A broken or hostile upstream names the same id for Alice's build.
+    await store.setProjectOwner('p-bob', 'alice');
+    await store.beginGeneration('p-bob', 'alice', turn('Alice’s prompt'));
+    expect((await store.getConversation('p-bob')).map((entry) => entry.prompt)).toEqual(['Alice’s prompt']);
+    expect((await store.listProjects('alice')).map((project) => project.name)).toEqual([null]);
+    expect(await store.listProjects('bob')).toEqual([]);
+  });
+
+  it('never updates another user’s record: a user’s note on an id makes a record of their own', async () => {
+    const store = createMemoryProxyStore();
+    await store.beginGeneration('p-x', 'bob', turn('Bob’s prompt'));
+    await store.noteProject('p-x', 'bob', { name: 'Bob’s shop' }, 1);
+    await store.noteProject('p-x', 'alice', { project_status: 'ready' }, 2);
+    expect(await store.listProjects('bob')).toEqual([]);
+    expect(await store.listProjects('alice')).toMatchObject([
+      { project_id: 'p-x', name: null, project_status: 'ready' },
+    ]);
+    expect(await store.getConversation('p-x')).toEqual([]);
+  });
+
+  it('lists a project as long as it is kept, however many users come after: the lists are the projects’ own', async () => {
+    const store = createMemoryProxyStore({ maxProjects: 5 });
+    await store.setProjectOwner('p-alice', 'alice');
+    await store.beginGeneration('p-alice', 'alice', turn('Alice’s prompt'));
+    for (let user = 1; user <= 40; user++) {
+      // Alice's project stays in use (her page polls it and reads its conversation); she never opens her list.
+      await store.getProjectOwner('p-alice');
+      await store.getConversation('p-alice');
+      await store.setProjectOwner(`p-${user}`, `user-${user}`);
+      await store.beginGeneration(`p-${user}`, `user-${user}`, turn('A prompt long enough'));
+    }
+    expect((await store.listProjects('alice')).map((project) => project.project_id)).toEqual(['p-alice']);
+    let listed = 0;
+    for (let user = 1; user <= 40; user++) listed += (await store.listProjects(`user-${user}`)).length;
+    expect(listed).toBe(4);
+  });
 });
