@@ -16,7 +16,8 @@ async function run(streams: number): Promise<void> {
   const proxy = createAgentProxy({
     apiBaseUrl: mock.url,
     apiToken: mock.token,
-    authorize: () => ({ externalUserId: 'bench' }),
+    // One end user per stream, as many users' builds are (one user holds at most `maxStreamsPerUser`).
+    authorize: (request) => ({ externalUserId: request.headers.get('x-bench-user') ?? 'bench' }),
     rateLimit: false,
   });
   const port = await new Promise<number>((resolve) => {
@@ -32,11 +33,16 @@ async function run(streams: number): Promise<void> {
       try {
         const response = await fetch(`http://127.0.0.1:${port}/agent/generate`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+          headers: {
+            'content-type': 'application/json',
+            origin: `http://127.0.0.1:${port}`,
+            'x-bench-user': `user-${index}`,
+          },
           body: JSON.stringify({ prompt: `Build a todo app number ${index}` }),
         });
         const text = await response.text();
-        const events = text.split('\n\n').filter((block) => block.startsWith('data:'));
+        // Each event is `id: N` then its data (comments, `: ping`, have no data line).
+        const events = text.split('\n\n').filter((block) => /^data:/m.test(block));
         return {
           completed: response.status === 200 && events.some((event) => event.includes('"stream_end"')),
           events: events.length,

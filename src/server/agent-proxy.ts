@@ -11,7 +11,7 @@ import { routeOf } from './proxy-router.js';
 import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
 import { maxCachedStatusChars, ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
-import { createDrainState } from './drain.js';
+import { createDrainState, reserveStream } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
@@ -35,6 +35,7 @@ import {
 import { defaultHeadersTimeoutMs } from './upstream-timeouts.js';
 import { createUpstreamCaller } from './upstream-call.js';
 import {
+  allowedQuery,
   buildUpstreamBody,
   checkCsrf,
   policyFor,
@@ -88,6 +89,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     maxJsonDepth,
     upstreamBody,
     maxRetryAfterMs,
+    maxStreamsPerUser,
     relaying,
   } = resolveProxySettings(options);
   const token = options.apiToken;
@@ -101,7 +103,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     headersTimeoutMs: options.upstreamHeadersTimeoutMs ?? defaultHeadersTimeoutMs,
     timers,
   });
-  const drainState = createDrainState();
+  const drainState = createDrainState(maxStreamsPerUser);
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
   const quotas = createQuotas(options.quota, store, now);
   const countedRoutes = createBudgetScope(budgetScope);
@@ -109,6 +111,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
 
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
+  const relayContext = { store, timers, ...relaying, log, now, drainState, onGeneration: options.onGeneration };
   const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({
     userId,
@@ -269,11 +272,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (policy.cachedStatus && projectId !== undefined)
         return await projectStatus(projectId, user.externalUserId, policy);
 
-      const query = new URLSearchParams();
-      for (const key of policy.query) {
-        const value = url.searchParams.get(key);
-        if (value !== null) query.set(key, value);
-      }
+      const query = allowedQuery(policy, url);
       if (teamAnswers.covers(match.name)) {
         const { answer, cache } = await teamAnswers.get(match.name, async () => {
           await acquire(user.externalUserId, match.name);
@@ -291,52 +290,52 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       const stream = match.route.stream === true;
       if (stream) await store.assertAvailable?.();
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
-      // Counted before the team's budget and the upstream, so an end user over the quota spends neither and
-      // concurrent requests never pass the limit; given back whenever the upstream does not start it.
-      const quota = stream ? await quotas.take(user) : { ok: true as const, ticket: undefined };
-      if (!quota.ok) return { response: quotaExceededResponse(quota.usage, now()), reason: 'quota exceeded' };
-      const giveBackAndThrow = async (thrown: unknown): Promise<never> => {
-        await quota.ticket?.giveBack();
-        throw thrown;
-      };
-      await acquire(user.externalUserId, match.name).catch(giveBackAndThrow);
-      const response = await upstream
-        .call(upstream.url(match.name, params, query), match.route.method, body, stream)
-        .catch(giveBackAndThrow);
-      const accepted =
-        response !== undefined &&
-        response.ok &&
-        response.body !== null &&
-        (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-      if (!accepted) await quota.ticket?.giveBack();
-      if (response === undefined) unreachable(request.method, match.name);
-      await noteUpstreamLimit(response, match.name, request.method);
-      if (stream && accepted && response.body !== null) {
-        const events = parseUpstreamEvents(response.body, (data) => relayedEvent(data, redact.text));
-        return {
-          response: relayGenerationStream(
-            events,
-            request,
-            match.name,
-            user.externalUserId,
-            policy.recordsOwner,
-            { projectId, requestBody: body, receivedAt },
-            {
-              store,
-              timers,
-              ...relaying,
-              log,
-              now,
-              drainState,
-              onGeneration: options.onGeneration,
-            },
-          ),
+      // One of the user's open streams, reserved before the quota, the budget and the upstream; given back if none starts.
+      const release = stream ? reserveStream(drainState, user.externalUserId) : undefined;
+      let handedOver = false;
+      try {
+        // Counted before the team's budget and the upstream, so an end user over the quota spends neither and
+        // concurrent requests never pass the limit; given back whenever the upstream does not start it.
+        const quota = stream ? await quotas.take(user) : { ok: true as const, ticket: undefined };
+        if (!quota.ok) return { response: quotaExceededResponse(quota.usage, now()), reason: 'quota exceeded' };
+        const giveBackAndThrow = async (thrown: unknown): Promise<never> => {
+          await quota.ticket?.giveBack();
+          throw thrown;
         };
+        await acquire(user.externalUserId, match.name).catch(giveBackAndThrow);
+        const response = await upstream
+          .call(upstream.url(match.name, params, query), match.route.method, body, stream)
+          .catch(giveBackAndThrow);
+        const accepted =
+          response !== undefined &&
+          response.ok &&
+          response.body !== null &&
+          (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+        if (!accepted) await quota.ticket?.giveBack();
+        if (response === undefined) unreachable(request.method, match.name);
+        await noteUpstreamLimit(response, match.name, request.method);
+        if (stream && accepted && response.body !== null) {
+          handedOver = true;
+          const events = parseUpstreamEvents(response.body, (data) => relayedEvent(data, redact.text));
+          return {
+            response: relayGenerationStream(
+              events,
+              request,
+              match.name,
+              user.externalUserId,
+              policy.recordsOwner,
+              { projectId, requestBody: body, receivedAt },
+              { ...relayContext, onClosed: release },
+            ),
+          };
+        }
+        const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
+        if (reason !== undefined)
+          log({ level: 'warn', event: 'upstream_refused', method: request.method, route: match.name, reason });
+        return { response: relayedResponse(relayed), ...(reason === undefined ? {} : { reason }) };
+      } finally {
+        if (!handedOver) release?.();
       }
-      const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
-      if (reason !== undefined)
-        log({ level: 'warn', event: 'upstream_refused', method: request.method, route: match.name, reason });
-      return { response: relayedResponse(relayed), ...(reason === undefined ? {} : { reason }) };
     } catch (thrown) {
       if (thrown instanceof ProxyStoreUnavailableError)
         return {

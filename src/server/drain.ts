@@ -3,22 +3,46 @@
  * treat it as an interruption and resume) and new generations are refused while the process shuts down.
  */
 
+import { proxyMessages, ProxyRefusal } from './proxy-responses.js';
+
+/** Default most event streams one end user may hold open on one proxy at once (generate, follow-up, events route). */
+export const defaultMaxStreamsPerUser = 8;
+
 /** The open streams of one proxy and whether it is draining. */
 export interface DrainState {
   readonly draining: boolean;
+  /**
+   * Reserves one of the user's open streams before it starts (so concurrent requests cannot pass the bound); gives its
+   * release (idempotent: call it when the stream ends, or if it never starts), or undefined when all are in use.
+   */
+  reserve(userId: string): (() => void) | undefined;
   /** Registers an open stream's stop; returns the function that forgets it once the stream has ended. */
   track(stop: () => void): () => void;
   /** Starts draining: stops every open stream; resolves once they have all ended. */
   drain(): Promise<void>;
 }
 
-/** Creates the drain state of one proxy. */
-export function createDrainState(): DrainState {
+/** Creates the drain state of one proxy; each end user holds at most `maxStreamsPerUser` streams (0: no bound). */
+export function createDrainState(maxStreamsPerUser = defaultMaxStreamsPerUser): DrainState {
   const open = new Set<{ stop: () => void; ended: Promise<void> }>();
+  const reserved = new Map<string, number>();
   let draining = false;
   return {
     get draining() {
       return draining;
+    },
+    reserve(userId) {
+      const held = reserved.get(userId) ?? 0;
+      if (maxStreamsPerUser > 0 && held >= maxStreamsPerUser) return undefined;
+      reserved.set(userId, held + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (reserved.get(userId) ?? 1) - 1;
+        if (left > 0) reserved.set(userId, left);
+        else reserved.delete(userId);
+      };
     },
     track(stop) {
       let forget!: () => void;
@@ -37,4 +61,14 @@ export function createDrainState(): DrainState {
       return Promise.all(streams.map((stream) => stream.ended)).then(() => undefined);
     },
   };
+}
+
+/** Reserves one of the user's streams (`DrainState.reserve`), or refuses the request with 429 when all are in use. */
+export function reserveStream(state: DrainState, userId: string): () => void {
+  const release = state.reserve(userId);
+  if (release === undefined)
+    throw new ProxyRefusal(429, proxyMessages.tooManyStreams, 'too many open streams for this user', {
+      retryAfterSeconds: 5,
+    });
+  return release;
 }

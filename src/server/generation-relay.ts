@@ -29,6 +29,8 @@ export interface GenerationRelayContext {
   now(): number;
   /** The agency's `onGeneration`, called once per ended generation. */
   onGeneration?: ((record: GenerationRecord) => void) | undefined;
+  /** Called once the relay has ended (the user's stream reservation is given back). */
+  onClosed?: (() => void) | undefined;
   drainState: ReturnType<typeof createDrainState>;
 }
 
@@ -150,6 +152,7 @@ export function relayGenerationStream(
   const started = now();
   void relayed.done.then((outcome) => {
     forgetStream();
+    context.onClosed?.();
     const reasons = [
       outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,
       ...(outcome.browserDisconnected ? ['browser disconnected'] : []),

@@ -19,7 +19,7 @@ import {
   type ProxyStore,
   type RecordedEvent,
 } from './proxy-store.js';
-import type { DrainState } from './drain.js';
+import { reserveStream, type DrainState } from './drain.js';
 import {
   defaultMaxBufferedBytes,
   defaultSlowReaderMs,
@@ -149,43 +149,54 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
   }
 
   async function follow(projectId: string, request: Request, after: number, userId: string): Promise<Response> {
-    const first = await store.readEvents(projectId, after, maxBufferedBytes);
-    // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
-    // a newer one (it polls the status instead), or the generation has ended and it has seen every event.
-    if (
-      first === undefined ||
-      (after > 0 && generationOfEventId(after) !== first.generation) ||
-      (first.ended && first.events.length === 0)
-    )
-      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
-    const stop = new AbortController();
-    request.signal.addEventListener('abort', () => stop.abort(), { once: true });
-    const forget = options.drainState?.track(() => stop.abort());
-    // The generate relay's own backpressure, heartbeat and slow-reader drop. Every close is one without a terminal
-    // event: the browser resumes from its last id (on another instance too).
-    const relayed = relayEvents(recordedEvents(projectId, first, after, stop.signal), {
-      heartbeatMs: options.heartbeatMs,
-      timers,
-      // The browser went away or the proxy drains: closed at once, with the events already queued.
-      signal: stop.signal,
-      maxBufferedBytes,
-      slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
-      slicing: options.slicing,
-      onSlowReader: () =>
-        options.log?.({
-          level: 'warn',
-          event: 'slow_reader',
-          method: 'GET',
-          route: 'projectEvents',
-          externalUserId: userId,
-          projectId,
-          reason: slowReaderReason,
-        }),
-      // Unlike a generation's upstream, the store is read only for the browser: once it is gone, the follow stops.
-      onBrowserGone: () => stop.abort(),
-    });
-    void relayed.done.then(() => forget?.());
-    return new Response(relayed.body, { status: 200, headers: eventStreamHeaders() });
+    // One of the user's open streams, reserved before the store is read; given back if no stream starts.
+    const release = options.drainState === undefined ? undefined : reserveStream(options.drainState, userId);
+    let handedOver = false;
+    try {
+      const first = await store.readEvents(projectId, after, maxBufferedBytes);
+      // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
+      // a newer one (it polls the status instead), or the generation has ended and it has seen every event.
+      if (
+        first === undefined ||
+        (after > 0 && generationOfEventId(after) !== first.generation) ||
+        (first.ended && first.events.length === 0)
+      )
+        return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+      const stop = new AbortController();
+      request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+      const forget = options.drainState?.track(() => stop.abort());
+      // The generate relay's own backpressure, heartbeat and slow-reader drop. Every close is one without a terminal
+      // event: the browser resumes from its last id (on another instance too).
+      const relayed = relayEvents(recordedEvents(projectId, first, after, stop.signal), {
+        heartbeatMs: options.heartbeatMs,
+        timers,
+        // The browser went away or the proxy drains: closed at once, with the events already queued.
+        signal: stop.signal,
+        maxBufferedBytes,
+        slowReaderMs: options.slowReaderMs ?? defaultSlowReaderMs,
+        slicing: options.slicing,
+        onSlowReader: () =>
+          options.log?.({
+            level: 'warn',
+            event: 'slow_reader',
+            method: 'GET',
+            route: 'projectEvents',
+            externalUserId: userId,
+            projectId,
+            reason: slowReaderReason,
+          }),
+        // Unlike a generation's upstream, the store is read only for the browser: once it is gone, the follow stops.
+        onBrowserGone: () => stop.abort(),
+      });
+      handedOver = true;
+      void relayed.done.then(() => {
+        forget?.();
+        release?.();
+      });
+      return new Response(relayed.body, { status: 200, headers: eventStreamHeaders() });
+    } finally {
+      if (!handedOver) release?.();
+    }
   }
 
   /** Answers one proxy route for the signed-in user (owner checks fail closed on a store failure). */
@@ -226,7 +237,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
           return match.name satisfies never;
       }
     } catch (thrown) {
-      if (thrown instanceof ProxyRefusal) return errorResponse('agent', thrown.status, thrown.message);
+      if (thrown instanceof ProxyRefusal) return errorResponse('agent', thrown.status, thrown.message, thrown.extra);
       if (thrown instanceof ProxyStoreUnavailableError)
         return errorResponse('agent', 503, storeUnavailableMessage, { retryAfterSeconds: 5 });
       throw thrown;

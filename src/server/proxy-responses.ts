@@ -73,6 +73,7 @@ export const proxyMessages = {
   upstreamUnreachable: 'The Agent API could not be reached.',
   upstreamTimeout: 'The Agent API did not answer in time.',
   draining: 'The service is restarting. Please try again in a moment.',
+  tooManyStreams: 'Too many builds are being followed at once. Close another tab and try again.',
   upstreamUnexpected: 'The Agent API answered with something the proxy cannot relay.',
   internal: 'The proxy failed to handle the request.',
 } as const;

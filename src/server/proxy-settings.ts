@@ -16,6 +16,7 @@ import {
   defaultUpstreamBodyIdleMs,
   defaultUpstreamBodyTotalMs,
 } from './bounded-json.js';
+import { defaultMaxStreamsPerUser } from './drain.js';
 import { defaultMaxBufferedBytes, defaultSlowReaderMs } from './event-stream-relay.js';
 import { returnUrlPolicyOf } from './return-url.js';
 import { defaultMaxRetryAfterMs } from './upstream-answers.js';
@@ -67,6 +68,9 @@ export function resolveProxySettings(options: AgentProxyOptions) {
         };
   if (limits !== undefined && (!(limits.limit >= 1) || !(limits.windowMs > 0)))
     throw new TypeError('rateLimit needs limit >= 1 and windowMs > 0.');
+  const maxStreamsPerUser = options.maxStreamsPerUser ?? defaultMaxStreamsPerUser;
+  if (!Number.isInteger(maxStreamsPerUser) || maxStreamsPerUser < 0)
+    throw new TypeError(`maxStreamsPerUser must be a whole number, 0 or more: ${maxStreamsPerUser}`);
   const allowedOrigins = options.csrf
     ? new Set(options.csrf.allowedOrigins.map((origin) => httpUrlOf(origin, 'csrf.allowedOrigins').origin))
     : undefined;
@@ -104,6 +108,7 @@ export function resolveProxySettings(options: AgentProxyOptions) {
       timers,
     },
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+    maxStreamsPerUser,
     /** How event streams go to a browser: the generate relay's and the events route's followers alike. */
     relaying: {
       heartbeatMs,

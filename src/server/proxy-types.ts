@@ -93,6 +93,11 @@ export interface AgentProxyOptions {
   /** How long the relay waits for a slow browser to make room, then closes for it to resume (default 10000 ms). */
   slowReaderMs?: number;
   /**
+   * Most event streams one end user may hold open on this proxy at once: generate and follow-up streams and the
+   * events route's followers (default 8; 0: no bound). One more is refused with 429 before anything is spent.
+   */
+  maxStreamsPerUser?: number;
+  /**
    * How relayed streams share the thread the proxy runs on: by default, in a page's main thread (the in-browser
    * mock) the relay hands it back every few milliseconds, elsewhere never; null: never. Inject a clock and yield to test.
    */

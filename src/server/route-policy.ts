@@ -142,6 +142,16 @@ function rulesOf(name: AgentRouteName): RoutePolicy {
   }
 }
 
+/** The browser's query parameters the route's policy allows, and only those, for the upstream URL. */
+export function allowedQuery(policy: RoutePolicy, url: URL): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const key of policy.query) {
+    const value = url.searchParams.get(key);
+    if (value !== null) query.set(key, value);
+  }
+  return query;
+}
+
 /** Refuses a cross-site POST when `csrf.allowedOrigins` is set (cookie sessions). */
 export function checkCsrf(request: Request, allowedOrigins: ReadonlySet<string> | undefined): void {
   if (allowedOrigins === undefined || request.method.toUpperCase() !== 'POST') return;

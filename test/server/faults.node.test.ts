@@ -185,6 +185,8 @@ describe('after many faults', () => {
         upstreamIdleTimeoutMs: 200,
         heartbeatMs: 50,
         rateLimit: false,
+        // One user runs them all at once.
+        maxStreamsPerUser: 0,
       });
       await Promise.all(Array.from({ length: count }, (_, index) => faultyGeneration(stack, upstream, index % 4)));
       await stack.close();
