@@ -92,12 +92,17 @@ return 1
 
 /**
  * Starts a generation: numbers it (the project's count of generations; a project recorded before the count was
- * kept counts its turns), appends the turn and keeps the newest ARGV[7], empties the event stream, marks the
+ * kept counts its turns); a record another user owns (only if the owner key was lost) is dropped first, as the memory
+ * store drops it, so nothing of it becomes the new owner's; appends the turn and keeps the newest ARGV[7], empties the event stream, marks the
  * generation running (kept at most ARGV[5] ms if its instance dies). KEYS: turns list, events stream, generation
  * hash, project hash, owner's project zset. ARGV: turn JSON, project id, user, at ms, running TTL ms, at ISO, max
  * turns.
  */
 export const beginGenerationScript = `
+local owner = redis.call('HGET', KEYS[4], 'owner')
+if owner and owner ~= ARGV[3] then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+end
 if redis.call('HEXISTS', KEYS[4], 'generations') == 0 then
   redis.call('HSET', KEYS[4], 'generations', redis.call('LLEN', KEYS[1]))
 end

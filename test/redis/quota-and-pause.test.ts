@@ -195,6 +195,23 @@ describe('a conversation on Redis', () => {
     }
   });
 
+  it('never makes another user’s record of a project the new owner’s: it starts afresh, as the memory store does', async () => {
+    for (const store of [redis.newStore({ keyPrefix: `owner-${randomUUID()}:` }), createMemoryProxyStore()]) {
+      await store.beginGeneration('p-x', 'bob', turnOf('Bob’s private prompt'));
+      await store.noteProject('p-x', 'bob', { name: 'Bob’s shop', project_status: 'ready' }, Date.now());
+      await store.appendEvent('p-x', 1, { id: 1, data: '{"type":"file_created","path":"bob.ts"}' });
+      // The upstream names the same id for Alice (her owner record was the only one: Bob's was lost).
+      const generation = await store.beginGeneration('p-x', 'alice', turnOf('Alice’s prompt'));
+      expect(generation).toBe(1);
+      expect((await store.getConversation('p-x')).map((turn) => turn.prompt)).toEqual(['Alice’s prompt']);
+      expect((await store.readEvents('p-x', 0))?.events).toEqual([]);
+      expect(await store.listProjects('bob')).toEqual([]);
+      expect((await store.listProjects('alice')).map((project) => [project.project_id, project.name])).toEqual([
+        ['p-x', null],
+      ]);
+    }
+  });
+
   it('numbers on from the turns of a project recorded before the count was kept', async () => {
     const { createClient } = await import('redis');
     const client = createClient({ url: redis.server.url });
