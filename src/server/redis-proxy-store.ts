@@ -56,6 +56,11 @@ export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLik
   runningRetentionMs?: number;
   /** How long a request waits for the first connection to open before it answers 503 (default 5000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * How long one command may take before the request answers 503 (default 5000 ms): a Redis that stops answering (a
+   * stalled server, a network partition that keeps the socket open) must not hold requests and streams forever.
+   */
+  commandTimeoutMs?: number;
   /** Connection errors of a client the store opened (reconnection is automatic), or a missing `redis` package. */
   onError?(error: unknown): void;
 };
@@ -137,6 +142,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     if (!closed) options.onError?.(error);
   });
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
   const given = client;
   const firstReady: Promise<void> =
     given === undefined || given.isReady || given.on === undefined
@@ -157,10 +163,18 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   const key = (...parts: string[]) => prefix + parts.join(':');
   const call = async (args: string[]): Promise<unknown> => {
     const ready = await connected();
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await ready.sendCommand(args);
+      return await Promise.race([
+        ready.sendCommand(args),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
+        }),
+      ]);
     } catch (error) {
       throw new ProxyStoreUnavailableError(error);
+    } finally {
+      clearTimeout(timer);
     }
   };
   const shas = new Map<string, string>();

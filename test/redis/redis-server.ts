@@ -14,6 +14,9 @@ export interface TestRedis {
   port: number;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Stalls it (SIGSTOP): its socket stays open and nothing answers, until `resume` (SIGCONT). */
+  pause(): void;
+  resume(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
@@ -73,6 +76,8 @@ export async function startTestRedis(): Promise<TestRedis> {
     port,
     start,
     stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
  * The Redis store at its edges: a fresh store serves its first request without `ready()`, a connection that
- * never opens answers 503 after `connectTimeoutMs`, and a follower on one instance is woken by Redis when
+ * never opens answers 503 after `connectTimeoutMs`, a Redis that stops answering 503 after `commandTimeoutMs`, and a follower on one instance is woken by Redis when
  * another instance records an event (the added latency is printed, never asserted).
  */
 import { randomUUID } from 'node:crypto';
@@ -49,6 +49,24 @@ describe('the first connection', () => {
     const response = await listProjects(proxyOn(store));
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
+  });
+});
+
+describe('a Redis that stops answering', () => {
+  it('answers 503 after commandTimeoutMs while its socket stays open, and serves again once it answers', async () => {
+    const store = newStore({ commandTimeoutMs: 300 });
+    const proxy = proxyOn(store);
+    expect((await listProjects(proxy)).status).toBe(200);
+    redis.server.pause();
+    try {
+      await expect(store.getProjectOwner('p-1')).rejects.toBeInstanceOf(ProxyStoreUnavailableError);
+      const response = await listProjects(proxy);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+    } finally {
+      redis.server.resume();
+    }
+    await expect.poll(async () => (await listProjects(proxy)).status).toBe(200);
   });
 });
 
