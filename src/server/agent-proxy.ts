@@ -105,12 +105,12 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   });
   const drainState = createDrainState(maxStreamsPerUser);
   const inflightStatus = new Map<string, Promise<RelayedJson>>();
-  const quotas = createQuotas(options.quota, store, now);
   const countedRoutes = createBudgetScope(budgetScope);
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
+  const quotas = createQuotas(options.quota, store, now, log);
   const relayContext = { store, timers, ...relaying, log, now, drainState, onGeneration: options.onGeneration };
   const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({

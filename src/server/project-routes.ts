@@ -164,6 +164,8 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
         return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
       const stop = new AbortController();
       request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+      // A browser that left while the store was read: a listener added now would never run.
+      if (request.signal.aborted) stop.abort();
       const forget = options.drainState?.track(() => stop.abort());
       // The generate relay's own backpressure, heartbeat and slow-reader drop. Every close is one without a terminal
       // event: the browser resumes from its last id (on another instance too).

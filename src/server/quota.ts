@@ -77,14 +77,38 @@ export function isQuotaLimit(value: unknown): value is QuotaLimit {
 
 /** A generation counted against a quota, until it is given back. */
 export interface QuotaTicket {
+  /** Never rejects: a store that fails to give it back is logged, and the caller's refusal stands. */
   giveBack(): Promise<void>;
 }
 
 /** What taking a generation from a user's quota gave. */
 export type QuotaDecision = { ok: true; ticket: QuotaTicket | undefined } | { ok: false; usage: Usage };
 
+/** The log entry of a give-back the store failed (a `ProxyLogEntry`). */
+interface GiveBackFailure {
+  level: 'error';
+  event: 'internal_error';
+  method: 'POST';
+  route: 'generate';
+  reason: string;
+}
+
 /** The quotas of one proxy. */
-export function createQuotas(option: QuotaOption | undefined, store: ProxyStore, now: () => number) {
+export function createQuotas(
+  option: QuotaOption | undefined,
+  store: ProxyStore,
+  now: () => number,
+  log: (entry: GiveBackFailure) => void = () => undefined,
+) {
+  // Logged, not thrown: the browser gets the refusal that called for the give-back, not the store's error.
+  const onGiveBackError = (error: unknown) =>
+    log({
+      level: 'error',
+      event: 'internal_error',
+      method: 'POST',
+      route: 'generate',
+      reason: `quota not given back: ${String(error)}`,
+    });
   const limitOf = async (user: AgentProxyUser): Promise<QuotaLimit | undefined> => {
     const limit = typeof option === 'function' ? await option(user) : option;
     if (limit === undefined) return undefined;
@@ -121,7 +145,7 @@ export function createQuotas(option: QuotaOption | undefined, store: ProxyStore,
           async giveBack() {
             if (given) return;
             given = true;
-            await quotaStore.returnQuota.call(store, userId, window.key);
+            await quotaStore.returnQuota.call(store, userId, window.key).catch(onGiveBackError);
           },
         },
       };

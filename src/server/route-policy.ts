@@ -14,6 +14,12 @@ export interface AgentProxyUser {
   email?: string;
 }
 
+/** The bounds of a whole-number query parameter. */
+export interface QueryBounds {
+  min: number;
+  max?: number;
+}
+
 /** What the proxy checks and changes on one route, and what it builds for the browser. */
 export interface RoutePolicy {
   shape: ErrorShape;
@@ -34,7 +40,8 @@ export interface RoutePolicy {
   answer: AnswerShape;
   /** A success without a body (204, empty 200) still means the action happened (deploy, link, push). */
   emptySuccess: boolean;
-  query: readonly string[];
+  /** The query parameters the browser may send, each a whole number within its bounds (the spec's limits). */
+  query: Readonly<Record<string, QueryBounds>>;
   recordsOwner: boolean;
   cachedStatus: boolean;
   /** The route carries required fields, so an empty body is a mistake on the agency's side. */
@@ -49,7 +56,7 @@ const basePolicy: Omit<RoutePolicy, 'answer'> = {
   body: {},
   returnUrl: false,
   emptySuccess: false,
-  query: [],
+  query: {},
   recordsOwner: false,
   cachedStatus: false,
   bodyRequired: false,
@@ -136,20 +143,43 @@ function rulesOf(name: AgentRouteName): RoutePolicy {
     case 'startCodehostConnect':
       return { ...basePolicy, identity: 'profile', returnUrl: true, answer: answers.codehostStart };
     case 'listRepositories':
-      return { ...basePolicy, pathUser: true, query: ['page', 'per_page'], answer: answers.repositories };
+      return {
+        ...basePolicy,
+        pathUser: true,
+        query: { page: { min: 1 }, per_page: { min: 1, max: 100 } },
+        answer: answers.repositories,
+      };
     default:
       return name satisfies never;
   }
 }
 
-/** The browser's query parameters the route's policy allows, and only those, for the upstream URL. */
+/**
+ * The browser's query parameters the route's policy allows, and only those, for the upstream URL: each a whole number
+ * within its bounds (the spec's `page` >= 1, `per_page` 1 to 100), else the request is refused with 422 and the field
+ * named, as the API would refuse it, before anything is spent. A repeated parameter is read by its first value.
+ */
 export function allowedQuery(policy: RoutePolicy, url: URL): URLSearchParams {
   const query = new URLSearchParams();
-  for (const key of policy.query) {
-    const value = url.searchParams.get(key);
-    if (value !== null) query.set(key, value);
+  const errors: Record<string, string[]> = {};
+  for (const [name, { min, max }] of Object.entries(policy.query)) {
+    const value = url.searchParams.get(name);
+    if (value === null) continue;
+    const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    if (number >= min && (max === undefined || number <= max)) query.set(name, String(number));
+    else errors[name] = [queryBoundsMessage(name, min, max)];
   }
+  if (Object.keys(errors).length > 0)
+    throw new ProxyRefusal(422, Object.values(errors)[0]?.[0] ?? '', 'query refused', { errors });
   return query;
+}
+
+/** Why a query value is refused, in the words of the API's validation messages. */
+function queryBoundsMessage(name: string, min: number, max: number | undefined): string {
+  const field = name.replace(/_/g, ' ');
+  return max === undefined
+    ? `The ${field} field must be an integer of at least ${min}.`
+    : `The ${field} field must be an integer between ${min} and ${max}.`;
 }
 
 /** Refuses a cross-site POST when `csrf.allowedOrigins` is set (cookie sessions). */

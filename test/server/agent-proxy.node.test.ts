@@ -98,6 +98,39 @@ describe('forwarding', () => {
     expect(upstream.calls[0]?.url.search).toBe('?page=2&per_page=5');
   });
 
+  it.each([
+    ['page 0', 'page=0', { page: ['The page field must be an integer of at least 1.'] }],
+    [
+      'a negative page and an exponent',
+      'page=-5&per_page=1e9',
+      { page: ['The page field must be an integer of at least 1.'], per_page: [expect.any(String)] },
+    ],
+    ['per_page 101', 'per_page=101', { per_page: ['The per page field must be an integer between 1 and 100.'] }],
+    ['a page that is not a number', 'page=abc', { page: [expect.any(String)] }],
+    ['a page of 5,000 digits', `page=${'9'.repeat(5000)}`, { page: [expect.any(String)] }],
+  ])(
+    'refuses a paging value outside the spec’s bounds with 422, before the upstream: %s',
+    async (_, search, errors) => {
+      const { proxy, upstream } = setup(() =>
+        json({ success: true, message: 'ok', data: { items: [] }, errors: null }),
+      );
+      const response = await proxy(
+        call('GET', `/codehost/connections/alice/repositories?${search}`, { user: 'alice' }),
+      );
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ success: false, errors });
+      expect(upstream.calls).toHaveLength(0);
+    },
+  );
+
+  it('sends a paging value as the number it reads, and the first of a repeated one', async () => {
+    const { proxy, upstream } = setup(() => json({ success: true, message: 'ok', data: { items: [] }, errors: null }));
+    await proxy(
+      call('GET', '/codehost/connections/alice/repositories?page=007&page=2&per_page=100', { user: 'alice' }),
+    );
+    expect(upstream.calls[0]?.url.search).toBe('?page=7&per_page=100');
+  });
+
   it('uses upstream path overrides while the browser keeps the spec paths', async () => {
     const { proxy, upstream } = setup(() => json([]), { paths: { listPlans: '/plans' } });
     expect((await proxy(call('GET', '/subscription-plans', { user: 'alice' }))).status).toBe(200);

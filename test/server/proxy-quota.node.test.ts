@@ -4,7 +4,12 @@
  * limit the proxy answers before anything goes upstream.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentProxyOptions, AgentProxyUser, QuotaExceededBody } from 'agent-embed/server';
+import {
+  createMemoryProxyStore,
+  type AgentProxyOptions,
+  type AgentProxyUser,
+  type QuotaExceededBody,
+} from 'agent-embed/server';
 import { json, type UpstreamCall, createScriptedProxy } from './scripted-upstream.js';
 
 const basePath = '/api/agent';
@@ -133,6 +138,31 @@ describe('per-end-user quotas', () => {
     // The team's second slot is still free for another end user.
     expect((await proxy(generate('bob'))).status).toBe(200);
     expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('answers with the refusal that called for a give-back when the store fails to give it back, and logs that', async () => {
+    const logs: { event: string; reason?: string }[] = [];
+    const store = createMemoryProxyStore();
+    const { proxy, upstream } = setup(acceptGeneration, {
+      quota: { generations: 5, per: 'day' },
+      rateLimit: { limit: 1, windowMs: 60_000, burst: 1 },
+      store: {
+        ...store,
+        returnQuota: async () => {
+          throw new Error('the store is gone');
+        },
+      },
+      onLog: (entry) => void logs.push(entry),
+    });
+    expect((await proxy(generate('alice'))).status).toBe(200);
+    // The team's budget refuses the next one: its quota is given back, which the store fails.
+    const refused = await proxy(generate('alice'));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toBe('Too Many Attempts.');
+    expect(logs).toContainEqual(
+      expect.objectContaining({ event: 'internal_error', reason: 'quota not given back: Error: the store is gone' }),
+    );
+    expect(upstream.calls).toHaveLength(1);
   });
 
   it('answers the usage route with no quota set, and refuses it without a session', async () => {

@@ -124,6 +124,37 @@ describe('an end user’s open streams are bounded', () => {
     expect((await generate(proxy, 'bob')).status).toBe(200);
   });
 
+  it('gives the place back when the browser leaves while the store is read', async () => {
+    const inner = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const generation = await inner.beginGeneration('p-alice', 'alice', {
+      kind: 'generate',
+      prompt,
+      mode: 'build',
+      at: new Date(0).toISOString(),
+      outcome: null,
+    });
+    await inner.appendEvent('p-alice', generation, { id: 1, data: '{"type":"tool_progress","message":"Working"}' });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let reads = 0;
+    const store = {
+      ...inner,
+      readEvents: async (...args: Parameters<typeof inner.readEvents>) => {
+        reads++;
+        await gate;
+        return inner.readEvents(...args);
+      },
+    };
+    const { proxy } = setup({ store, maxStreamsPerUser: 1 });
+    const leaving = new AbortController();
+    const follower = proxy(call('alice', 'GET', '/projects/p-alice/events', undefined, leaving.signal));
+    await expect.poll(() => reads).toBe(1);
+    leaving.abort();
+    open();
+    await follower;
+    await expect.poll(async () => (await proxy(call('alice', 'GET', '/projects/p-alice/events'))).status).toBe(200);
+  });
+
   it('has no bound with maxStreamsPerUser 0', async () => {
     const { proxy } = setup({ maxStreamsPerUser: 0 });
     const answers = await Promise.all(Array.from({ length: 12 }, () => generate(proxy, 'alice')));
