@@ -5,6 +5,7 @@
  * close when it stays behind (it resumes from its `Last-Event-ID` through the events route).
  */
 import { createSlicer, type StreamSlicing } from '../core/index.js';
+import { relayedEvent } from './event-shapes.js';
 import { parseUpstreamEvents } from './upstream-events.js';
 
 /** Timers the relay uses; injected so tests control them. */
@@ -86,12 +87,15 @@ export function eventStreamHeaders(): Headers {
   });
 }
 
-/** Relays an upstream SSE body (bytes): its events' data is parsed and re-emitted, as `relayEvents` does. */
+/**
+ * Relays an upstream SSE body (bytes): each event is rebuilt from its type's allow-list (`relayedEvent`; data that is
+ * not a JSON object is dropped) and re-emitted, as `relayEvents` does. The proxy's own routes also redact the token.
+ */
 export function relayEventStream(
   upstream: ReadableStream<Uint8Array>,
   options: EventStreamRelayOptions,
 ): EventStreamRelay {
-  const reader = parseUpstreamEvents(upstream, (data) => data).getReader();
+  const reader = parseUpstreamEvents(upstream, (data) => relayedEvent(data, (text) => text)?.data).getReader();
   // Pulled like the parse, so an upstream drop loses none of the events read before it.
   const events = new ReadableStream<RelayedEvent>(
     {

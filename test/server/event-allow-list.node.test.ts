@@ -4,7 +4,7 @@
  * data never reach the browser, nor the events route that replays the log.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyUser } from 'agent-embed/server';
+import { createMemoryProxyStore, relayEventStream, type AgentProxyUser } from 'agent-embed/server';
 import {
   createBodyReader,
   createManualTimers,
@@ -146,5 +146,23 @@ describe('a relayed event is rebuilt from its type’s allow-list', () => {
     expect(data(relayed)).toEqual([{ type: 'tool_progress', message: 'kept' }]);
     expect(data(replayed)).toEqual(data(relayed));
     expect(ids).toEqual(['1', '2']);
+  });
+
+  it('is what the exported relayEventStream sends too', async () => {
+    const upstream = new Response(
+      [
+        JSON.stringify({ type: 'tool_progress', tool: 'write', secret: 'internal' }),
+        'not json',
+        JSON.stringify({ type: 'stream_end', project_id: 'p', app_url: 'javascript:alert(1)' }),
+      ]
+        .map((line) => `data: ${line}\n\n`)
+        .join(''),
+    ).body as ReadableStream<Uint8Array>;
+    const timers = { setTimeout: () => undefined, clearTimeout: () => undefined };
+    const { body } = relayEventStream(upstream, { heartbeatMs: 0, timers });
+    expect(data(eventsOf(await new Response(body).text()))).toEqual([
+      { type: 'tool_progress', tool: 'write' },
+      { type: 'stream_end', project_id: 'p', app_url: null },
+    ]);
   });
 });
