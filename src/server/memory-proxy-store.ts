@@ -106,12 +106,14 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     mine?.delete(projectId);
     if (mine?.size === 0) byUser.delete(project.owner);
   });
-  // A project whose owner is forgotten is forgotten whole (summary, conversation, events): a user the upstream later
-  // gives the same id (a broken or hostile upstream) must find nothing of the first owner's.
-  const owners = new BoundedMap<string, string>(maxProjects, (projectId) => {
+  /** Forgets a project's record and its events (its summary, conversation and log). */
+  const forgetRecords = (projectId: string) => {
     projects.delete(projectId);
     logs.delete(projectId);
-  });
+  };
+  // A project whose owner is forgotten is forgotten whole: a user the upstream later gives the same id (a broken or
+  // hostile upstream) must find nothing of the first owner's.
+  const owners = new BoundedMap<string, string>(maxProjects, forgetRecords);
   for (const [projectId, owner] of Object.entries(options.owners ?? {})) owners.set(projectId, owner);
   const ledger = createBudgetLedger();
   const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
@@ -137,8 +139,7 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const record = (projectId: string, userId: string, at: number): ProjectRecord => {
     let found = projects.get(projectId);
     if (found !== undefined && found.owner !== userId) {
-      projects.delete(projectId);
-      logs.delete(projectId);
+      forgetRecords(projectId);
       found = undefined;
     }
     if (found === undefined) {

@@ -4,18 +4,14 @@
  * data never reach the browser, nor the events route that replays the log.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, relayEventStream, type AgentProxyUser } from 'agent-embed/server';
+import { relayEventStream } from 'agent-embed/server';
 import {
+  appOrigin,
   createBodyReader,
-  createManualTimers,
-  createScriptedProxy,
-  createScriptedStream,
+  createStreamingProxy,
   eventsOf,
+  proxyBasePath as basePath,
 } from './scripted-upstream.js';
-
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const alice: AgentProxyUser = { externalUserId: 'alice' };
 
 function call(method: string, path: string, body?: unknown): Request {
   return new Request(`${appOrigin}${basePath}${path}`, {
@@ -27,16 +23,7 @@ function call(method: string, path: string, body?: unknown): Request {
 
 /** The upstream sends `lines` (each one event's data) and closes; gives what the browser and a replay got. */
 async function relay(lines: string[]) {
-  const stream = createScriptedStream();
-  const store = createMemoryProxyStore();
-  const { proxy } = createScriptedProxy(() => stream.response(), {
-    basePath,
-    authorize: () => alice,
-    store,
-    appUrl: appOrigin,
-    timers: createManualTimers(),
-    heartbeatMs: 0,
-  });
+  const { proxy, stream, store } = createStreamingProxy();
   const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
   const text = createBodyReader(response.body).rest();
   stream.write(

@@ -186,3 +186,24 @@ export function createScriptedProxy(
   });
   return { proxy, upstream, logs, store };
 }
+
+/** The app's origin and the proxy's base path the streaming tests use. */
+export const appOrigin = 'https://app.example.test';
+export const proxyBasePath = '/api/agent';
+
+/**
+ * A proxy for one signed-in user (alice) whose every upstream answer is one scripted stream the test writes: manual
+ * timers, no heartbeat, a fresh memory store unless `options` say otherwise.
+ */
+export function createStreamingProxy(options: Partial<AgentProxyOptions> = {}) {
+  const stream = createScriptedStream();
+  const proxied = createScriptedProxy(() => stream.response(), {
+    basePath: proxyBasePath,
+    authorize: () => ({ externalUserId: 'alice' }),
+    appUrl: appOrigin,
+    timers: createManualTimers(),
+    heartbeatMs: 0,
+    ...options,
+  });
+  return { ...proxied, stream };
+}

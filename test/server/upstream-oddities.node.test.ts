@@ -6,15 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyUser } from 'agent-embed/server';
 import { openEventStream, sessionCookie, startProxy, startScriptedUpstream } from './proxy-stack.js';
-import {
-  createBodyReader,
-  createManualTimers,
-  createScriptedStream,
-  createScriptedProxy,
-  fakeToken,
-} from './scripted-upstream.js';
+import { createBodyReader, createStreamingProxy, fakeToken } from './scripted-upstream.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -80,7 +73,6 @@ describe('real sockets', () => {
 describe('scripted stream', () => {
   const appOrigin = 'https://app.example.test';
   const basePath = '/api/agent';
-  const alice: AgentProxyUser = { externalUserId: 'alice' };
   const post = (path: string, body: unknown) =>
     new Request(`${appOrigin}${basePath}${path}`, {
       method: 'POST',
@@ -89,16 +81,7 @@ describe('scripted stream', () => {
     });
 
   it('re-emits data only (BOM, CRLF, event:, id:, retry:, comments dropped), redacts the token in an HTML error', async () => {
-    const store = createMemoryProxyStore();
-    const stream = createScriptedStream();
-    const { proxy, logs } = createScriptedProxy(() => stream.response(), {
-      basePath,
-      authorize: () => alice,
-      store,
-      appUrl: appOrigin,
-      timers: createManualTimers(),
-      heartbeatMs: 0,
-    });
+    const { proxy, logs, stream, store } = createStreamingProxy();
     const response = await proxy(post('/agent/generate', { prompt: 'A recipe box with tags please' }));
     const body = createBodyReader(response.body).rest();
     stream.write(new Uint8Array([0xef, 0xbb, 0xbf]));

@@ -9,7 +9,7 @@ import {
   createBodyReader,
   createManualTimers,
   createScriptedProxy,
-  createScriptedStream,
+  createStreamingProxy,
   eventsOf,
   fakeToken,
   json,
@@ -42,10 +42,9 @@ function call(method: string, path: string, body?: unknown): Request {
 
 /** A generate whose upstream stream the test writes; the browser's side is read to its end. */
 async function generate(options: Partial<AgentProxyOptions> = {}) {
-  const stream = createScriptedStream();
-  const proxied = setup(() => stream.response(), options);
+  const proxied = createStreamingProxy(options);
   const response = await proxied.proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
-  return { ...proxied, stream, text: createBodyReader(response.body).rest() };
+  return { ...proxied, text: createBodyReader(response.body).rest() };
 }
 
 /** Text with its JSON escapes decoded as a JSON reader would, whether or not the whole is valid JSON. */
