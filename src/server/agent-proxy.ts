@@ -33,7 +33,7 @@ import {
   type RelayedJson,
 } from './proxy-responses.js';
 import { defaultHeadersTimeoutMs } from './upstream-timeouts.js';
-import { createUpstreamCaller } from './upstream-call.js';
+import { createUpstreamCaller, isUpstreamTimeout } from './upstream-call.js';
 import {
   allowedQuery,
   buildUpstreamBody,
@@ -295,11 +295,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       let handedOver = false;
       try {
         // Counted before the team's budget and the upstream, so an end user over the quota spends neither and
-        // concurrent requests never pass the limit; given back whenever the upstream does not start it.
+        // concurrent requests never pass the limit; given back whenever the upstream surely did not start it.
         const quota = stream ? await quotas.take(user) : { ok: true as const, ticket: undefined };
         if (!quota.ok) return { response: quotaExceededResponse(quota.usage, now()), reason: 'quota exceeded' };
         const giveBackAndThrow = async (thrown: unknown): Promise<never> => {
-          await quota.ticket?.giveBack();
+          if (!isUpstreamTimeout(thrown)) await quota.ticket?.giveBack();
           throw thrown;
         };
         await acquire(user.externalUserId, match.name).catch(giveBackAndThrow);

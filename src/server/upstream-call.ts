@@ -19,6 +19,15 @@ export interface UpstreamCallerSettings {
   timers: RelayTimers;
 }
 
+const upstreamTimeoutReason = 'upstream headers timeout';
+
+/**
+ * Whether a call failed after the request reached the upstream without an answer in time: it may have started
+ * the work (and spent the team's credits), so a generation it was for stays counted.
+ */
+export const isUpstreamTimeout = (thrown: unknown): boolean =>
+  thrown instanceof ProxyRefusal && thrown.reason === upstreamTimeoutReason;
+
 /** Creates the proxy's way to the upstream. */
 export function createUpstreamCaller(settings: UpstreamCallerSettings) {
   const { apiOrigin, apiBase, apiBasePath, routes, token } = settings;
@@ -55,8 +64,7 @@ export function createUpstreamCaller(settings: UpstreamCallerSettings) {
         settings.headersTimeoutMs,
         settings.timers,
       );
-      if (fetched.kind === 'timeout')
-        throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, 'upstream headers timeout');
+      if (fetched.kind === 'timeout') throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, upstreamTimeoutReason);
       if (fetched.kind === 'unreachable') return undefined;
       const response = fetched.response;
       if (response.status >= 300 && response.status < 400) {

@@ -3,14 +3,14 @@
  * atomic step, a refusal before the stream starts is given back, the period resets in UTC, and over the
  * limit the proxy answers before anything goes upstream.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createMemoryProxyStore,
   type AgentProxyOptions,
   type AgentProxyUser,
   type QuotaExceededBody,
 } from 'agent-embed/server';
-import { json, type UpstreamCall, createScriptedProxy } from './scripted-upstream.js';
+import { createManualTimers, createScriptedProxy, json, type UpstreamCall } from './scripted-upstream.js';
 
 const basePath = '/api/agent';
 const users: Record<string, AgentProxyUser> = {
@@ -94,6 +94,31 @@ describe('per-end-user quotas', () => {
     expect((await proxy(generate())).status).toBe(200);
     expect(await usageOf(proxy)).toMatchObject({ used: 1, limit: 1 });
     expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('keeps a generation counted when the upstream took it but sent no headers in time: it may have started', async () => {
+    const timers = createManualTimers();
+    let hanging = true;
+    const { proxy, upstream } = setup(acceptGeneration, {
+      quota: { generations: 2, per: 'day' },
+      timers,
+      // Holds the request until the headers deadline aborts it, as a busy upstream does.
+      fetch: async (input, init) => {
+        if (!hanging) return upstream.fetch(input, init);
+        return new Promise<Response>((_, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        });
+      },
+    });
+    const answer = proxy(generate());
+    await vi.waitFor(() => expect(timers.pending()).toBeGreaterThan(0));
+    timers.fireAll();
+    const refused = await answer;
+    expect(refused.status).toBe(504);
+    expect(await usageOf(proxy)).toMatchObject({ used: 1, limit: 2 });
+    hanging = false;
+    expect((await proxy(generate())).status).toBe(200);
+    expect((await proxy(generate())).status).toBe(429);
   });
 
   it('resets at the end of the period, in UTC, for days, weeks, months and seconds', async () => {
