@@ -4,11 +4,10 @@
  * filled action at a time, the next step's: deploy until the app is live, then connect GitHub, then choose
  * the repository and save the code.
  */
-import { isDeployable } from '../../core/index.js';
-import { useGeneration } from '../generation/use-generation.js';
 import { CodehostConnect, type CodehostConnectProps } from '../integrations/codehost-connect.js';
 import { DeployButton } from '../integrations/deploy-button.js';
 import { RepoPicker } from '../integrations/repo-picker.js';
+import { useAppProject } from '../integrations/use-app-project.js';
 import { useCodehost } from '../integrations/use-codehost.js';
 import { useDeployment } from '../integrations/use-deployment.js';
 
@@ -21,9 +20,7 @@ export interface PublishSheetProps {
 
 /** Deploy, connect GitHub and save the code, the next step's action filled. */
 export function PublishSheet({ provider, codehost, repositoriesPerPage }: PublishSheetProps) {
-  const { generation } = useGeneration();
-  const projectId = isDeployable(generation) ? generation?.projectId : undefined;
-  const live = useDeployment(provider, projectId).deployment.status === 'success';
+  const live = useDeployment(provider, useAppProject().projectId).deployment.status === 'success';
   const connected = useCodehost({ refreshOnReturn: false }).connectionStatus === 'connected';
   const next = !live ? 'deploy' : connected ? 'repository' : 'connect';
   return (

@@ -14,6 +14,8 @@ export interface DeployButtonLabels {
   loadErrorTitle: string;
   retry: string;
   noProject: string;
+  /** Shown while a build changes the app: it is deployed once the build is done. */
+  building: string;
   deploy: (provider: string) => string;
   /** The deploy button once the project is deployed. */
   redeploy: string;
@@ -53,6 +55,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   loadErrorTitle: 'Could not check your connection',
   retry: 'Try again',
   noProject: 'Generate an app first, then deploy it.',
+  building: 'You can deploy once the changes are built.',
   deploy: (provider) => `Deploy to ${provider}`,
   redeploy: 'Redeploy',
   deploying: (provider) => `Deploying to ${provider}…`,

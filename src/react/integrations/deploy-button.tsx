@@ -4,8 +4,8 @@
  * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
  * after a refusal), never held in React state.
  */
-import { forwardRef, useId, useRef } from 'react';
-import { isDeployable, safeHttpUrl, type Deployment } from '../../core/index.js';
+import { forwardRef, useId } from 'react';
+import { safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
 import { readableUrl } from '../shared/external-link.js';
@@ -14,7 +14,7 @@ import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useDeployment } from './use-deployment.js';
-import { useGeneration } from '../generation/use-generation.js';
+import { useAppProject } from './use-app-project.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { useControllable } from '../shared/use-controllable.js';
@@ -96,15 +96,14 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   } = props;
   const text = useAgentLabels().deployButton;
   const providerName = text.providerNames[provider] ?? provider;
-  const { generation } = useGeneration(projectId);
-  const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
+  const app = useAppProject(projectId);
+  const targetProject = app.projectId;
   const connection = useDeployment(provider, targetProject);
   const { connectionStatus, deployment, connect, deploy, refresh } = connection;
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, signedIn);
   const [dialogOpen, setDialogOpen] = useControllable(dialogOpenProp, defaultDialogOpen, onDialogOpenChange);
   const callOnDeployed = useLatestCallback(onDeployed);
-  const intentRef = useRef<'connect' | 'deploy'>('connect');
   const headingId = useId();
 
   const deploying = deployment.status === 'pending';
@@ -113,6 +112,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   const canDeploy =
     signedIn &&
     targetProject !== undefined &&
+    !app.building &&
     !deploying &&
     !(waitSeconds !== undefined && waitSeconds > 0) &&
     connectionStatus !== 'unknown_provider' &&
@@ -126,11 +126,6 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
     void deploy().then((result) => {
       if (result.ok) callOnDeployed(result.data);
     });
-  }
-
-  function openDialog(intent: 'connect' | 'deploy') {
-    intentRef.current = intent;
-    setDialogOpen(true);
   }
 
   return (
@@ -151,12 +146,12 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
       ) : (
         <>
           <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void refresh()} />
-          {connectionStatus === 'connected' && targetProject === undefined && (
-            <p className="ae-hint">{text.noProject}</p>
+          {connectionStatus === 'connected' && (targetProject === undefined || app.building) && (
+            <p className="ae-hint">{targetProject === undefined ? text.noProject : text.building}</p>
           )}
           {(connectionStatus === 'missing' || connectionStatus === 'expired') && (
             <div className="ae-actions">
-              <button type="button" className="ae-button ae-button-primary" onClick={() => openDialog('connect')}>
+              <button type="button" className="ae-button ae-button-primary" onClick={() => setDialogOpen(true)}>
                 <Icon name="plug" />
                 {text.connect(providerName)}
               </button>
@@ -174,7 +169,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
                 <Icon name="rocket" />
                 {deployed ? text.redeploy : text.deploy(providerName)}
               </button>
-              <button type="button" className="ae-button ae-button-quiet" onClick={() => openDialog('connect')}>
+              <button type="button" className="ae-button ae-button-quiet" onClick={() => setDialogOpen(true)}>
                 {text.reconnect}
               </button>
             </div>
@@ -223,8 +218,6 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
             const result = await connect(token);
             if (!result.ok) return false;
             setDialogOpen(false);
-            // The dialog was the first step of a deploy: carry on with it.
-            if (intentRef.current === 'deploy') startDeploy();
             return true;
           }}
         />

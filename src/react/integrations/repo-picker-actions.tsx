@@ -17,6 +17,8 @@ import { useLatestCallback } from '../shared/use-latest-callback.js';
 export interface RepoPickerActionsProps {
   text: RepoPickerLabels;
   projectId: string | undefined;
+  /** A build is changing the app: its code is saved once the build is done (linking may go on). */
+  building: boolean;
   selected: Repository | undefined;
   /** The connected code-host login: the owner of a new repository named without one. */
   login: string | undefined;
@@ -80,7 +82,7 @@ const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === f
 
 /** Link and push for the picker's chosen repository. */
 export function RepoPickerActions(props: RepoPickerActionsProps) {
-  const { text, projectId, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
+  const { text, projectId, building, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
   const { link, push, linked, linkRepository, pushRepository } = useRepositoryActions(projectId);
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
@@ -98,6 +100,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
   const chosen = selected === undefined ? undefined : ownerAndName(selected);
   const chosenIsLinked = chosen !== undefined && linked !== undefined && sameRepository(chosen, linked);
   const noProject = projectId === undefined;
+  const pushHeld = noProject || building;
   const primaryClass = emphasis === 'primary' ? 'ae-button ae-button-primary ae-truncate' : 'ae-button ae-truncate';
   // The linked repository is where the project's code goes: its box tells the last save there, if any. A save
   // to another repository by name (something else is linked) is told on its own, under the form it came from.
@@ -152,8 +155,8 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
           text={text}
         />
       )}
-      {noProject ? (
-        <p className="ae-hint">{text.noProject}</p>
+      {pushHeld ? (
+        <p className="ae-hint">{noProject ? text.noProject : text.building}</p>
       ) : (
         chosen === undefined && linked === undefined && <p className="ae-hint">{text.noneSelected}</p>
       )}
@@ -164,7 +167,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
           </button>
         ) : (
           linked !== undefined && (
-            <button type="button" className={primaryClass} disabled={noProject || pushing} onClick={() => startPush()}>
+            <button type="button" className={primaryClass} disabled={pushHeld || pushing} onClick={() => startPush()}>
               {pushing && push.variables === undefined ? text.pushing : text.pushTo(fullName(linked))}
             </button>
           )
@@ -199,7 +202,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
                 setNewNameError(undefined);
               }}
             />
-            <button type="submit" className="ae-button" disabled={noProject || pushing}>
+            <button type="submit" className="ae-button" disabled={pushHeld || pushing}>
               {pushing && push.variables !== undefined ? text.pushing : text.pushNew}
             </button>
           </div>

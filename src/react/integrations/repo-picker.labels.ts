@@ -34,6 +34,8 @@ export interface RepoPickerLabels {
   pageErrorTitle: string;
   noneSelected: string;
   noProject: string;
+  /** Shown while a build changes the app: its code is saved once the build is done. */
+  building: string;
   link: (fullName: string) => string;
   linking: string;
   /** The result of a link: the repository by name. */
@@ -98,6 +100,7 @@ export const defaultRepoPickerLabels: RepoPickerLabels = {
   pageErrorTitle: 'Could not load more repositories',
   noneSelected: 'Choose the repository for this app’s code.',
   noProject: 'Build an app first, then save its code here.',
+  building: 'You can save the code once the changes are built.',
   link: (fullName) => `Use ${fullName}`,
   linking: 'Choosing…',
   linkedTitle: (fullName) => `Your code goes to ${fullName}`,

@@ -5,17 +5,11 @@
  * to a new one by name. Without a code-host connection it shows only the one step that unlocks it.
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState } from 'react';
-import {
-  isDeployable,
-  isPrivateRepository,
-  type LinkResult,
-  type PushResult,
-  type Repository,
-} from '../../core/index.js';
+import { isPrivateRepository, type LinkResult, type PushResult, type Repository } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
-import { useGeneration } from '../generation/use-generation.js';
+import { useAppProject } from './use-app-project.js';
 import { useRepositories } from './use-repositories.js';
 import { useRepositoryActions } from './use-repository-actions.js';
 import { RepoPickerActions } from './repo-picker-actions.js';
@@ -62,8 +56,8 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
 ) {
   const text = useAgentLabels().repoPicker;
   const signedIn = useExternalUser() !== undefined;
-  const { generation } = useGeneration(projectId);
-  const targetProject = projectId ?? (isDeployable(generation) ? generation?.projectId : undefined);
+  const app = useAppProject(projectId);
+  const targetProject = app.projectId;
   const connection = useCodehost();
   const { connectionStatus, refresh: refreshConnection } = connection;
   // Repositories exist only behind a connection: asking without one would spend a request on a known answer.
@@ -337,6 +331,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
         <RepoPickerActions
           text={text}
           projectId={targetProject}
+          building={app.building}
           selected={selected}
           login={connection.data?.codehost_login}
           emphasis={emphasis}

@@ -1,0 +1,24 @@
+'use client';
+/**
+ * The project that deploy, link and push act on, read from the project view as every other part reads it: the
+ * given one, or the one whose app is on screen (AppPreview shows it), so the parts that ship an app never disagree
+ * with the parts that show it.
+ */
+import { useProjectView } from '../generation/use-project-view.js';
+
+/** The project an integration acts on, and whether a build is changing its app right now. */
+export interface AppProject {
+  /** `undefined` until there is an app (a first build that has not completed, or none). */
+  projectId: string | undefined;
+  /** A build (a follow-up, a recovery) is changing the app: shipping waits for it, records stay readable. */
+  building: boolean;
+}
+
+/** The project deploy, link and push act on: `projectId`, or the current project once it has an app. */
+export function useAppProject(projectId?: string): AppProject {
+  const view = useProjectView(projectId);
+  // A follow-up keeps the app built before it on screen (its preview): that app is still the one to ship.
+  const hasApp = view.hasApp || view.previewUrl !== undefined;
+  const target = projectId ?? (hasApp ? view.projectId : undefined);
+  return { projectId: target, building: target !== undefined && view.building };
+}
