@@ -133,6 +133,25 @@ describe('generate and followUp are idempotent per user action', () => {
     expect(scripted.posts()).toHaveLength(2);
   });
 
+  it('a build left running in the background when the person opened another project does not hold a new one', async () => {
+    const { store, scripted } = setup();
+    const background = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.emit(created('p1'));
+    await settle();
+    // The person opens the project list and starts a new project while p1 goes on building.
+    store.getState().newProject();
+    const second = store.getState().generate({ prompt: 'A recipe book with search' });
+    expect(second).not.toBe(background);
+    expect(scripted.posts()).toHaveLength(2);
+    // The new one is on screen now: its double click is its own twin, and p1 is still streaming.
+    expect(store.getState().generate({ prompt: 'A recipe book with search' })).toBe(second);
+    expect(scripted.posts()).toHaveLength(2);
+    expect(store.getState().generations.p1?.status).toBe('provisioning');
+    scripted.streams[0]!.emit(end('p1'));
+    scripted.streams[0]!.close();
+    expect(await background).toMatchObject({ outcome: 'completed', projectId: 'p1' });
+  });
+
   it('a second followUp on the same project returns the same promise', async () => {
     const { store, scripted } = setup();
     const first = store.getState().followUp('p1', { prompt: 'Make the header blue' });

@@ -92,8 +92,6 @@ export interface GenerationRuns {
   find(key: string | undefined): Run | undefined;
   /** The run of a project, if one is in flight. */
   ofProject(projectId: string): Run | undefined;
-  /** Any run in flight. */
-  first(): Run | undefined;
   /** Forgets a run: it no longer blocks new ones, even before its aborted stream has settled. */
   forget(run: Run): void;
   /** Whether a live stream (the POST's or a replay) reports on the project now. */
@@ -377,7 +375,6 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
         if (run.generation.projectId === projectId || run.generation.key === projectId) return run;
       return undefined;
     },
-    first: () => runs.values().next().value,
     forget: (run) => runs.delete(run),
     isStreaming(projectId) {
       for (const run of runs) {

@@ -33,8 +33,9 @@ export interface GenerationsSlice {
   /** Status polling results, by project id. */
   projects: Record<string, ProjectSnapshot>;
   /**
-   * Starts a new project. While a generation of this store is in flight, returns that generation's
-   * promise and sends nothing. Never rejects: a refusal resolves with outcome `failed` and the error.
+   * Starts a new project. While the current generation is in flight (a double click, a second call), returns its
+   * promise and sends nothing; a build of another project running in the background does not hold a new one. Never
+   * rejects: a refusal resolves with outcome `failed` and the error.
    */
   generate(input: GenerateInput): Promise<GenerationActionResult>;
   /** Sends a follow-up prompt; while one runs for that project, returns its promise and sends nothing. */
@@ -215,7 +216,9 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     currentKey: undefined,
     projects: {},
     generate(input) {
-      const active = runs.first();
+      // The screen's generation in flight is this click's twin (a double click, a second call): it sends nothing. A
+      // build of another project, left in the background when the person opened this one, does not hold a new one.
+      const active = runs.find(registry.currentKey);
       if (active !== undefined) return active.promise;
       return runs.start('generate', `pending:${++pendingId}`, undefined, input.prompt, input.mode ?? 'build');
     },
