@@ -1,0 +1,151 @@
+/**
+ * The token leaves in no spelling a URL or a form gives it (percent-encoded, hex digits in either case, encoded twice,
+ * `+` for a space), nor, for an `id|secret` token (Laravel Sanctum), as its secret part alone, which is a working token
+ * on its own: not in a JSON answer, an error's message or field errors, a URL field, a relayed or replayed event, or
+ * the log.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentProxyOptions } from 'agent-embed/server';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedProxy,
+  createStreamingProxy,
+  eventsOf,
+  json,
+  type UpstreamCall,
+} from './scripted-upstream.js';
+
+const appOrigin = 'https://app.example.test';
+const basePath = '/api/agent';
+const secretPart = 'Q8xV2mLr7TnK4pWz9bYc3HdJ6fGs1aEo5uRiXkNq';
+const sanctumToken = `42|${secretPart}`;
+
+/** Every UTF-8 byte of a text as `%xx`, lower-case hex. */
+const everyByte = (text: string) =>
+  [...new TextEncoder().encode(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+
+const spellings: [string, string][] = [
+  ['percent-encoded as encodeURIComponent does', encodeURIComponent(sanctumToken)],
+  [
+    'percent-encoded with lower-case hex',
+    encodeURIComponent(sanctumToken).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+  ],
+  ['every byte percent-encoded, upper-case hex', everyByte(sanctumToken).toUpperCase()],
+  ['percent-encoded twice', encodeURIComponent(encodeURIComponent(sanctumToken))],
+  ['its secret part alone', secretPart],
+  ['its secret part alone, every byte percent-encoded', everyByte(secretPart)],
+];
+
+function call(method: string, path: string, body?: unknown): Request {
+  return new Request(`${appOrigin}${basePath}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+function setup(answer: (call: UpstreamCall) => Response, options: Partial<AgentProxyOptions> = {}) {
+  return createScriptedProxy(answer, {
+    basePath,
+    apiToken: sanctumToken,
+    authorize: () => ({ externalUserId: 'alice' }),
+    appUrl: appOrigin,
+    timers: createManualTimers(),
+    heartbeatMs: 0,
+    teamAnswersCacheMs: 0,
+    ...options,
+  });
+}
+
+describe.each(spellings)('the token %s', (_, spelled) => {
+  it('is redacted in a JSON answer’s message and in its URL field', async () => {
+    const { proxy } = setup(() =>
+      json({
+        success: true,
+        message: `Flow started for ${spelled}.`,
+        data: { redirect_url: `https://github.example/install?state=s&t=${spelled}`, state: 's' },
+        errors: null,
+      }),
+    );
+    const text = await (await proxy(call('POST', '/codehost/connect/start', {}))).text();
+    expect(text).not.toContain(spelled);
+    expect(JSON.parse(text)).toEqual({
+      success: true,
+      message: 'Flow started for [redacted].',
+      data: { redirect_url: 'https://github.example/install?state=s&t=[redacted]', state: 's' },
+      errors: null,
+    });
+  });
+
+  it('is redacted in an error’s message and in its field errors', async () => {
+    const { proxy } = setup((sent) =>
+      sent.method === 'GET'
+        ? json({ success: false, message: `Token ${spelled} is not valid.`, data: null, errors: null }, 401)
+        : json(
+            { message: 'The given data was invalid.', errors: { token: [`GET /x?api_token=${spelled} failed`] } },
+            422,
+          ),
+    );
+    const refused = await (await proxy(call('GET', '/codehost/connections'))).text();
+    expect(refused).not.toContain(spelled);
+    expect(JSON.parse(refused)).toMatchObject({ success: false, message: 'Token [redacted] is not valid.' });
+    const invalid = await (await proxy(call('POST', '/deployments/vercel/connections', { token: 'vercel' }))).text();
+    expect(invalid).not.toContain(spelled);
+    expect(JSON.parse(invalid)).toMatchObject({ errors: { token: ['GET /x?api_token=[redacted] failed'] } });
+  });
+
+  it('is redacted in a relayed and a replayed event, and in the log', async () => {
+    const { proxy, stream, logs } = createStreamingProxy({
+      apiToken: sanctumToken,
+      onGeneration: () => {
+        throw new Error(`upstream said ${spelled}`);
+      },
+    });
+    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+    const relaying = createBodyReader(response.body).rest();
+    stream.event({ type: 'project_created', project_id: 'p-spelled', app_url: `https://p.example/?t=${spelled}` });
+    stream.event({ type: 'tool_progress', message: `Bearer ${spelled}` });
+    stream.event({ type: 'stream_end', project_id: 'p-spelled' });
+    stream.close();
+    const relayed = await relaying;
+    const replayed = await (await proxy(call('GET', '/projects/p-spelled/events'))).text();
+
+    for (const sent of [relayed, replayed]) {
+      expect(sent).not.toContain(spelled);
+      expect(eventsOf(sent).map(({ data }) => data)).toEqual([
+        '{"type":"project_created","project_id":"p-spelled","app_url":"https://p.example/?t=[redacted]"}',
+        '{"type":"tool_progress","message":"Bearer [redacted]"}',
+        '{"type":"stream_end","project_id":"p-spelled"}',
+      ]);
+    }
+    expect(JSON.stringify(logs)).not.toContain(spelled);
+    expect(logs.find((entry) => entry.event === 'internal_error')?.reason).toBe(
+      'onGeneration threw: Error: upstream said [redacted]',
+    );
+  });
+});
+
+describe('spellings beyond a Sanctum token', () => {
+  it('redacts a token with a space and reserved characters as a URL and as a form encode it', async () => {
+    const token = 'team key!(x)*~+/=';
+    const form = new URLSearchParams({ t: token }).toString().slice(2);
+    const uri = encodeURIComponent(token);
+    const { proxy } = setup(() => json({ success: true, message: `${form} ${uri}`, data: [], errors: null }), {
+      apiToken: token,
+    });
+    const text = await (await proxy(call('GET', '/subscription-plans'))).text();
+    expect(JSON.parse(text)).toMatchObject({ message: '[redacted] [redacted]' });
+  });
+
+  it('redacts a token with a short secret part only whole, and leaves ordinary text with percent signs as it is', async () => {
+    const token = '7|shortpart';
+    const ordinary = 'shortpart is 50% done: https://p.example/a%20b?q=7%7C';
+    const { proxy } = setup(
+      () => json({ success: true, message: `${ordinary} ${encodeURIComponent(token)}`, data: [], errors: null }),
+      { apiToken: token },
+    );
+    const text = await (await proxy(call('GET', '/subscription-plans'))).text();
+    expect(JSON.parse(text)).toMatchObject({ message: `${ordinary} [redacted]` });
+  });
+});
