@@ -343,6 +343,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           reason: 'store unavailable',
         };
       if (!(thrown instanceof ProxyRefusal)) throw thrown;
+      if (thrown.hint !== undefined)
+        warnOnce(thrown.hint, { ...entry, level: 'warn', event: 'config_warning', reason: thrown.hint });
       if (thrown.reason === 'appUrl not configured')
         log({
           level: 'error',

@@ -66,8 +66,6 @@ export const proxyMessages = {
   tooDeep: 'The request body is nested too deeply.',
   bodyCut: 'The request body was cut off before its end.',
   notConfigured: 'This feature is not set up on the server yet.',
-  bodyConsumed:
-    'The request body was empty or already read. A body parser (such as express.json()) mounted before the agent proxy consumes it: mount the proxy first.',
   unsupportedMediaType: 'The request body must be sent as application/json.',
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
   upstreamUnreachable: 'The Agent API could not be reached.',
@@ -85,6 +83,8 @@ export class ProxyRefusal {
     readonly message: string,
     readonly reason: string,
     readonly extra: { retryAfterSeconds?: number; errors?: Record<string, string[]> } = {},
+    /** What the agency likely set up wrong: logged once as a `config_warning`, never sent to the browser. */
+    readonly hint?: string,
   ) {}
 }
 

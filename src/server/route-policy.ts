@@ -199,10 +199,17 @@ export function shapeOfUnknownPath(path: string): ErrorShape {
   return familyOfPath(path);
 }
 
+/** Operator words for the log only: end users cannot act on them and must not read how the server is set up. */
+const bodyConsumedHint =
+  'The request body was empty or already read. A body parser (such as express.json()) mounted before the agent proxy consumes it: mount the proxy first.';
+
+/** The browser is told only that its body is not a JSON object; the likely cause goes to the log. */
+const bodyConsumed = (reason: string) => new ProxyRefusal(400, proxyMessages.notJson, reason, {}, bodyConsumedHint);
+
 /**
  * Reads a JSON object body of at most `maxBodyBytes`, sent as application/json, within `bodyTimeoutMs`. An
  * empty body is `{}` where the route has none required; a body already read by someone else (a body parser)
- * is refused.
+ * is refused, and the likely cause (a body parser in front) is hinted to the log.
  */
 export async function readJsonObjectBody(
   request: Request,
@@ -210,7 +217,7 @@ export async function readJsonObjectBody(
   required = false,
 ): Promise<Record<string, unknown>> {
   const { maxBodyBytes, bodyTimeoutMs, timers } = limits;
-  if (request.bodyUsed) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body already read');
+  if (request.bodyUsed) throw bodyConsumed('body already read');
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBodyBytes) throw new ProxyRefusal(413, proxyMessages.tooLarge, 'body too large');
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
@@ -230,7 +237,7 @@ export async function readJsonObjectBody(
   const { text } = read;
   if (text.trim() === '') {
     // A declared length with nothing left to read: a body parser mounted before the proxy read it.
-    if (declared > 0 || required) throw new ProxyRefusal(400, proxyMessages.bodyConsumed, 'body empty or already read');
+    if (declared > 0 || required) throw bodyConsumed('body empty or already read');
     return {};
   }
   if (jsonDeeperThan(text, limits.maxDepth))

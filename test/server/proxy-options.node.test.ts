@@ -1,6 +1,7 @@
 /**
  * Where agencies build: the proxy is created at module scope without secrets (next build) and checks its
- * options at the first request; a body that a body parser already read is refused with the likely cause.
+ * options at the first request; a body that a body parser already read is refused, its likely cause told to the log
+ * once and never to the browser.
  */
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
@@ -103,15 +104,19 @@ describe('options checked at the first request', () => {
 });
 
 describe('a body that is empty or already read', () => {
-  const consumed = /already read\. A body parser \(such as express\.json\(\)\) mounted before the agent proxy/;
+  const notJson = 'The request body must be a JSON object.';
+  const hint = /already read\. A body parser \(such as express\.json\(\)\) mounted before the agent proxy/;
+  const hints = (logs: ProxyLogEntry[]) =>
+    logs.filter((entry) => entry.event === 'config_warning' && hint.test(entry.reason ?? ''));
 
   it('refuses a request whose body someone else read, without calling upstream', async () => {
-    const { proxy, upstream } = setup();
+    const { proxy, upstream, logs } = setup();
     const request = post('/agent/generate', JSON.stringify({ prompt }));
     await request.text();
     const response = await proxy(request);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { message: string }).message).toMatch(consumed);
+    expect(((await response.json()) as { message: string }).message).toBe(notJson);
+    expect(hints(logs)).toHaveLength(1);
     expect(upstream.calls).toHaveLength(0);
   });
 
@@ -119,7 +124,7 @@ describe('a body that is empty or already read', () => {
     const { proxy, upstream } = setup();
     const generate = await proxy(post('/agent/generate'));
     expect(generate.status).toBe(400);
-    expect(((await generate.json()) as { message: string }).message).toMatch(consumed);
+    expect(((await generate.json()) as { message: string }).message).toBe(notJson);
     const connect = await proxy(post('/deployments/vercel/connections'));
     expect(connect.status).toBe(400);
     expect(((await connect.json()) as { success: boolean }).success).toBe(false);
@@ -131,8 +136,8 @@ describe('a body that is empty or already read', () => {
     expect(owned.upstream.calls[0]!.body).toBe(JSON.stringify({ external_user_id: 'alice' }));
   });
 
-  it('tells an Express app with express.json() in front of the proxy what to change', async () => {
-    const { proxy, upstream } = setup();
+  it('tells the log of an Express app with express.json() in front of the proxy what to change', async () => {
+    const { proxy, upstream, logs } = setup();
     const app = express();
     app.use(express.json());
     app.all(`${basePath}/*path`, getRequestListener(proxy));
@@ -146,7 +151,8 @@ describe('a body that is empty or already read', () => {
         body: JSON.stringify({ prompt }),
       });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { message: string }).message).toMatch(consumed);
+      expect(((await response.json()) as { message: string }).message).toBe(notJson);
+      expect(hints(logs)).toHaveLength(1);
       expect(upstream.calls).toHaveLength(0);
     } finally {
       await new Promise<void>((resolve) => {
@@ -154,5 +160,27 @@ describe('a body that is empty or already read', () => {
         server.closeAllConnections();
       });
     }
+  });
+  it('tells the browser nothing of how the server is set up, and the log the likely cause once', async () => {
+    const { proxy, upstream, logs } = setup({ store: createMemoryProxyStore({ owners: { 'p-1': 'alice' } }) });
+    const routes = [
+      '/agent/generate',
+      '/agent/generate/p-1',
+      '/codehost/project/p-1/link',
+      '/deployments/vercel/connections',
+    ];
+    for (const path of routes) {
+      const read = post(path, JSON.stringify({ prompt }));
+      await read.text();
+      for (const request of [post(path), post(path, ''), post(path, ' \n\t '), read]) {
+        const response = await proxy(request);
+        expect(response.status).toBe(400);
+        const text = await response.text();
+        expect(text).toContain(notJson);
+        expect(text).not.toMatch(/parser|express|mount|proxy|server/i);
+      }
+    }
+    expect(hints(logs)).toEqual([expect.objectContaining({ level: 'warn', event: 'config_warning' })]);
+    expect(upstream.calls).toHaveLength(0);
   });
 });
