@@ -34,7 +34,7 @@ function withQuota(limit: number, startUsed: number) {
       return inner.stream(request, handlers);
     },
   });
-  return { wrap, usageReads };
+  return { wrap, usageReads, spend: () => void used++ };
 }
 
 describe('quota and usage', () => {
@@ -82,6 +82,28 @@ describe('quota and usage', () => {
     await waitFor(() => expect(prompt).toHaveValue('A landing page for a bakery'));
     expect(errors.map((error) => error.code)).toContain('quota_exceeded');
     expect(quota.usageReads).not.toHaveBeenCalled();
+  });
+
+  it('a refusal after another tab used the last builds brings the meter and Generate in line with it', async () => {
+    const quota = withQuota(20, 19);
+    const { user, generationPosts } = renderWithMock(
+      <>
+        <UsageMeter />
+        <GeneratePanel />
+      </>,
+      { provider: { externalUser: ada }, wrapTransport: quota.wrap },
+    );
+    expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
+    // Another tab of the same end user spends the last build, which this page has not heard of.
+    quota.spend();
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `You have used today’s 20 builds. More at ${resetTime()}.`,
+    );
+    expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Generate' })).toBeDisabled());
+    expect(generationPosts()).toHaveLength(0);
   });
 
   it('renders nothing without a quota', async () => {

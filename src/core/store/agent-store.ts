@@ -111,14 +111,15 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
           ? undefined
           : conversation.apply(state.generations, patch.generations, state.conversations);
       store.setState(conversations === undefined ? patch : { ...patch, conversations });
-      // A build that ended changed the project list, the quota and the proxy's record of the conversation.
+      // A generation that ended changed the quota (a refusal too: it may say the quota is used up, which only the
+      // usage route counts); a build of a project changed the project list and the proxy's record of the conversation.
       for (const generation of Object.values(patch.generations ?? {})) {
         const before = state.generations[generation.key];
-        if (generation === before || generation.projectId === undefined || generationOutcome(generation) === undefined)
-          continue;
+        if (generation === before || generationOutcome(generation) === undefined) continue;
         if (before !== undefined && generationOutcome(before) !== undefined) continue;
-        state.invalidate('projects');
         state.invalidate('usage');
+        if (generation.projectId === undefined) continue;
+        state.invalidate('projects');
         state.invalidate(`conversation:${generation.projectId}`);
       }
     },
