@@ -208,6 +208,7 @@ export {
 export type { Resource, ResourceSpec, ResourceStatus, ResourcesSlice } from './store/resources.js';
 export type { ProjectListSlice } from './store/project-list-slice.js';
 export { selectProjectView } from './store/project-view.js';
+export { selectProjectRow, selectUnlistedProjectIds, type ProjectRow } from './store/project-rows.js';
 export type {
   ProgressStage,
   ProjectPhase,

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentBuilder, ProjectList } from 'agent-embed';
+import { AgentBuilder, GeneratePanel, ProjectList, ProjectStatus } from 'agent-embed';
 import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
@@ -40,5 +40,58 @@ describe("ProjectList and the builder's project switcher", () => {
     await waitFor(() => expect(list).toHaveAttribute('data-state', 'unavailable'));
     expect(list).toHaveTextContent('Your earlier projects cannot be listed here.');
     expect(within(list).queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('a project list row and the project\u2019s own view', () => {
+  /** The prompt box, the status and the list side by side, for Ada. */
+  function renderSideBySide() {
+    const rendered = renderWithMock(
+      <>
+        <GeneratePanel />
+        <ProjectStatus />
+        <ProjectList />
+      </>,
+      // A store of its own, with nothing saved for a later page to resume: a build left held here stays here.
+      { provider: { externalUser: ada }, store: {} },
+    );
+    const list = screen.getByRole('region', { name: 'Your projects' });
+    const status = screen.getByRole('region', { name: 'Project status' });
+    const rows = () => within(list).queryAllByRole('button');
+    return { ...rendered, list, status, rows };
+  }
+
+  it('list a build started after the list was loaded, in the words of the status', async () => {
+    const { user, transport, list, status, rows } = renderSideBySide();
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
+    expect(rows()).toHaveLength(0);
+    // Held after its first events: the project is named, its container is being set up.
+    transport.api.admin.injectFault({ kind: 'pause_after', events: 2 });
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A habit tracker with streaks');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(status).toHaveAttribute('data-phase', 'provisioning'));
+    // The list was loaded before the build: the build's project is on it all the same, as the status tells it.
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(rows()[0]).toHaveTextContent('Setting up');
+  });
+
+  it('say the same after a build, and during a follow-up of it', async () => {
+    const { user, transport, status, rows } = renderSideBySide();
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A habit tracker with streaks');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(status).toHaveAttribute('data-phase', 'ready'));
+    const name = transport.api.admin.projects()[0]!.name;
+    await waitFor(() => expect(status).toHaveTextContent(name));
+    await waitFor(() => expect(rows()[0]).toHaveTextContent(name));
+    expect(rows()[0]).toHaveTextContent('Ready');
+    expect(rows()).toHaveLength(1);
+
+    transport.api.admin.injectFault({ kind: 'pause_after', events: 2, route: 'followUp' });
+    await user.type(screen.getByRole('textbox'), 'Add a dark mode toggle please');
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(status).toHaveAttribute('data-phase', 'generating'));
+    expect(within(status).getByText('Building')).toBeInTheDocument();
+    expect(rows()[0]).toHaveTextContent('Building');
+    expect(rows()[0]).toHaveTextContent(name);
   });
 });

@@ -83,7 +83,8 @@ export interface ProjectViewSource {
   projects: Record<string, ProjectSnapshot>;
 }
 
-function phaseOfProjectStatus(status: string | undefined): ProjectPhase | undefined {
+/** The phase a status poll or a listing says, for the statuses the spec names. */
+export function phaseOfProjectStatus(status: string | undefined): ProjectPhase | undefined {
   switch (status) {
     case 'ready':
       return 'ready';

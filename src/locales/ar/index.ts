@@ -158,13 +158,6 @@ export const ar: AgentLabels = {
     never: 'ليس بعد',
     paused: 'تتوقف التحديثات مؤقتًا ما دامت هذه الصفحة مخفية.',
     errorPrefix: 'تعذّر تحميل الحالة:',
-    projectStatuses: {
-      provisioning: 'جارٍ التجهيز',
-      generating: 'جارٍ البناء',
-      ready: 'جاهز',
-      failed: 'فشل',
-      credits_exhausted: 'نفد الرصيد',
-    },
   },
   appPreview: {
     regionLabel: 'معاينة التطبيق',

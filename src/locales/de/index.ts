@@ -170,13 +170,6 @@ export const de: AgentLabels = {
     never: 'Noch nicht',
     paused: 'Solange diese Seite im Hintergrund ist, werden keine Updates abgerufen.',
     errorPrefix: 'Status konnte nicht geladen werden:',
-    projectStatuses: {
-      provisioning: 'Wird eingerichtet',
-      generating: 'Wird gebaut',
-      ready: 'Bereit',
-      failed: 'Fehlgeschlagen',
-      credits_exhausted: 'Kein Guthaben mehr',
-    },
   },
   appPreview: {
     regionLabel: 'App-Vorschau',

@@ -174,13 +174,6 @@ export const es: AgentLabels = {
     never: 'Todavía no',
     paused: 'Las actualizaciones se pausan mientras esta página está oculta.',
     errorPrefix: 'No se pudo cargar el estado:',
-    projectStatuses: {
-      provisioning: 'Preparando',
-      generating: 'Construyendo',
-      ready: 'Lista',
-      failed: 'Con errores',
-      credits_exhausted: 'Sin créditos',
-    },
   },
   appPreview: {
     regionLabel: 'Vista previa de la app',

@@ -175,13 +175,6 @@ export const fr: AgentLabels = {
     never: 'Pas encore',
     paused: 'Les mises à jour sont suspendues tant que cette page est masquée.',
     errorPrefix: 'Impossible de charger l’état :',
-    projectStatuses: {
-      provisioning: 'Préparation',
-      generating: 'Construction en cours',
-      ready: 'Prêt',
-      failed: 'Échec',
-      credits_exhausted: 'Crédits épuisés',
-    },
   },
   appPreview: {
     regionLabel: 'Aperçu de l’application',

@@ -160,13 +160,6 @@ export const ja: AgentLabels = {
     never: 'まだありません',
     paused: 'このページが非表示の間は、更新を一時停止しています。',
     errorPrefix: '状態を読み込めませんでした：',
-    projectStatuses: {
-      provisioning: '準備中',
-      generating: 'ビルド中',
-      ready: '完成',
-      failed: '失敗',
-      credits_exhausted: 'クレジット不足',
-    },
   },
   appPreview: {
     regionLabel: 'アプリのプレビュー',

@@ -174,13 +174,6 @@ export const ptBR: AgentLabels = {
     never: 'Ainda não',
     paused: 'As atualizações ficam pausadas enquanto esta página está oculta.',
     errorPrefix: 'Não foi possível carregar o status:',
-    projectStatuses: {
-      provisioning: 'Preparando',
-      generating: 'Construindo',
-      ready: 'Pronto',
-      failed: 'Falhou',
-      credits_exhausted: 'Sem créditos',
-    },
   },
   appPreview: {
     regionLabel: 'Prévia do app',

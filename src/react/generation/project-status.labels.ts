@@ -14,8 +14,11 @@ export interface ProjectStatusLabels {
   paused: string;
   /** Shown with the error message when polling failed. */
   errorPrefix: string;
-  /** Display names of project statuses; unknown ones are shown as sent. */
-  projectStatuses: Record<string, string>;
+  /**
+   * @deprecated Not read: the project list names a project's status with the `phase` labels, as `ProjectStatus`'s
+   * badge does, so an override of one word changes it everywhere.
+   */
+  projectStatuses?: Record<string, string>;
 }
 
 /** The default (English) texts of `ProjectStatus`. */
@@ -33,11 +36,4 @@ export const defaultProjectStatusLabels: ProjectStatusLabels = {
   never: 'Not yet',
   paused: 'Updates are paused while this page is hidden.',
   errorPrefix: 'Could not load the status:',
-  projectStatuses: {
-    provisioning: 'Setting up',
-    generating: 'Building',
-    ready: 'Ready',
-    failed: 'Failed',
-    credits_exhausted: 'Out of credits',
-  },
 };

@@ -1,7 +1,9 @@
 'use client';
 /** The signed-in end user's projects, newest first; opening one makes it the current project. */
-import { forwardRef } from 'react';
-import type { ProjectSummary } from '../../core/index.js';
+import { forwardRef, useMemo } from 'react';
+import { useStore } from 'zustand';
+import { selectProjectRow, selectUnlistedProjectIds, type ProjectSummary } from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
@@ -19,6 +21,8 @@ export type ProjectListProps = WithRootProps<
   'section'
 >;
 
+const noProjects: readonly ProjectSummary[] = [];
+
 /**
  * Lists the end user's projects from the agency proxy (`GET {basePath}/projects`), loaded when mounted.
  * Opening one shows its status, preview and conversation, ready for a follow-up. `data-state` is the list's
@@ -32,6 +36,7 @@ export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function Pr
   const projects = useFreshProjects();
   const { data } = projects;
   const state = data === null ? 'unavailable' : projects.status;
+  const rows = useListedProjects(data ?? noProjects);
 
   return (
     <section
@@ -48,57 +53,100 @@ export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function Pr
         <p className="ae-muted">{text.unavailable}</p>
       ) : data === undefined ? (
         <Skeleton rows={3} label={text.loading} />
-      ) : data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="ae-muted">{text.empty}</p>
       ) : (
-        <ProjectItems projects={projects} items={data} onOpen={onOpen} />
+        <ProjectItems projects={projects} rows={rows} onOpen={onOpen} />
       )}
     </section>
   );
 });
 
-/** Projects as buttons that open them, each with its status and last update. */
+/** A project of the list to show: its id, and the list's summary of it, if the list named it. */
+export interface ListedProject {
+  projectId: string;
+  summary: ProjectSummary | undefined;
+}
+
+/**
+ * The projects to list: the ones this store built since the list was loaded first (the list is a moment's answer),
+ * then the list's, at most `limit` in all.
+ */
+export function useListedProjects(items: readonly ProjectSummary[], limit?: number): ListedProject[] {
+  const { store } = useAgentContext();
+  // Joined, so the selector's answer is a string that changes only when the projects do, not with every event.
+  const unlisted = useStore(store, (state) => selectUnlistedProjectIds(state, items).join('\n'));
+  return useMemo(() => {
+    const built = unlisted === '' ? [] : unlisted.split('\n').map((projectId) => ({ projectId, summary: undefined }));
+    const listed = items.map((summary) => ({ projectId: summary.project_id, summary }));
+    return [...built, ...listed].slice(0, limit);
+  }, [unlisted, items, limit]);
+}
+
+/**
+ * Projects as buttons that open them, each with its status and last update. A row reads what the store knows of its
+ * project (its build, its status poll) over the list's answer, so it says what the project's own view says.
+ */
 export function ProjectItems({
   projects,
-  items,
+  rows,
   onOpen,
 }: {
   projects: UseProjectsResult;
-  items: readonly ProjectSummary[];
+  rows: readonly ListedProject[];
   onOpen?: ((projectId: string) => void) | undefined;
 }) {
-  const labels = useAgentLabels();
-  const text = labels.projectList;
-  const statusName = (project: ProjectSummary) =>
-    project.project_status === null
-      ? ''
-      : (labels.projectStatus.projectStatuses[project.project_status] ?? labels.phase.generating);
   return (
     <ul className="ae-project-items">
-      {items.map((project) => {
-        const updated = Date.parse(project.updated_at);
-        return (
-          <li key={project.project_id}>
-            <button
-              type="button"
-              className="ae-project-item"
-              aria-current={project.project_id === projects.currentProjectId ? 'true' : undefined}
-              onClick={() => {
-                void projects.open(project.project_id).then((result) => {
-                  if (result.ok) onOpen?.(project.project_id);
-                });
-              }}
-            >
-              <span className="ae-project-item-name">{project.name ?? text.untitled}</span>
-              <span className="ae-project-item-meta">
-                <FormattedText>
-                  {(f) => text.updated(statusName(project), Number.isFinite(updated) ? f.dateTime(updated) : '')}
-                </FormattedText>
-              </span>
-            </button>
-          </li>
-        );
-      })}
+      {rows.map(({ projectId, summary }) => (
+        <li key={projectId}>
+          <ProjectItem
+            projectId={projectId}
+            summary={summary}
+            current={projectId === projects.currentProjectId}
+            onOpen={() => {
+              void projects.open(projectId).then((result) => {
+                if (result.ok) onOpen?.(projectId);
+              });
+            }}
+          />
+        </li>
+      ))}
     </ul>
+  );
+}
+
+function ProjectItem({
+  projectId,
+  summary,
+  current,
+  onOpen,
+}: {
+  projectId: string;
+  summary: ProjectSummary | undefined;
+  current: boolean;
+  onOpen: () => void;
+}) {
+  const { store } = useAgentContext();
+  const labels = useAgentLabels();
+  const text = labels.projectList;
+  // Three plain values, so a row renders again only when what it shows changes.
+  const name = useStore(store, (state) => selectProjectRow(state, projectId, summary).name);
+  const phase = useStore(store, (state) => selectProjectRow(state, projectId, summary).phase);
+  const updatedAt = useStore(store, (state) => selectProjectRow(state, projectId, summary).updatedAt);
+  return (
+    <button type="button" className="ae-project-item" aria-current={current ? 'true' : undefined} onClick={onOpen}>
+      <span className="ae-project-item-name">{name ?? text.untitled}</span>
+      <span className="ae-project-item-meta">
+        <FormattedText>
+          {(f) =>
+            text.updated(
+              phase === undefined ? '' : labels.phase[phase],
+              updatedAt === undefined ? '' : f.dateTime(updatedAt),
+            )
+          }
+        </FormattedText>
+      </span>
+    </button>
   );
 }

@@ -1,0 +1,45 @@
+/**
+ * The project list as the screen shows it. The list is the proxy's answer of a moment; the store knows more about the
+ * projects it builds or watches (their generation, their status poll). A row reads that through the project's own view,
+ * so a row and the rest of the screen never tell two stories about one project.
+ */
+import type { ProjectSummary } from '../wire/proxy-resources.js';
+import { phaseOfProjectStatus, selectProjectView, type ProjectPhase, type ProjectViewSource } from './project-view.js';
+
+/** One project of the list. */
+export interface ProjectRow {
+  projectId: string;
+  name: string | undefined;
+  /** `undefined` when neither the list nor the store says where the project stands. */
+  phase: ProjectPhase | undefined;
+  /** When the project last changed, as the list said, or when this store started its build. */
+  updatedAt: number | undefined;
+}
+
+/** A project's row: the list's summary (if it has one), under what the store knows of the project now. */
+export function selectProjectRow(state: ProjectViewSource, projectId: string, summary?: ProjectSummary): ProjectRow {
+  const status = summary?.project_status;
+  // An open string: one the spec does not name is a status of a project still in the works.
+  const listedPhase = typeof status === 'string' ? (phaseOfProjectStatus(status) ?? 'generating') : undefined;
+  const updated = summary === undefined ? Number.NaN : Date.parse(summary.updated_at);
+  const known = state.generations[projectId] !== undefined || state.projects[projectId]?.project !== undefined;
+  if (!known) return { projectId, name: summary?.name ?? undefined, phase: listedPhase, updatedAt: finite(updated) };
+  const view = selectProjectView(state, projectId);
+  return {
+    projectId,
+    name: view.name ?? summary?.name ?? undefined,
+    phase: view.phase === 'idle' ? listedPhase : view.phase,
+    updatedAt: finite(updated) ?? view.generation?.startedAt,
+  };
+}
+
+/** The projects this store builds or built that the list does not name yet (it was loaded before), newest first. */
+export function selectUnlistedProjectIds(state: ProjectViewSource, listed: readonly ProjectSummary[]): string[] {
+  const names = new Set(listed.map((summary) => summary.project_id));
+  return Object.values(state.generations)
+    .filter((generation) => generation.projectId === generation.key && !names.has(generation.key))
+    .sort((a, b) => b.startedAt - a.startedAt)
+    .map((generation) => generation.key);
+}
+
+const finite = (value: number) => (Number.isFinite(value) ? value : undefined);
