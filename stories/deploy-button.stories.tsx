@@ -252,3 +252,21 @@ export const Netlify: Story = {
     await expect(view.getByRole('heading', { name: 'Publish to the web' })).toBeInTheDocument();
   },
 };
+
+/** Connected, while a follow-up changes the app: the app is still the one to ship, once the change is built. */
+export const WhileAFollowUpBuilds: Story = {
+  name: 'While a follow-up builds',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await connectStoryUser(agent);
+      await reach.followUpRunning.setup?.(agent);
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
+    await expect(view.getByText('You can deploy once the changes are built.')).toBeInTheDocument();
+    await expect(view.queryByText('Generate an app first, then deploy it.')).not.toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Deploy to Vercel' })).toBeDisabled();
+  },
+};

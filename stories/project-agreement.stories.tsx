@@ -4,7 +4,7 @@
  * for a follow-up, the app built before, which stays on stage while the change builds and after it failed).
  */
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { AppPreview, Conversation, LiveBuildLog, ProjectStatus, defaultLabels } from 'agent-embed';
+import { AppPreview, Conversation, LiveBuildLog, ProjectList, ProjectStatus, defaultLabels } from 'agent-embed';
 import { expect, waitFor } from 'storybook/test';
 import { agentParameters, type AgentStoryParameters } from './story-agent.js';
 import { reach } from './story-states.js';
@@ -16,6 +16,7 @@ function AllParts() {
       <LiveBuildLog />
       <ProjectStatus />
       <AppPreview />
+      <ProjectList />
     </>
   );
 }
@@ -33,7 +34,9 @@ const ended = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
 /** Asserts that every part shows the same phase, and what follows from it. */
 async function expectAgreement(canvasElement: HTMLElement, appFromBefore = false): Promise<void> {
   const log = canvasElement.querySelector<HTMLElement>('.ae-build-log')!;
-  // The status poll may still be on its way: wait until the parts that read it have settled on one phase.
+  // The status poll may still be on its way: wait until the parts that read it have settled on one phase. The
+  // project list's row is one of those parts: the list is loaded first.
+  await waitFor(() => expect(canvasElement.querySelector('.ae-project-list')).toHaveAttribute('data-state', 'success'));
   await waitFor(() => {
     const phases = [...canvasElement.querySelectorAll('[data-phase]')].map((element) =>
       element.getAttribute('data-phase'),

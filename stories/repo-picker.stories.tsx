@@ -288,3 +288,18 @@ export const SearchLoadedPages: Story = {
     await waitFor(() => expect(element).toHaveTextContent('Searching the 40 of 47 repositories loaded so far.'));
   },
 };
+
+export const WhileAFollowUpBuilds: Story = {
+  name: 'While a follow-up builds: the code is saved once it is built',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await installCodehost(agent);
+      await reach.followUpRunning.setup?.(agent);
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { view } = await ready(canvasElement);
+    await expect(view.getByText('You can save the code once the changes are built.')).toBeInTheDocument();
+    await expect(view.getByRole('button', { name: 'Create and save' })).toBeDisabled();
+  },
+};

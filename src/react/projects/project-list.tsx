@@ -135,7 +135,13 @@ function ProjectItem({
   const phase = useStore(store, (state) => selectProjectRow(state, projectId, summary).phase);
   const updatedAt = useStore(store, (state) => selectProjectRow(state, projectId, summary).updatedAt);
   return (
-    <button type="button" className="ae-project-item" aria-current={current ? 'true' : undefined} onClick={onOpen}>
+    <button
+      type="button"
+      className="ae-project-item"
+      aria-current={current ? 'true' : undefined}
+      data-phase={phase}
+      onClick={onOpen}
+    >
       <span className="ae-project-item-name">{name ?? text.untitled}</span>
       <span className="ae-project-item-meta">
         <FormattedText>
