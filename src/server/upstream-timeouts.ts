@@ -17,7 +17,8 @@ export type DeadlineFetchResult =
 
 /**
  * Fetches with a deadline on the response headers only: once they arrive, the body may take as long as the
- * idle deadline allows. A timed-out request is aborted, so the upstream sees it cancelled; never retried.
+ * idle deadline allows. A timed-out request is aborted, so the upstream sees it cancelled; never retried. The
+ * deadline holds even for a `fetch` that ignores its signal (an agency's own): its late answer is cancelled unread.
  */
 export async function fetchWithHeadersDeadline(
   fetchImpl: typeof fetch,
@@ -28,22 +29,29 @@ export async function fetchWithHeadersDeadline(
 ): Promise<DeadlineFetchResult> {
   const controller = new AbortController();
   let timedOut = false;
-  const handle =
-    timeoutMs > 0
-      ? timers.setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error(`no upstream response headers within ${timeoutMs} ms`));
-        }, timeoutMs)
-      : undefined;
-  try {
-    const response = await fetchImpl(url, { ...init, signal: controller.signal });
-    if (timedOut) {
-      await response.body?.cancel().catch(() => undefined);
-      return { kind: 'timeout' };
+  let handle: unknown;
+  const deadline = new Promise<DeadlineFetchResult>((resolve) => {
+    if (timeoutMs <= 0) return;
+    handle = timers.setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no upstream response headers within ${timeoutMs} ms`));
+      resolve({ kind: 'timeout' });
+    }, timeoutMs);
+  });
+  const fetched = (async (): Promise<DeadlineFetchResult> => {
+    try {
+      const response = await fetchImpl(url, { ...init, signal: controller.signal });
+      if (timedOut) {
+        await response.body?.cancel().catch(() => undefined);
+        return { kind: 'timeout' };
+      }
+      return { kind: 'response', response };
+    } catch (error) {
+      return timedOut ? { kind: 'timeout' } : { kind: 'unreachable', error };
     }
-    return { kind: 'response', response };
-  } catch (error) {
-    return timedOut ? { kind: 'timeout' } : { kind: 'unreachable', error };
+  })();
+  try {
+    return await Promise.race([fetched, deadline]);
   } finally {
     if (handle !== undefined) timers.clearTimeout(handle);
   }

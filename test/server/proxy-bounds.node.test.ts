@@ -79,6 +79,24 @@ describe('upstream JSON bodies', () => {
     expect(dripping.cancelled()).toBe(true);
   });
 
+  it('keeps its headers deadline with a fetch that ignores the abort, and cancels its late answer unread', async () => {
+    const timers = createManualTimers();
+    let answer: ((response: Response) => void) | undefined;
+    const late = drippingBody();
+    const { proxy } = setup(() => late.response, {
+      timers,
+      statusCacheMs: 0,
+      // An agency's own fetch that never looks at its signal.
+      fetch: () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const poll = proxy(call('GET', '/agent/project/p-alice'));
+    await expect.poll(() => timers.pending()).toBeGreaterThan(0);
+    timers.fireAll();
+    expect((await poll).status).toBe(504);
+    answer?.(late.response);
+    await expect.poll(() => late.cancelled()).toBe(true);
+  });
+
   it('answers 502, not 500, to a body cut halfway', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
