@@ -156,6 +156,11 @@ export function recordGeneration(
         recording.now(),
       ),
     );
+    // A status cached before this build says how the project was: a poll (a browser that stopped watching) must not
+    // read it as this build's end.
+    await guard(() =>
+      store.setCachedStatus(id, { status: 200, body: '', contentType: 'application/json', expiresAt: 0 }),
+    );
   };
   /** Folds an event; gives the project it named, if it is the generate's project and not known yet. */
   const note = (event: AgentEvent): string | undefined => {
