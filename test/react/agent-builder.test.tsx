@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentBuilder } from 'agent-embed';
-import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
 
@@ -257,6 +257,23 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
     expect(within(builder).getByRole('toolbar')).toHaveTextContent(name ?? 'no name');
     expect(within(builder).getByLabelText('What should change?')).toBeInTheDocument();
+    expect(within(builder).queryByRole('region', { name: 'Continue a project' })).not.toBeInTheDocument();
+  });
+
+  it('offers nothing to continue where the proxy cannot list projects, as the Projects sheet says', async () => {
+    const { user } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada },
+      store: { storage: null },
+      wrapTransport: withoutProxyRoutes,
+    });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await user.type(within(builder).getByLabelText('Describe the app you want'), 'A booking site for a yoga studio');
+    await user.click(within(builder).getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
+    await user.click(within(builder).getByRole('button', { name: 'New project' }));
+    await user.click(within(builder).getByRole('button', { name: 'Projects' }));
+    const list = await screen.findByRole('region', { name: 'Your projects' });
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'unavailable'));
     expect(within(builder).queryByRole('region', { name: 'Continue a project' })).not.toBeInTheDocument();
   });
 

@@ -22,7 +22,8 @@ export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
   const projects = useFreshProjects();
   const items = projects.data ?? noProjects;
   const rows = useListedProjects(items, shown);
-  if (rows.length === 0) return null;
+  // Without the proxy's list (null) the Projects sheet says it cannot list them: nothing is offered here either.
+  if (projects.data === null || rows.length === 0) return null;
   return (
     <section className="ae-builder-recent" aria-label={text.recentLabel}>
       <h2 className="ae-label">{text.recentLabel}</h2>
