@@ -48,7 +48,7 @@ it('a request cancelled while its answer is on its way rejects as aborted, and t
   const controller = new AbortController();
   const answer = transport.fetch(`${transport.api.baseUrl}/subscription-plans`, { signal: controller.signal });
   const turns = async () => {
-    for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+    for (let turn = 0; turn < 50; turn++) await Promise.resolve();
   };
   for (let hop = 0; hop < 3; hop++) {
     await turns();
