@@ -106,6 +106,23 @@ describe('quota and usage', () => {
     expect(generationPosts()).toHaveLength(0);
   });
 
+  it('a failed build that used the last build offers no "Try again" the quota would refuse', async () => {
+    const quota = withQuota(20, 19);
+    const { user, transport, generationPosts } = renderWithMock(<AgentBuilder />, {
+      provider: { externalUser: ada },
+      wrapTransport: quota.wrap,
+    });
+    expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 2, message: 'The build broke.' });
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
+    expect(within(log).queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(generationPosts()).toHaveLength(1);
+  });
+
   it('renders nothing without a quota', async () => {
     const usageReads = vi.fn();
     const { container } = renderWithMock(<UsageMeter data-testid="meter" />, {

@@ -1,14 +1,11 @@
 'use client';
 /** The prompt form: new project (build or design) or follow-up, with validation, cancel and refusal errors. */
 import { forwardRef, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import {
   isDeployable,
   isGenerationBusy,
   isOutOfCredits,
   isPromptLongEnough,
-  resourceSpecs,
-  selectResource,
   type GenerationActionResult,
   type GenerationMode,
 } from '../../core/index.js';
@@ -24,7 +21,7 @@ import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { quotaResetText } from '../shared/error-copy.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
-import { quotaOfUsage } from '../usage/use-usage.js';
+import { useUsedUpQuota } from '../usage/use-usage.js';
 
 /** Props of `GeneratePanel`: its own, plus any attribute of its root `form`. */
 export type GeneratePanelProps = WithRootProps<
@@ -106,8 +103,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const outOfCredits = isOutOfCredits(shown);
   // The end user's quota is used up, as far as the store knows (a UsageMeter or useUsage loaded it): sending
   // would only be refused, so the button waits and says until when (a refusal already says it in its alert).
-  const quota = quotaOfUsage(useStore(store, (state) => selectResource(state, resourceSpecs.usage).data));
-  const quotaUsedUp = quota !== undefined && quota.used >= quota.limit && !running;
+  const quota = useUsedUpQuota();
+  const quotaUsedUp = quota !== undefined && !running;
   const quotaHint =
     quotaUsedUp && generalError?.code !== 'quota_exceeded'
       ? labels.errors.quotaExceeded(

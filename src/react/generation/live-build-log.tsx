@@ -14,6 +14,7 @@ import { useAgentContext } from '../provider/agent-context.js';
 import { useRowWindow } from '../shared/use-row-window.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useProjectView } from './use-project-view.js';
+import { useUsedUpQuota } from '../usage/use-usage.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { FormattedText } from '../shared/formatted-text.js';
@@ -136,6 +137,7 @@ function Outcome({
 }) {
   const { phase, generation } = view;
   const { store } = useAgentContext();
+  const quotaUsedUp = useUsedUpQuota() !== undefined;
   // A build that ended badly is told here, with its next step; other places (the preview's stage) only mention it.
   useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
   // Stable across renders, so that its alert keeps one slot; built only for a failure (an error captures a stack:
@@ -190,8 +192,11 @@ function Outcome({
         <ErrorAlert
           error={view.error ?? fallbackError}
           title={followUp ? labels.changeFailed : labels.failed}
-          // "Try again" sends the same prompt once more, a new request made by this click (the store's `retry`).
-          onRetry={!generation?.prompt || view.busy ? undefined : () => void store.getState().retry(view.key)}
+          // "Try again" sends the same prompt once more, a new request made by this click (the store's `retry`); not
+          // offered once the quota is used up, as the prompt box's Generate is not.
+          onRetry={
+            !generation?.prompt || view.busy || quotaUsedUp ? undefined : () => void store.getState().retry(view.key)
+          }
           className="ae-outcome"
         />
       );
