@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentBuilder, GeneratePanel, ProjectList, ProjectStatus } from 'agent-embed';
+import type { AgentTransport } from 'agent-embed/core';
 import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
@@ -46,6 +47,10 @@ describe("ProjectList and the builder's project switcher", () => {
 describe('a project list row and the project\u2019s own view', () => {
   /** The prompt box, the status and the list side by side, for Ada. */
   function renderSideBySide() {
+    return renderSideBySideWith(undefined);
+  }
+
+  function renderSideBySideWith(wrapTransport: ((transport: AgentTransport) => AgentTransport) | undefined) {
     const rendered = renderWithMock(
       <>
         <GeneratePanel />
@@ -53,7 +58,7 @@ describe('a project list row and the project\u2019s own view', () => {
         <ProjectList />
       </>,
       // A store of its own, with nothing saved for a later page to resume: a build left held here stays here.
-      { provider: { externalUser: ada }, store: {} },
+      { provider: { externalUser: ada }, store: {}, ...(wrapTransport === undefined ? {} : { wrapTransport }) },
     );
     const list = screen.getByRole('region', { name: 'Your projects' });
     const status = screen.getByRole('region', { name: 'Project status' });
@@ -93,5 +98,24 @@ describe('a project list row and the project\u2019s own view', () => {
     expect(within(status).getByText('Building')).toBeInTheDocument();
     expect(rows()[0]).toHaveTextContent('Building');
     expect(rows()[0]).toHaveTextContent(name);
+  });
+
+  it('list a project built on the server though its stream failed on the way here, once that build has ended', async () => {
+    // The page's link fails before the first event; the proxy and the API build the project all the same.
+    const dropLink = (inner: AgentTransport): AgentTransport => ({
+      json: (request) => inner.json(request),
+      async stream(request, handlers) {
+        if (request.method !== 'POST') return inner.stream(request, handlers);
+        const { signal: _ignored, ...sent } = request;
+        await inner.stream(sent, { onEvent: () => {} });
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const { user, list, rows } = renderSideBySideWith(dropLink);
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A habit tracker with streaks');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(rows()[0]).toHaveTextContent('Ready');
   });
 });

@@ -112,15 +112,15 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
           : conversation.apply(state.generations, patch.generations, state.conversations);
       store.setState(conversations === undefined ? patch : { ...patch, conversations });
       // A generation that ended changed the quota (a refusal too: it may say the quota is used up, which only the
-      // usage route counts); a build of a project changed the project list and the proxy's record of the conversation.
+      // usage route counts) and maybe the project list (one that failed before its project reached this page may have
+      // been built all the same); a build of a known project, the proxy's record of its conversation.
       for (const generation of Object.values(patch.generations ?? {})) {
         const before = state.generations[generation.key];
         if (generation === before || generationOutcome(generation) === undefined) continue;
         if (before !== undefined && generationOutcome(before) !== undefined) continue;
         state.invalidate('usage');
-        if (generation.projectId === undefined) continue;
         state.invalidate('projects');
-        state.invalidate(`conversation:${generation.projectId}`);
+        if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);
       }
     },
   });
