@@ -84,13 +84,14 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // Session 23: the React entry to 52,928 (52,897 measured) for one load of the locale data per page, which providers
   // that mount while it loads wait for (about 110 bytes): each started a worker of its own, and where none starts,
   // each loaded the data in the page again.
-  // Session 24: core to 25,728 (25,670 measured) and the React entry to 53,376 (53,323) for one model of what the
+  // Session 24: core to 25,728 (25,669 measured) and the React entry to 53,440 (53,377) for one model of what the
   // screen says of a project: the project list's rows read each project's view (`selectProjectRow`, and the builds
-  // this store started that the list does not name yet), and deploy, link and push read which project has an app from
-  // it too, with a sentence while a build changes the app (about 200 bytes in core, 230 more in the React entry).
+  // this store started that the list does not name yet), deploy, link and push read which project has an app from
+  // it too, with a sentence while a build changes the app, and one reading of a used-up quota for the prompt box and
+  // the build log's Try again (about 200 bytes in core, 280 more in the React entry).
   it.each([
     ['dist/core.js', 25_728],
-    ['dist/index.js', 53_376],
+    ['dist/index.js', 53_440],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
