@@ -37,6 +37,26 @@ describe('stopWatching', () => {
     expect(scripted.posts()).toHaveLength(1);
   });
 
+  it('after a reload, goes on polling a build stopped before it until the build ends', async () => {
+    const first = createScriptedStore({ maxPollIntervalMs: 8000 });
+    void first.store.getState().generate({ prompt: 'A todo app with tags' });
+    first.scripted.streams[0]!.open();
+    first.scripted.streams[0]!.emit(created('p1'));
+    first.store.getState().stopWatching();
+    await settle();
+    first.store.destroy();
+    // The next page over the same storage.
+    const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000, storage: first.storage });
+    scripted.queueProject(project('p1', 'generating'), project('p1', 'ready'));
+    store.getState().resume();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'stopped', building: true });
+    await settle();
+    await timers.advance(1000);
+    await settle();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready', hasApp: true });
+    expect(scripted.posts()).toHaveLength(0);
+  });
+
   it('stops a recovery the same way: stopped (not lost), and the poll that sees the end settles it', async () => {
     const { store, scripted, timers } = setup();
     scripted.setDefaultProject(project('p1', 'generating'));

@@ -208,7 +208,18 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     registry.place(generation);
     // A fresh generation replayed from the first event, so the whole file list, steps and progress come back.
     if (isRecovering(generation)) void runs.recover(generation, init.projectId, 0);
+    // One the person stopped watching before the reload is watched by polling until it ends, as it was then.
+    else if (init.as === 'stopped') watchUntilEnded(init.projectId);
     return generation;
+  }
+
+  /** Polls a project the store no longer streams until its build ends; each answer reaches its generation. */
+  function watchUntilEnded(projectId: string): void {
+    const stop = pollers.watch(
+      projectId,
+      { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop() },
+      { fresh: true },
+    );
   }
 
   const slice: GenerationsSlice = {
@@ -231,13 +242,8 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     },
     stopWatching(key = registry.currentKey) {
       const projectId = runs.cancel(key);
-      if (projectId === undefined) return;
       // Followed by polling until the build ends: each answer reaches the generation (see `onProject` above).
-      const stop = pollers.watch(
-        projectId,
-        { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop() },
-        { fresh: true },
-      );
+      if (projectId !== undefined) watchUntilEnded(projectId);
     },
     retry(key = registry.currentKey) {
       const generation = registry.get(key as string);
