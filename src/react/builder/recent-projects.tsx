@@ -1,12 +1,9 @@
 'use client';
 /** A returning end user's latest projects in the builder's empty conversation, to carry on where they left off. */
-import type { ProjectSummary } from '../../core/index.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { ProjectItems, useListedProjects } from '../projects/project-list.js';
 import { useFreshProjects } from '../projects/use-projects.js';
-
-const noProjects: readonly ProjectSummary[] = [];
 
 /** How many projects the empty builder offers; the rest are one click away in the Projects sheet. */
 const shown = 3;
@@ -20,17 +17,16 @@ export function RecentProjects({ onShowAll }: { onShowAll: () => void }) {
   const format = useAgentFormat();
   // Asked again each time the builder is empty again: a build since changed them.
   const projects = useFreshProjects();
-  const items = projects.data ?? noProjects;
-  const rows = useListedProjects(items, shown);
-  // Without the proxy's list (null) the Projects sheet says it cannot list them: nothing is offered here either.
-  if (projects.data === null || rows.length === 0) return null;
+  const rows = useListedProjects(projects.data, shown);
+  if (rows.length === 0) return null;
+  const listed = projects.data?.length ?? 0;
   return (
     <section className="ae-builder-recent" aria-label={text.recentLabel}>
       <h2 className="ae-label">{text.recentLabel}</h2>
       <ProjectItems projects={projects} rows={rows} />
-      {items.length > shown && (
+      {listed > shown && (
         <button type="button" className="ae-button ae-button-quiet" onClick={onShowAll}>
-          {text.allProjects(items.length, format.number(items.length))}
+          {text.allProjects(listed, format.number(listed))}
         </button>
       )}
     </section>

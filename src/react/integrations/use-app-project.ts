@@ -17,8 +17,7 @@ export interface AppProject {
 /** The project deploy, link and push act on: `projectId`, or the current project once it has an app. */
 export function useAppProject(projectId?: string): AppProject {
   const view = useProjectView(projectId);
-  // A follow-up keeps the app built before it on screen (its preview): that app is still the one to ship.
-  const hasApp = view.hasApp || view.previewUrl !== undefined;
-  const target = projectId ?? (hasApp ? view.projectId : undefined);
+  // The app on screen: a ready project's, or while a follow-up changes it, the one built before (its preview).
+  const target = projectId ?? (view.previewUrl !== undefined ? view.projectId : undefined);
   return { projectId: target, building: target !== undefined && view.building };
 }

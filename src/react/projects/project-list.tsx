@@ -36,7 +36,7 @@ export const ProjectList = forwardRef<HTMLElement, ProjectListProps>(function Pr
   const projects = useFreshProjects();
   const { data } = projects;
   const state = data === null ? 'unavailable' : projects.status;
-  const rows = useListedProjects(data ?? noProjects);
+  const rows = useListedProjects(data);
 
   return (
     <section
@@ -70,17 +70,20 @@ export interface ListedProject {
 
 /**
  * The projects to list: the ones this store built since the list was loaded first (the list is a moment's answer),
- * then the list's, at most `limit` in all.
+ * then the list's, at most `limit` in all. None where the proxy cannot list projects (`null`): every place that lists
+ * them then says so, rather than offering only this store's builds.
  */
-export function useListedProjects(items: readonly ProjectSummary[], limit?: number): ListedProject[] {
+export function useListedProjects(list: readonly ProjectSummary[] | null | undefined, limit?: number): ListedProject[] {
   const { store } = useAgentContext();
+  const items = list ?? noProjects;
   // Joined, so the selector's answer is a string that changes only when the projects do, not with every event.
   const unlisted = useStore(store, (state) => selectUnlistedProjectIds(state, items).join('\n'));
   return useMemo(() => {
+    if (list === null) return [];
     const built = unlisted === '' ? [] : unlisted.split('\n').map((projectId) => ({ projectId, summary: undefined }));
     const listed = items.map((summary) => ({ projectId: summary.project_id, summary }));
     return [...built, ...listed].slice(0, limit);
-  }, [unlisted, items, limit]);
+  }, [unlisted, list, items, limit]);
 }
 
 /**
