@@ -4,7 +4,7 @@
  * prompt once more (one POST per call). Components only dispatch them.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, isDeployable, selectProjectView } from 'agent-embed/core';
+import { AgentApiError, isDeployable, resourceSpecs, selectProjectView } from 'agent-embed/core';
 import { created, project, settle, createScriptedStore } from './fakes.js';
 
 function setup() {
@@ -55,6 +55,49 @@ describe('stopWatching', () => {
     await settle();
     expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready', hasApp: true });
     expect(scripted.posts()).toHaveLength(0);
+  });
+
+  it('settles the stopped turn of the conversation when the poll sees the build end, after a reload too', async () => {
+    const first = createScriptedStore({ maxPollIntervalMs: 8000 });
+    void first.store.getState().generate({ prompt: 'A todo app with tags' });
+    first.scripted.streams[0]!.open();
+    first.scripted.streams[0]!.emit(created('p1'));
+    first.store.getState().stopWatching();
+    await settle();
+    expect(first.store.getState().conversations.p1?.map((turn) => turn.outcome?.status)).toEqual(['stopped']);
+    // The conversation is written in a task of its own.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    first.store.destroy();
+    const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000, storage: first.storage });
+    scripted.queueProject(project('p1', 'generating'), project('p1', 'ready'));
+    store.getState().resume();
+    expect(store.getState().conversations.p1?.map((turn) => turn.outcome?.status)).toEqual(['stopped']);
+    await settle();
+    await timers.advance(1000);
+    await settle();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready' });
+    expect(store.getState().conversations.p1?.map((turn) => turn.outcome?.status)).toEqual(['completed']);
+  });
+
+  it('asks the proxy for the project list again when a stopped build ends, as when it stopped', async () => {
+    const { store, scripted, timers } = setup();
+    // Every GET is answered from one script here: the list's answer is not read, only counted.
+    let status = 'generating';
+    scripted.setDefaultProject(() => project('p1', status));
+    await store.getState().fetchResource(resourceSpecs.projects);
+    const listLoads = () => scripted.gets().filter((request) => request.path.endsWith('/projects')).length;
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    scripted.streams[0]!.emit(created('p1'));
+    store.getState().stopWatching();
+    await settle();
+    const afterStop = listLoads();
+    expect(afterStop).toBe(2);
+    status = 'ready';
+    await timers.advance(1000);
+    await settle();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready' });
+    expect(listLoads()).toBe(afterStop + 1);
   });
 
   it('stops a recovery the same way: stopped (not lost), and the poll that sees the end settles it', async () => {

@@ -113,11 +113,14 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       store.setState(conversations === undefined ? patch : { ...patch, conversations });
       // A generation that ended changed the quota (a refusal too: it may say the quota is used up, which only the
       // usage route counts) and maybe the project list (one that failed before its project reached this page may have
-      // been built all the same); a build of a known project, the proxy's record of its conversation.
+      // been built all the same); a build of a known project, the proxy's record of its conversation. One the person
+      // stopped watching ends again when a poll sees its build end: the list and the record have changed since.
       for (const generation of Object.values(patch.generations ?? {})) {
         const before = state.generations[generation.key];
-        if (generation === before || generationOutcome(generation) === undefined) continue;
-        if (before !== undefined && generationOutcome(before) !== undefined) continue;
+        const outcome = generationOutcome(generation);
+        if (generation === before || outcome === undefined) continue;
+        const outcomeBefore = before === undefined ? undefined : generationOutcome(before);
+        if (outcomeBefore === outcome || (outcomeBefore !== undefined && outcomeBefore !== 'aborted')) continue;
         state.invalidate('usage');
         state.invalidate('projects');
         if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);

@@ -69,7 +69,10 @@ function outcomeOf(generation: GenerationState): TurnOutcome | undefined {
   }
 }
 
-/** The conversations with the project's latest turn, still running, given the outcome of a taken-up generation. */
+/**
+ * The conversations with the project's latest turn given the outcome of a taken-up generation: a turn still running,
+ * or one the person stopped watching (its build went on, and the poll that saw it end knows how it ended).
+ */
 function settleLastTurn(
   conversations: Record<string, readonly ConversationEntry[]>,
   generation: GenerationState,
@@ -77,8 +80,8 @@ function settleLastTurn(
   const outcome = outcomeOf(generation);
   const turns = generation.projectId === undefined ? undefined : conversations[generation.projectId];
   const last = turns?.at(-1);
-  if (outcome === undefined || turns === undefined || last === undefined || last.outcome !== undefined)
-    return undefined;
+  const open = last?.outcome === undefined || (last.outcome.status === 'stopped' && outcome?.status !== 'stopped');
+  if (outcome === undefined || turns === undefined || last === undefined || !open) return undefined;
   return { ...conversations, [generation.projectId as string]: [...turns.slice(0, -1), { ...last, outcome }] };
 }
 
