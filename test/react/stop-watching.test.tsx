@@ -5,7 +5,16 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentBuilder, AgentProvider, Conversation, ProjectList } from 'agent-embed';
+import {
+  AgentBuilder,
+  AgentProvider,
+  AppPreview,
+  Conversation,
+  GeneratePanel,
+  LiveBuildLog,
+  ProjectList,
+  ProjectStatus,
+} from 'agent-embed';
 import { createAgentClient, createAgentStore, resourceSpecs, selectResource } from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { render } from '@testing-library/react';
@@ -114,5 +123,36 @@ describe('a second tab following a live build', () => {
     first.destroy();
     second.destroy();
     transport.api.dispose();
+  });
+});
+
+describe('Stop watching before the project is named', () => {
+  it('says where the app may turn up, waits for nothing, and lets a new build start', async () => {
+    const { user, transport, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <AppPreview />
+        <ProjectStatus />
+      </>,
+      { store: { pollIntervalMs: 40, maxPollIntervalMs: 80 } },
+    );
+    // The stream opens and says nothing: not even which project it builds.
+    transport.api.admin.injectFault({ kind: 'pause_after', events: 0 });
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await user.click(await screen.findByRole('button', { name: 'Stop watching' }));
+
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    expect(log).toHaveTextContent('You stopped watching this build.');
+    expect(log).toHaveTextContent('If the server builds it anyway, the app will be among your projects.');
+    expect(log).not.toHaveTextContent('the result will show up here');
+    const stage = screen.getByRole('region', { name: 'App preview' });
+    expect(stage).toHaveTextContent('If the server builds it anyway, the app will be among your projects.');
+    expect(stage.querySelector('.ae-spinner')).toBeNull();
+    // Nothing holds the next prompt: there is no build here to wait for.
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A recipe box');
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+    expect(generationPosts()).toHaveLength(1);
   });
 });

@@ -176,9 +176,10 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     projectId,
     phase,
     busy,
+    // Stopped before its project was named, a build cannot be followed here: nothing is waited for.
     building:
       busy ||
-      phase === 'stopped' ||
+      (phase === 'stopped' && projectId !== undefined) ||
       (generation === undefined && (polled === 'provisioning' || polled === 'generating')),
     progress: progressOf(phase, generation),
     name: typeof project?.name === 'string' && project.name.trim() !== '' ? project.name : undefined,

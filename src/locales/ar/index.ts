@@ -130,6 +130,7 @@ export const ar: AgentLabels = {
     interrupted: 'انقطع الاتصال ولم نتمكن من معرفة نتيجة البناء.',
     stopped: 'أوقفت متابعة عملية البناء هذه.',
     stoppedHint: 'قد يكتمل البناء على الخادم رغم ذلك، وستظهر النتيجة هنا عندئذٍ.',
+    stoppedUnnamedHint: 'إن أكمل الخادم البناء رغم ذلك، فسيكون التطبيق ضمن مشاريعك.',
     checkingIn: (seconds) => `سنتحقّق مرة أخرى بعد ${seconds} ث.`,
     announcements: {
       idle: '',
@@ -175,6 +176,7 @@ export const ar: AgentLabels = {
       credits_exhausted: 'توقف البناء عند نفاد الرصيد.',
       interrupted: 'لم نتمكن من معرفة نتيجة البناء.',
     },
+    stoppedUnnamed: 'إن أكمل الخادم البناء رغم ذلك، فسيكون التطبيق ضمن مشاريعك.',
     unsafeUrl: 'عنوان التطبيق ليس عنوان ويب، لذا لا يمكن معاينته.',
     updating: 'جارٍ تحديث تطبيقك…',
     reload: 'إعادة التحميل',

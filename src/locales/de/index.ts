@@ -142,6 +142,7 @@ export const de: AgentLabels = {
     interrupted: 'Die Verbindung ist abgerissen, und wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
     stopped: 'Sie verfolgen diesen Build nicht mehr.',
     stoppedHint: 'Er kann auf dem Server trotzdem fertig werden; das Ergebnis erscheint dann hier.',
+    stoppedUnnamedHint: 'Wenn der Server die App trotzdem fertig baut, finden Sie sie unter Ihren Projekten.',
     checkingIn: (seconds) => `Neue Prüfung in ${seconds} s.`,
     announcements: {
       idle: '',
@@ -187,6 +188,7 @@ export const de: AgentLabels = {
       credits_exhausted: 'Der Build wurde abgebrochen, weil das Guthaben aufgebraucht war.',
       interrupted: 'Wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
     },
+    stoppedUnnamed: 'Wenn der Server die App trotzdem fertig baut, finden Sie sie unter Ihren Projekten.',
     unsafeUrl: 'Die Adresse der App ist keine Webadresse und kann daher nicht angezeigt werden.',
     updating: 'Ihre App wird aktualisiert …',
     reload: 'Neu laden',

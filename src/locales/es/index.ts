@@ -146,6 +146,7 @@ export const es: AgentLabels = {
     interrupted: 'Se perdió la conexión y no pudimos saber cómo terminó la compilación.',
     stopped: 'Dejaste de seguir esta compilación.',
     stoppedHint: 'Puede terminar igualmente en el servidor; si lo hace, el resultado aparecerá aquí.',
+    stoppedUnnamedHint: 'Si el servidor termina la app igualmente, estará entre tus proyectos.',
     checkingIn: (seconds) => `Volveremos a comprobarlo en ${seconds} s.`,
     announcements: {
       idle: '',
@@ -191,6 +192,7 @@ export const es: AgentLabels = {
       credits_exhausted: 'La compilación se detuvo al agotarse los créditos.',
       interrupted: 'No pudimos saber cómo terminó la compilación.',
     },
+    stoppedUnnamed: 'Si el servidor termina la app igualmente, estará entre tus proyectos.',
     unsafeUrl: 'La dirección de la app no es una dirección web, así que no se puede previsualizar.',
     updating: 'Actualizando tu app…',
     reload: 'Recargar',

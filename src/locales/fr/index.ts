@@ -147,6 +147,7 @@ export const fr: AgentLabels = {
     interrupted: 'La connexion a été perdue et nous n’avons pas pu savoir comment la construction s’est terminée.',
     stopped: 'Vous avez arrêté de suivre cette construction.',
     stoppedHint: 'Elle peut encore aboutir sur le serveur ; le résultat s’affichera ici le cas échéant.',
+    stoppedUnnamedHint: 'Si le serveur termine l’application malgré tout, elle figurera parmi vos projets.',
     checkingIn: (seconds) => `Nouvelle vérification dans ${seconds} s.`,
     announcements: {
       idle: '',
@@ -192,6 +193,7 @@ export const fr: AgentLabels = {
       credits_exhausted: 'La construction s’est arrêtée faute de crédits.',
       interrupted: 'Nous n’avons pas pu savoir comment la construction s’est terminée.',
     },
+    stoppedUnnamed: 'Si le serveur termine l’application malgré tout, elle figurera parmi vos projets.',
     unsafeUrl: 'L’adresse de l’application n’est pas une adresse web : impossible d’en afficher l’aperçu.',
     updating: 'Mise à jour de votre application…',
     reload: 'Recharger',

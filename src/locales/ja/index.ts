@@ -132,6 +132,7 @@ export const ja: AgentLabels = {
     interrupted: '接続が切れたため、ビルドの結果を確認できませんでした。',
     stopped: 'このビルドの追跡を停止しました。',
     stoppedHint: 'ビルドはサーバー上で完了する場合があります。完了すると、結果がここに表示されます。',
+    stoppedUnnamedHint: 'サーバー上でビルドが完了した場合、アプリはプロジェクト一覧に表示されます。',
     checkingIn: (seconds) => `${seconds} 秒後にもう一度確認します。`,
     announcements: {
       idle: '',
@@ -177,6 +178,7 @@ export const ja: AgentLabels = {
       credits_exhausted: 'クレジットが尽きたため、ビルドが停止しました。',
       interrupted: 'ビルドの結果を確認できませんでした。',
     },
+    stoppedUnnamed: 'サーバー上でビルドが完了した場合、アプリはプロジェクト一覧に表示されます。',
     unsafeUrl: 'アプリのアドレスが Web アドレスではないため、プレビューできません。',
     updating: 'アプリを更新しています…',
     reload: '再読み込み',

@@ -146,6 +146,7 @@ export const ptBR: AgentLabels = {
     interrupted: 'A conexão caiu e não conseguimos saber como a construção terminou.',
     stopped: 'Você parou de acompanhar esta construção.',
     stoppedHint: 'Ela ainda pode terminar no servidor; nesse caso, o resultado aparece aqui.',
+    stoppedUnnamedHint: 'Se o servidor concluir o app mesmo assim, ele estará entre seus projetos.',
     checkingIn: (seconds) => `Verificando de novo em ${seconds} s.`,
     announcements: {
       idle: '',
@@ -191,6 +192,7 @@ export const ptBR: AgentLabels = {
       credits_exhausted: 'A construção parou quando os créditos acabaram.',
       interrupted: 'Não conseguimos saber como a construção terminou.',
     },
+    stoppedUnnamed: 'Se o servidor concluir o app mesmo assim, ele estará entre seus projetos.',
     unsafeUrl: 'O endereço do app não é um endereço web, por isso não é possível exibir a prévia.',
     updating: 'Atualizando seu app…',
     reload: 'Recarregar',

@@ -7,6 +7,8 @@ export interface AppPreviewLabels {
   empty: string;
   /** What the empty stage says while there is no app to show yet, by phase. */
   waiting: Record<ProjectPhase, string>;
+  /** The stage after the person stopped watching a build before its project was named (it cannot be followed). */
+  stoppedUnnamed: string;
   unsafeUrl: string;
   /** Beside the preview while a change to the app shown is being built. */
   updating: string;
@@ -35,6 +37,7 @@ export const defaultAppPreviewLabels: AppPreviewLabels = {
     credits_exhausted: 'The build stopped when the credits ran out.',
     interrupted: 'We could not find out how the build ended.',
   },
+  stoppedUnnamed: 'If the server builds it anyway, the app will be among your projects.',
   unsafeUrl: 'The app address is not a web address, so it cannot be previewed.',
   updating: 'Updating your app…',
   reload: 'Reload',

@@ -95,7 +95,13 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
           <p className="ae-preview-empty-title">
             {state === 'unsafe' ? text.unsafeUrl : stagePhase === 'idle' ? text.empty : labels.phase[stagePhase]}
           </p>
-          {state !== 'unsafe' && stagePhase !== 'idle' && <p className="ae-muted">{text.waiting[stagePhase]}</p>}
+          {state !== 'unsafe' && stagePhase !== 'idle' && (
+            <p className="ae-muted">
+              {stagePhase === 'stopped' && view.projectId === undefined
+                ? text.stoppedUnnamed
+                : text.waiting[stagePhase]}
+            </p>
+          )}
         </div>
       ) : (
         <>

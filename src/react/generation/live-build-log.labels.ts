@@ -40,6 +40,8 @@ export interface LiveBuildLogLabels {
   /** The person stopped watching; the build goes on on the server. */
   stopped: string;
   stoppedHint: string;
+  /** Instead of `stoppedHint` when the person stopped before the project was named: this page cannot follow it. */
+  stoppedUnnamedHint: string;
   /** While stopped or reconnecting, a status check was refused for too many requests: when the next one goes. */
   checkingIn: (seconds: number) => string;
   /** What the polite live region says when the project reaches each phase. */
@@ -99,6 +101,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
   interrupted: 'The connection was lost and we could not find out how the build ended.',
   stopped: 'You stopped watching this build.',
   stoppedHint: 'It may still finish on the server; the result will show up here when it does.',
+  stoppedUnnamedHint: 'If the server builds it anyway, the app will be among your projects.',
   checkingIn: (seconds) => `Checking again in ${seconds} s.`,
   announcements: {
     idle: '',

@@ -213,7 +213,7 @@ function Outcome({
       return (
         <div className="ae-outcome" data-phase={phase}>
           <p className="ae-outcome-title">{labels.stopped}</p>
-          <p className="ae-hint">{labels.stoppedHint}</p>
+          <p className="ae-hint">{view.projectId === undefined ? labels.stoppedUnnamedHint : labels.stoppedHint}</p>
           {pollWait}
         </div>
       );
