@@ -100,6 +100,44 @@ describe('stopWatching', () => {
     expect(listLoads()).toBe(afterStop + 1);
   });
 
+  it('stopped before its project is named: reads on until it is, then closes and polls until the build ends', async () => {
+    const { store, scripted, timers } = setup();
+    scripted.queueProject(project('p1', 'generating'), project('p1', 'ready'));
+    const promise = store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    store.getState().stopWatching();
+    expect((await promise).outcome).toBe('aborted');
+    expect(selectProjectView(store.getState())).toMatchObject({
+      phase: 'stopped',
+      projectId: undefined,
+      building: false,
+    });
+    // Nothing is polled yet: there is no project to ask about, and the stream stays open for its name.
+    expect(scripted.streams[0]!.aborted).toBe(false);
+    scripted.streams[0]!.emit({ type: 'container_progress', percentage: 10, message: 'Preparing' });
+    expect(store.getState().generations.p1).toBeUndefined();
+    scripted.streams[0]!.emit(created('p1'));
+    expect(scripted.streams[0]!.aborted).toBe(true);
+    await settle();
+    expect(store.getState().generations.p1?.status).toBe('aborted');
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'stopped', projectId: 'p1', building: true });
+    await timers.advance(1000);
+    await settle();
+    expect(selectProjectView(store.getState())).toMatchObject({ phase: 'ready', hasApp: true });
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  // A click stopped before its POST went sends none: store-notifications.node.test.ts.
+  it('closes the stream read on for a name when the store is destroyed', async () => {
+    const { store, scripted } = setup();
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    store.getState().stopWatching();
+    expect(scripted.streams[0]!.aborted).toBe(false);
+    store.destroy();
+    expect(scripted.streams[0]!.aborted).toBe(true);
+  });
+
   it('stops a recovery the same way: stopped (not lost), and the poll that sees the end settles it', async () => {
     const { store, scripted, timers } = setup();
     scripted.setDefaultProject(project('p1', 'generating'));

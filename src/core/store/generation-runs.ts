@@ -48,6 +48,8 @@ export interface Run {
   promise: Promise<GenerationActionResult>;
   resolve: (result: GenerationActionResult) => void;
   phase: RunPhase;
+  /** Its POST has gone out: stopping it no longer keeps it from being sent. */
+  sent: boolean;
 }
 
 /** What the runs get from the slice (and its batcher's `afterPublish` and `publishThen`). */
@@ -63,6 +65,8 @@ export interface GenerationRunsContext extends Pick<FrameBatcher, 'afterPublish'
   log: ((kind: AgentLogKind, text: () => string, key: string | undefined) => void) | undefined;
   requestPublish(timing: PublishTiming): void;
   isDestroyed(): boolean;
+  /** Polls a project the store no longer streams until its build ends (a build stopped, then named). */
+  watchUntilEnded(projectId: string): void;
 }
 
 /** The runs of one store. */
@@ -106,6 +110,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
   const { client, now, registry, pollers, persistence, stats, log, requestPublish, afterPublish } = context;
   const arrivedAt = burstClock(now);
   const runs = new Set<Run>();
+  /** Stopped before their project was named: their streams are read on until `project_created`, and no further. */
+  const naming = new Set<Run>();
   const destroyed = () => context.isDestroyed();
 
   function persist(generation: StoreGeneration): void {
@@ -130,7 +136,14 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const promise = new Promise<GenerationActionResult>((done) => {
       resolve = done;
     });
-    const run: Run = { generation, controller: new AbortController(), promise, resolve, phase: { name: 'streaming' } };
+    const run: Run = {
+      generation,
+      controller: new AbortController(),
+      promise,
+      resolve,
+      phase: { name: 'streaming' },
+      sent: false,
+    };
     runs.add(run);
     return run;
   }
@@ -221,6 +234,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
 
   /** The stream's call resolved: the machine hears how it closed; a drop with a known project is recovered. */
   function settle(run: Run, result: GenerationResult): void {
+    // A stream read on for its project's name has ended, named or not.
+    naming.delete(run);
     if (run.phase.name === 'settled') return;
     const { generation } = run;
     if (generation.removed || destroyed()) {
@@ -259,7 +274,10 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
   }
 
   function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
-    if (run.phase.name === 'settled' || destroyed()) return;
+    if (run.phase.name === 'settled' || destroyed()) {
+      if (naming.has(run)) nameAfterStop(run, event);
+      return;
+    }
     const { generation } = run;
     const first = generation.eventCount === 0;
     const before = generation.status;
@@ -316,6 +334,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     // The click shows first, its POST goes after (see FrameBatcher.publishThen). A run stopped by then has settled, and
     // the client sends nothing on an aborted signal.
     context.publishThen(() => {
+      run.sent = !run.controller.signal.aborted;
       const streamOptions = {
         signal: run.controller.signal,
         onEvent: (event: AgentEvent, eventId?: number) => onEvent(run, event, eventId),
@@ -338,25 +357,54 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     return run.promise;
   }
 
+  /**
+   * A build stopped before its project was named goes on at the server and would be lost to this page: its stream is
+   * read on until `project_created` (the machine takes the name, nothing else), then closed, and the project polled
+   * until the build ends, as any stopped build is.
+   */
+  function nameAfterStop(run: Run, event: AgentEvent): void {
+    const { generation } = run;
+    if (generation.removed || destroyed()) return endNaming(run);
+    if (event.type !== 'project_created' || reduceGenerationEvent(generation, event, now()) === 'ignored') return;
+    endNaming(run);
+    const { projectId } = generation;
+    if (projectId === undefined) return;
+    log?.('action', () => `The stopped build is project ${projectId}: watching its status`, generation.key);
+    registry.keyByProject(generation);
+    persist(generation);
+    registry.touch(generation);
+    requestPublish('now');
+    context.watchUntilEnded(projectId);
+  }
+
+  function endNaming(run: Run): void {
+    naming.delete(run);
+    run.controller.abort();
+  }
+
   function findRun(key: string | undefined): Run | undefined {
     if (key === undefined) return undefined;
     for (const run of runs) if (run.generation.key === key) return run;
     return undefined;
   }
 
-  /** Stops watching a run (the person, or the store's end): the machine settles it at once; a stream is closed. */
-  function stopWatching(run: Run, message: string): void {
+  /**
+   * Stops watching a run (the person, or the store's end): the machine settles it at once; a stream is closed, or,
+   * when the person stops a sent POST whose project is not named yet, read on until it is (`nameAfterStop`).
+   */
+  function stopWatching(run: Run, message: string, readOnToName = false): void {
     log?.('action', () => message, run.generation.key);
     dispatch(run.generation, { type: 'stop_watching', error: new AgentApiError('aborted', message), at: now() });
     resolveRun(run);
-    run.controller.abort();
+    if (readOnToName && run.sent && run.generation.projectId === undefined) naming.add(run);
+    else run.controller.abort();
   }
 
   function cancel(key: string | undefined = registry.currentKey): string | undefined {
     const run = findRun(key);
     if (run === undefined) return;
     // The stream or the recovery alike: the person stopped watching (the build may go on).
-    stopWatching(run, 'Stopped watching.');
+    stopWatching(run, 'Stopped watching.', run.phase.name === 'streaming');
     return run.generation.projectId;
   }
 
@@ -391,6 +439,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     },
     destroy() {
       for (const run of [...runs]) stopWatching(run, 'The store was destroyed.');
+      for (const run of [...naming]) endNaming(run);
     },
   };
 }

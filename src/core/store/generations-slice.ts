@@ -174,6 +174,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     afterPublish,
     publishThen,
     isDestroyed: () => destroyed,
+    watchUntilEnded,
   });
 
   /** A generation for a project the store did not start (a reload, an opened project), recovered if unfinished. */

@@ -103,7 +103,8 @@ const stays: Cells = Object.fromEntries(live.map((status) => [status, status]));
 /** The transitions: for each action case, the status it leads to from each status it applies in. */
 export const generationTransitions: Readonly<Record<GenerationActionCase, Readonly<Cells>>> = {
   started: { idle: 'submitting' },
-  project_created: toProvisioning,
+  // A build stopped before its project was named still learns the name (the store reads on until it comes, and polls).
+  project_created: { ...toProvisioning, aborted: 'aborted' },
   container_progress: toProvisioning,
   container_ready: toGenerating,
   file_created: toGenerating,
