@@ -8,8 +8,9 @@ import { createBudgetScope } from './budget-scope.js';
 import { createTeamAnswers, defaultTeamAnswersCacheMs } from './team-answers.js';
 import { createProjectRoutes } from './project-routes.js';
 import { routeOf } from './proxy-router.js';
-import { noteProjectStatus, waitForStatusClaim } from './status-records.js';
-import { maxCachedStatusChars, ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
+import { createStatusRoute } from './status-route.js';
+import { createRelayingProjects } from './relaying-projects.js';
+import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
 import { createDrainState, reserveStream } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
@@ -22,16 +23,7 @@ import { buildAnswer, cappedRetryAfterMs, type AnswerContext } from './upstream-
 import { returnUrlLoopbackOnly, returnUrlUnconfigured } from './return-url.js';
 import { createQuotas, quotaExceededResponse, type Usage } from './quota.js';
 import type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
-import {
-  errorBody,
-  errorResponse,
-  jsonHeaders,
-  ProxyRefusal,
-  proxyMessages,
-  retryAfterSeconds,
-  relayedResponse,
-  type RelayedJson,
-} from './proxy-responses.js';
+import { errorResponse, ProxyRefusal, proxyMessages, retryAfterSeconds, relayedResponse } from './proxy-responses.js';
 import { defaultHeadersTimeoutMs } from './upstream-timeouts.js';
 import { createUpstreamCaller, isUpstreamTimeout } from './upstream-call.js';
 import {
@@ -42,7 +34,6 @@ import {
   readJsonObjectBody,
   shapeOfUnknownPath,
   type AgentProxyUser,
-  type RoutePolicy,
 } from './route-policy.js';
 
 export type { AgentProxyHandler, AgentProxyOptions, ProxyLogEntry } from './proxy-types.js';
@@ -104,14 +95,23 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     timers,
   });
   const drainState = createDrainState(maxStreamsPerUser);
-  const inflightStatus = new Map<string, Promise<RelayedJson>>();
   const countedRoutes = createBudgetScope(budgetScope);
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
   const quotas = createQuotas(options.quota, store, now, log);
-  const relayContext = { store, timers, ...relaying, log, now, drainState, onGeneration: options.onGeneration };
+  const relayingProjects = createRelayingProjects();
+  const relayContext = {
+    store,
+    timers,
+    ...relaying,
+    log,
+    now,
+    drainState,
+    relayingProjects,
+    onGeneration: options.onGeneration,
+  };
   const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
   const answerContext = (userId: string): AnswerContext => ({
     userId,
@@ -120,6 +120,18 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     maxDepth: maxJsonDepth,
     maxRetryAfterMs,
     now,
+  });
+
+  const projectStatus = createStatusRoute({
+    store,
+    now,
+    statusCacheMs,
+    upstream,
+    relayingProjects,
+    log,
+    answerContext,
+    acquire,
+    noteUpstreamLimit,
   });
 
   function unreachable(method: string, route: AgentRouteName): never {
@@ -147,61 +159,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     log({ level: 'warn', event: 'upstream_rate_limited', method, route, status: 429 });
     if (limits !== undefined && countedRoutes.learn(route))
       log({ level: 'warn', event: 'budget_widened', method, route, reason: 'the upstream limits this family too' });
-  }
-
-  async function projectStatus(projectId: string, userId: string, policy: RoutePolicy): Promise<Outcome> {
-    const { shape } = policy;
-    const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
-    if (cached !== undefined)
-      return {
-        response: new Response(cached.body, { status: cached.status, headers: jsonHeaders(cached.contentType) }),
-        cache: 'hit',
-      };
-    let pending = inflightStatus.get(projectId);
-    const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
-    if (pending === undefined) {
-      pending = (async (): Promise<RelayedJson> => {
-        const claimed = await waitForStatusClaim(store, projectId, now);
-        if (claimed !== true) return claimed;
-        try {
-          await acquire(userId, 'getProject');
-        } catch (thrown) {
-          if (!(thrown instanceof ProxyRefusal)) throw thrown;
-          return {
-            status: thrown.status,
-            body: errorBody(shape, thrown.message),
-            retryAfter: String(thrown.extra.retryAfterSeconds ?? 1),
-          };
-        }
-        const response = await upstream.call(
-          upstream.url('getProject', { projectId }, new URLSearchParams()),
-          'GET',
-          undefined,
-          false,
-        );
-        if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
-        await noteUpstreamLimit(response, 'getProject', 'GET');
-        const { relayed, succeeded, reason } = await buildAnswer(response, policy, answerContext(userId));
-        if (reason !== undefined)
-          log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: 'getProject', projectId, reason });
-        // Only a success is kept: a failure (a 2xx whose body says it failed too) is neither cached nor recorded.
-        const kept = succeeded && relayed.status === 200;
-        if (kept && statusCacheMs > 0 && relayed.body.length <= maxCachedStatusChars) {
-          const expiresAt = now() + statusCacheMs;
-          await store.setCachedStatus(projectId, {
-            status: 200,
-            body: relayed.body,
-            contentType: 'application/json',
-            expiresAt,
-          });
-        }
-        // Without a cache too: the project list and a lost stream's turn learn from every status answer.
-        if (kept) await noteProjectStatus(store, projectId, userId, relayed.body, now());
-        return relayed;
-      })().finally(() => inflightStatus.delete(projectId));
-      inflightStatus.set(projectId, pending);
-    }
-    return { response: relayedResponse(await pending), cache };
   }
 
   async function handle(request: Request, entry: ProxyLogEntry): Promise<Outcome> {

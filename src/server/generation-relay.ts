@@ -12,6 +12,7 @@ import { recordGeneration, type GenerationRecording } from './generation-recorde
 import { generationRecordOf, type GenerationRecord } from './generation-records.js';
 import type { ProxyStore } from './proxy-store.js';
 import type { ProxyLogEntry } from './proxy-types.js';
+import type { RelayingProjects } from './relaying-projects.js';
 import { withStreamDeadlines, type StreamDeadlines } from './upstream-timeouts.js';
 
 /** What the relay needs of the proxy around it. */
@@ -32,6 +33,8 @@ export interface GenerationRelayContext {
   /** Called once the relay has ended (the user's stream reservation is given back). */
   onClosed?: (() => void) | undefined;
   drainState: ReturnType<typeof createDrainState>;
+  /** Where the project is held as building while the upstream stream is open (the status route reads it). */
+  relayingProjects: RelayingProjects;
 }
 
 /** Relays an upstream generation stream to the browser (see the module comment). */
@@ -46,6 +49,13 @@ export function relayGenerationStream(
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recordedProject: string | undefined;
+  // Held from the moment the project is known until the upstream stream is over (not when the browser leaves).
+  let upstreamOver = false;
+  let releaseProject: (() => void) | undefined;
+  const holdProject = (projectId: string) => {
+    if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId);
+  };
+  if (turn.projectId !== undefined) holdProject(turn.projectId);
   const internalError = (reason: string, projectId?: string) =>
     log({
       level: 'error',
@@ -103,6 +113,7 @@ export function relayGenerationStream(
           return false;
         }
         log({ level: 'info', event: 'ownership_recorded', method: 'POST', route, externalUserId: userId, projectId });
+        holdProject(projectId);
         return true;
       } catch (error) {
         internalError(`ownership not recorded: ${String(error)}`, projectId);
@@ -150,7 +161,10 @@ export function relayGenerationStream(
       }),
   });
   const started = now();
+  // The upstream side's end (its end or terminal event, a failure, a deadline, a drain); never the browser leaving.
   void relayed.done.then((outcome) => {
+    upstreamOver = true;
+    releaseProject?.();
     forgetStream();
     context.onClosed?.();
     const reasons = [

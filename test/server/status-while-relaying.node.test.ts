@@ -1,0 +1,242 @@
+/**
+ * While this proxy relays a build of a project (the upstream stream is open), its status route answers a terminal
+ * status of that project as `generating`: the upstream's first status after a follow-up starts may still say
+ * `ready`, and a browser that stopped watching would settle the build as completed while it goes on.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryProxyStore, type AgentProxyOptions, type ProxyStore } from 'agent-embed/server';
+import type { ProjectListBody } from 'agent-embed/core';
+import {
+  createBodyReader,
+  createManualTimers,
+  createScriptedProxy,
+  createScriptedStream,
+  json,
+  type UpstreamCall,
+} from './scripted-upstream.js';
+
+const appOrigin = 'https://app.example.test';
+const basePath = '/api/agent';
+type Stream = ReturnType<typeof createScriptedStream>;
+
+/**
+ * A proxy for alice (who owns p-alice, p-other and p-new) in front of an upstream that answers each generate and
+ * follow-up with a new scripted stream and each status with `statuses` (default `ready`); its clock stands still.
+ */
+function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore } = {}) {
+  const statuses: Record<string, string> = {};
+  const streams: Stream[] = [];
+  const answer = (call: UpstreamCall) => {
+    if (call.method === 'POST') {
+      const stream = createScriptedStream();
+      streams.push(stream);
+      return stream.response();
+    }
+    const projectId = call.url.pathname.split('/').pop() ?? '';
+    return json({
+      status: true,
+      project_id: projectId,
+      app_url: `https://${projectId}.example`,
+      project_status: statuses[projectId] ?? 'ready',
+      name: 'App',
+    });
+  };
+  const store =
+    options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-other': 'alice', 'p-new': 'alice' } });
+  const proxied = createScriptedProxy(answer, {
+    basePath,
+    authorize: () => ({ externalUserId: 'alice' }),
+    appUrl: appOrigin,
+    timers: createManualTimers(),
+    heartbeatMs: 0,
+    upstreamIdleTimeoutMs: 0,
+    upstreamStreamTimeoutMs: 0,
+    statusCacheMs: 0,
+    now: () => 1_000_000,
+    ...options,
+    store,
+  });
+  const post = (path: string, signal?: AbortSignal) =>
+    proxied.proxy(
+      new Request(`${appOrigin}${basePath}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'Add a dark mode toggle please' }),
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    );
+  const statusText = async (projectId = 'p-alice') => {
+    const response = await proxied.proxy(new Request(`${appOrigin}${basePath}/agent/project/${projectId}`));
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const status = async (projectId = 'p-alice') =>
+    (JSON.parse(await statusText(projectId)) as { project_status: string }).project_status;
+  const closedStreams = () => proxied.logs.filter((entry) => entry.event === 'stream_closed').length;
+  /** Ends the upstream stream and waits until the proxy has read it to its end. */
+  const endUpstream = async (stream: Stream, projectId = 'p-alice') => {
+    const closed = closedStreams();
+    stream.event({ type: 'stream_end', project_id: projectId });
+    stream.close();
+    await expect.poll(closedStreams).toBe(closed + 1);
+  };
+  return { ...proxied, store, statuses, streams, post, status, statusText, endUpstream };
+}
+
+describe('the status route while this proxy relays a build of the project', () => {
+  it('answers a follow-up’s project as generating while its upstream stream is open, then as the upstream says', async () => {
+    const { post, status, statusText, streams, endUpstream } = createProxy();
+    expect(await status()).toBe('ready');
+    const followUp = await post('/agent/generate/p-alice');
+    expect(followUp.status).toBe(200);
+    const [stream] = streams;
+    const midBuild = await statusText();
+    expect(JSON.parse(midBuild)).toMatchObject({ project_status: 'generating' });
+    stream!.event({ type: 'file_created', path: 'src/App.tsx' });
+    expect(await status()).toBe('generating');
+
+    await endUpstream(stream!);
+    const after = await statusText();
+    expect(JSON.parse(after)).toMatchObject({ project_status: 'ready' });
+    // Only project_status is rewritten: every other field is the allow-listed answer's, in its place.
+    expect(midBuild).toBe(JSON.stringify({ ...JSON.parse(after), project_status: 'generating' }));
+    await followUp.body?.cancel();
+  });
+
+  it.each(['failed', 'credits_exhausted'])('answers an upstream %s as generating mid-build', async (terminal) => {
+    const { post, status, statuses, streams, endUpstream } = createProxy();
+    statuses['p-alice'] = terminal;
+    const followUp = await post('/agent/generate/p-alice');
+    expect(await status()).toBe('generating');
+    await endUpstream(streams[0]!);
+    expect(await status()).toBe(terminal);
+    await followUp.body?.cancel();
+  });
+
+  it.each([
+    ['the request is aborted', 'abort'],
+    ['the body is cancelled', 'cancel'],
+  ] as const)(
+    'still answers generating after the browser stopped watching (%s), until the upstream ends',
+    async (_, how) => {
+      const { post, status, streams, logs, endUpstream } = createProxy();
+      const stopWatching = new AbortController();
+      const followUp = await post('/agent/generate/p-alice', stopWatching.signal);
+      const [stream] = streams;
+      stream!.event({ type: 'file_created', path: 'src/App.tsx' });
+      if (how === 'abort') stopWatching.abort();
+      else await followUp.body?.cancel();
+      await expect.poll(() => logs.some((entry) => entry.event === 'browser_disconnected')).toBe(true);
+      expect(stream!.state.cancelled).toBe(false);
+
+      expect(await status()).toBe('generating');
+      stream!.event({ type: 'file_created', path: 'src/Theme.tsx' });
+      expect(await status()).toBe('generating');
+      await endUpstream(stream!);
+      expect(await status()).toBe('ready');
+    },
+  );
+
+  it('changes nothing for a generate before project_created, and answers generating after it while open', async () => {
+    const { post, status, streams, endUpstream } = createProxy();
+    const generate = await post('/agent/generate');
+    expect(generate.status).toBe(200);
+    const [stream] = streams;
+    const browser = createBodyReader(generate.body);
+    stream!.event({ type: 'container_progress', message: 'Provisioning', percentage: 10 });
+    expect(await status('p-new')).toBe('ready');
+
+    stream!.event({ type: 'project_created', project_id: 'p-new' });
+    let seen = '';
+    while (!seen.includes('project_created')) seen += (await browser.next()) ?? '';
+    expect(await status('p-new')).toBe('generating');
+    expect(await status('p-alice')).toBe('ready');
+
+    await endUpstream(stream!, 'p-new');
+    expect(await status('p-new')).toBe('ready');
+    await browser.cancel();
+  });
+
+  it('rewrites a cached status on its way out, and the cache keeps the upstream’s own answer', async () => {
+    const { post, status, statusText, streams, upstream, endUpstream, logs } = createProxy({ statusCacheMs: 60_000 });
+    const followUp = await post('/agent/generate/p-alice');
+    const statusCalls = () => upstream.calls.filter((call) => call.method === 'GET').length;
+    expect(await status()).toBe('generating');
+    expect(await status()).toBe('generating');
+    expect(statusCalls()).toBe(1);
+    expect(logs.filter((entry) => entry.route === 'getProject').map((entry) => entry.cache)).toEqual(['miss', 'hit']);
+
+    await endUpstream(streams[0]!);
+    // The clock stands still: the cached answer is still fresh, and it is the upstream's.
+    expect(JSON.parse(await statusText())).toMatchObject({
+      project_status: 'ready',
+      app_url: 'https://p-alice.example',
+    });
+    expect(statusCalls()).toBe(1);
+    await followUp.body?.cancel();
+  });
+
+  it('rewrites a coalesced status answer too', async () => {
+    const { post, status, streams, endUpstream, logs } = createProxy();
+    const followUp = await post('/agent/generate/p-alice');
+    expect(await Promise.all([status(), status(), status()])).toEqual(['generating', 'generating', 'generating']);
+    expect(logs.filter((entry) => entry.route === 'getProject').map((entry) => entry.cache)).toContain('coalesced');
+    await endUpstream(streams[0]!);
+    await followUp.body?.cancel();
+  });
+
+  it('leaves another project, and a status that is not terminal, as the upstream says', async () => {
+    const { post, status, statuses, streams, endUpstream } = createProxy();
+    const followUp = await post('/agent/generate/p-alice');
+    expect(await status('p-other')).toBe('ready');
+    for (const building of ['provisioning', 'generating', 'deploying']) {
+      statuses['p-alice'] = building;
+      expect(await status()).toBe(building);
+    }
+    statuses['p-alice'] = 'ready';
+    expect(await status()).toBe('generating');
+    await endUpstream(streams[0]!);
+    await followUp.body?.cancel();
+  });
+
+  it('holds the project while any of two overlapping relays of it is open', async () => {
+    const { post, status, streams, endUpstream } = createProxy();
+    const first = await post('/agent/generate/p-alice');
+    const second = await post('/agent/generate/p-alice');
+    expect(await status()).toBe('generating');
+    await endUpstream(streams[0]!);
+    expect(await status()).toBe('generating');
+    await endUpstream(streams[1]!);
+    expect(await status()).toBe('ready');
+    await first.body?.cancel();
+    await second.body?.cancel();
+  });
+
+  it('knows only its own relays: another instance on the same store answers as the upstream says', async () => {
+    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const relaying = createProxy({ store });
+    const other = createProxy({ store });
+    const followUp = await relaying.post('/agent/generate/p-alice');
+    expect(await relaying.status()).toBe('generating');
+    expect(await other.status()).toBe('ready');
+    await relaying.endUpstream(relaying.streams[0]!);
+    await followUp.body?.cancel();
+  });
+
+  it('keeps the project list from saying ready mid-build after a status poll', async () => {
+    const { proxy, post, status, streams, endUpstream } = createProxy();
+    const listed = async () => {
+      const response = await proxy(new Request(`${appOrigin}${basePath}/projects`));
+      const { projects } = (await response.json()) as ProjectListBody;
+      return projects.find((project) => project.project_id === 'p-alice')?.project_status;
+    };
+    const followUp = await post('/agent/generate/p-alice');
+    expect(await status()).toBe('generating');
+    expect(await listed()).toBe('generating');
+
+    await endUpstream(streams[0]!);
+    expect(await status()).toBe('ready');
+    expect(await listed()).toBe('ready');
+    await followUp.body?.cancel();
+  });
+});
