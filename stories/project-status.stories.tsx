@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ProjectStatus } from 'agent-embed';
+import { defaultErrorLabels, ProjectStatus } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
 import { expect, waitFor, within } from 'storybook/test';
 import {
@@ -50,13 +50,20 @@ function pollRefused(after: (agent: StoryAgent) => Promise<void>): AgentStoryPar
   };
 }
 
-function refusedStory(parameters: AgentStoryParameters, message: string, watchStatus: 'error' | 'loading'): Story {
+/** A refused poll in the end user's words: the API's own message (`apiMessage`) is the agency's, never shown. */
+function refusedStory(
+  parameters: AgentStoryParameters,
+  words: string,
+  apiMessage: string,
+  watchStatus: 'error' | 'loading',
+): Story {
   return {
     parameters: agentParameters(parameters),
     play: async ({ canvasElement }) => {
       const { region, view } = status(canvasElement);
-      await waitFor(() => expect(view.getByText(`Could not load the status: ${message}`)).toBeInTheDocument());
+      await waitFor(() => expect(view.getByText(`Could not load the status: ${words}`)).toBeInTheDocument());
       await expect(region).toHaveAttribute('data-state', watchStatus);
+      await expect(region).not.toHaveTextContent(apiMessage);
     },
   };
 }
@@ -143,7 +150,11 @@ export const NotFound: Story = {
   play: async ({ canvasElement }) => {
     const { region, view } = status(canvasElement);
     await waitFor(() => expect(region).toHaveAttribute('data-state', 'error'));
-    await expect(view.getByText(`Could not load the status: ${agentApiMessages.projectNotFound}`)).toBeInTheDocument();
+    await expect(
+      view.getByText(`Could not load the status: ${defaultErrorLabels.notFound.project}`),
+    ).toBeInTheDocument();
+    await expect(region.querySelector('.ae-badge')).toHaveTextContent('Not found');
+    await expect(region).toHaveAttribute('data-phase', 'gone');
     await expect(view.queryByRole('link')).not.toBeInTheDocument();
   },
 };
@@ -160,21 +171,25 @@ export const PausedWhileHidden: Story = {
 // 429 is retried after Retry-After, so the poller is still loading; the others stop it.
 export const RateLimited: Story = refusedStory(
   pollRefused((agent) => agent.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'getProject' })),
+  defaultErrorLabels.kinds.rate_limited,
   agentApiMessages.tooManyAttempts,
   'loading',
 );
 export const Unauthorized: Story = refusedStory(
   pollRefused(prepare.unauthorized.setup),
+  defaultErrorLabels.kinds.unauthorized,
   agentApiMessages.unauthorized,
   'error',
 );
 export const TokenExpired: Story = refusedStory(
   pollRefused(prepare.expired.setup),
+  defaultErrorLabels.kinds.token_expired,
   agentApiMessages.tokenExpired,
   'error',
 );
 export const TeamSuspended: Story = refusedStory(
   pollRefused(prepare.suspended.setup),
+  defaultErrorLabels.kinds.suspended,
   agentApiMessages.suspended,
   'error',
 );

@@ -467,3 +467,48 @@ describe('a project this page did not build (given by id, with only its status t
     );
   });
 });
+
+describe('a project that is gone', () => {
+  it('after a reload, a saved project whose status answers 404 is "Not found" everywhere, and the form starts a new one', async () => {
+    const user = { id: 'grace', name: 'Grace Hopper', email: 'grace@example.com' };
+    const before = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      { provider: { externalUser: user } },
+    );
+    await before.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await before.user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
+    before.unmount();
+
+    // The next page meets a proxy (and an API) that no longer knows the project: deleted, or a memory store restarted.
+    const after = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+        <ProjectStatus />
+        <AppPreview />
+      </>,
+      { mock: { api: createMockAgentApi({ speed: 'instant', rateLimit: false }) }, provider: { externalUser: user } },
+    );
+    const status = screen.getByRole('region', { name: 'Project status' });
+    await waitFor(() => expect(status).toHaveAttribute('data-phase', 'gone'));
+    expect(status.querySelector('.ae-badge')).toHaveTextContent('Not found');
+    expect(status).toHaveTextContent(
+      'Could not load the status: This project could not be found. It may have been removed; start a new one.',
+    );
+    expect(buildLog()).toHaveAttribute('data-phase', 'gone');
+    expect(within(buildLog()).getByRole('alert')).toHaveTextContent('This project could not be found.');
+    expect(screen.queryByText('Ready')).toBeNull();
+    expect(screen.queryByText('Your app is ready.')).toBeNull();
+    const stage = screen.getByRole('region', { name: 'App preview' });
+    expect(stage.querySelector('iframe')).toBeNull();
+    expect(stage).not.toHaveTextContent('Your app will appear here');
+    // Nothing to refine: the form is a new project's.
+    expect(screen.queryByRole('form', { name: 'Refine your app' })).toBeNull();
+    await after.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+  });
+});

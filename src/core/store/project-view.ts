@@ -13,7 +13,8 @@ import type { ProjectSnapshot } from './project-poller.js';
 /**
  * Where a project stands, for people. `stopped`: the person stopped watching the stream, the build may still
  * finish on the server (it is watched by polling until it does). `interrupted`: the connection was lost and the
- * outcome could not be found out.
+ * outcome could not be found out. `gone`: the project's status answers that it does not exist, or not for this person
+ * (deleted, or a proxy that no longer knows it): nothing of it can be shown or changed.
  */
 export type ProjectPhase =
   | 'idle'
@@ -25,7 +26,8 @@ export type ProjectPhase =
   | 'ready'
   | 'failed'
   | 'credits_exhausted'
-  | 'interrupted';
+  | 'interrupted'
+  | 'gone';
 
 /** Which stage the build's one progress value is in. */
 export type ProgressStage = 'none' | 'sending' | 'container' | 'generating' | 'done';
@@ -68,7 +70,7 @@ export interface ProjectView {
   filesCreated: number;
   filesModified: number;
   steps: number;
-  /** Why the build ended badly (not for refusals, see `refusal`). */
+  /** Why the build ended badly (not for refusals, see `refusal`), or why the project is `gone`. */
   error: AgentApiError | undefined;
   /** The latest request was refused before it started (validation, credits, rate limit...). */
   refusal: AgentApiError | undefined;
@@ -130,6 +132,12 @@ function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase |
 
 const ended: ReadonlySet<ProjectPhase> = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
 
+/** A status poll refused for good because the project is not there for this person. */
+function isGone(snapshot: ProjectSnapshot | undefined): boolean {
+  const kind = snapshot?.status === 'error' ? snapshot.error?.kind : undefined;
+  return kind === 'not_found' || kind === 'forbidden';
+}
+
 /** Activity (files and steps) moves the bar towards, never onto, the end: it fills only when the build ends. */
 function activityShare(activity: number): number {
   return 1 - Math.exp(-activity / 30);
@@ -137,7 +145,8 @@ function activityShare(activity: number): number {
 
 function progressOf(phase: ProjectPhase, generation: GenerationState | undefined): ProjectProgress {
   if (ended.has(phase)) return { value: 100, stage: 'done', message: undefined };
-  if (generation === undefined || phase === 'idle') return { value: 0, stage: 'none', message: undefined };
+  if (generation === undefined || phase === 'idle' || phase === 'gone')
+    return { value: 0, stage: 'none', message: undefined };
   if (phase === 'submitting') return { value: 2, stage: 'sending', message: undefined };
   const activity = generation.files.length + generation.toolCount;
   const isNewProject = generation.kind === 'generate';
@@ -162,14 +171,15 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
   const snapshot = projectId === undefined ? undefined : state.projects[projectId];
   const project = snapshot?.project;
   const polled = phaseOfProjectStatus(project?.project_status);
-  const phase = phaseOf(generation, polled);
+  // A live stream is fresher than a poll; once nothing streams, a project that is not there is not there.
+  const busy = isGenerationBusy(generation);
+  const phase = !busy && isGone(snapshot) ? 'gone' : phaseOf(generation, polled);
   // The status endpoint is fresher than the stream once the stream is over.
   const rawAppUrl =
     (generationOutcome(generation) === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
   const appUrl = safeHttpUrl(rawAppUrl ?? project?.app_url);
   const refusal = generation?.refused === true ? generation.error : undefined;
-  const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
-  const busy = isGenerationBusy(generation);
+  const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted' || phase === 'gone';
   const counts = generation === undefined ? undefined : generationCounts(generation);
   return {
     key,
@@ -186,14 +196,19 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     appUrl,
     unsafeAppUrl: appUrl === undefined && typeof (rawAppUrl ?? project?.app_url) === 'string',
     hasApp: phase === 'ready' && appUrl !== undefined,
-    previewUrl: phase === 'ready' || isPreviewable(generation) ? appUrl : undefined,
+    previewUrl: phase === 'ready' || (phase !== 'gone' && isPreviewable(generation)) ? appUrl : undefined,
     kind: generation?.kind,
     mode: generation?.mode,
     lastPrompt: generation === undefined || generation.prompt === '' ? undefined : generation.prompt,
     filesCreated: counts?.filesCreated ?? 0,
     filesModified: counts?.filesModified ?? 0,
     steps: counts?.steps ?? 0,
-    error: endedBadly && refusal === undefined ? (generation?.error ?? snapshot?.error) : undefined,
+    error:
+      phase === 'gone'
+        ? snapshot?.error
+        : endedBadly && refusal === undefined
+          ? (generation?.error ?? snapshot?.error)
+          : undefined,
     refusal,
     generation,
     snapshot,

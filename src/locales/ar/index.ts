@@ -16,6 +16,7 @@ export const ar: AgentLabels = {
     failed: 'فشل',
     credits_exhausted: 'نفد الرصيد',
     interrupted: 'انقطع الاتصال',
+    gone: 'غير موجود',
   },
   conversation: {
     regionLabel: 'المحادثة',
@@ -143,6 +144,7 @@ export const ar: AgentLabels = {
       credits_exhausted: 'نفد رصيدك.',
       failed: 'فشل البناء.',
       interrupted: 'انقطع الاتصال.',
+      gone: 'تعذّر العثور على هذا المشروع.',
     },
   },
   projectStatus: {
@@ -175,6 +177,7 @@ export const ar: AgentLabels = {
       failed: 'لم يكتمل البناء، فلا يوجد ما يُعرض.',
       credits_exhausted: 'توقف البناء عند نفاد الرصيد.',
       interrupted: 'لم نتمكن من معرفة نتيجة البناء.',
+      gone: 'تعذّر العثور على هذا المشروع. ربما حُذف؛ ابدأ مشروعًا جديدًا.',
     },
     stoppedUnnamed: 'إن أكمل الخادم البناء رغم ذلك، فسيكون التطبيق ضمن مشاريعك.',
     unsafeUrl: 'عنوان التطبيق ليس عنوان ويب، لذا لا يمكن معاينته.',

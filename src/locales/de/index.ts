@@ -16,6 +16,7 @@ export const de: AgentLabels = {
     failed: 'Fehlgeschlagen',
     credits_exhausted: 'Kein Guthaben mehr',
     interrupted: 'Verbindung verloren',
+    gone: 'Nicht gefunden',
   },
   conversation: {
     regionLabel: 'Unterhaltung',
@@ -155,6 +156,7 @@ export const de: AgentLabels = {
       credits_exhausted: 'Ihr Guthaben ist aufgebraucht.',
       failed: 'Der Build ist fehlgeschlagen.',
       interrupted: 'Die Verbindung ist abgerissen.',
+      gone: 'Dieses Projekt wurde nicht gefunden.',
     },
   },
   projectStatus: {
@@ -187,6 +189,7 @@ export const de: AgentLabels = {
       failed: 'Der Build wurde nicht fertig, daher gibt es nichts zu zeigen.',
       credits_exhausted: 'Der Build wurde abgebrochen, weil das Guthaben aufgebraucht war.',
       interrupted: 'Wir konnten nicht herausfinden, wie der Build ausgegangen ist.',
+      gone: 'Dieses Projekt wurde nicht gefunden. Vielleicht wurde es entfernt; beginnen Sie ein neues.',
     },
     stoppedUnnamed: 'Wenn der Server die App trotzdem fertig baut, finden Sie sie unter Ihren Projekten.',
     unsafeUrl: 'Die Adresse der App ist keine Webadresse und kann daher nicht angezeigt werden.',

@@ -16,6 +16,7 @@ export const es: AgentLabels = {
     failed: 'Falló',
     credits_exhausted: 'Sin créditos',
     interrupted: 'Conexión perdida',
+    gone: 'No encontrado',
   },
   conversation: {
     regionLabel: 'Conversación',
@@ -159,6 +160,7 @@ export const es: AgentLabels = {
       credits_exhausted: 'Se te acabaron los créditos.',
       failed: 'La compilación falló.',
       interrupted: 'Se perdió la conexión.',
+      gone: 'No se encontró este proyecto.',
     },
   },
   projectStatus: {
@@ -191,6 +193,7 @@ export const es: AgentLabels = {
       failed: 'La compilación no terminó, así que no hay nada que mostrar.',
       credits_exhausted: 'La compilación se detuvo al agotarse los créditos.',
       interrupted: 'No pudimos saber cómo terminó la compilación.',
+      gone: 'No se encontró este proyecto. Puede que se haya eliminado; empieza uno nuevo.',
     },
     stoppedUnnamed: 'Si el servidor termina la app igualmente, estará entre tus proyectos.',
     unsafeUrl: 'La dirección de la app no es una dirección web, así que no se puede previsualizar.',

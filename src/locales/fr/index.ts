@@ -16,6 +16,7 @@ export const fr: AgentLabels = {
     failed: 'Échec',
     credits_exhausted: 'Crédits épuisés',
     interrupted: 'Connexion perdue',
+    gone: 'Introuvable',
   },
   conversation: {
     regionLabel: 'Conversation',
@@ -160,6 +161,7 @@ export const fr: AgentLabels = {
       credits_exhausted: 'Vous n’avez plus de crédits.',
       failed: 'La construction a échoué.',
       interrupted: 'La connexion a été perdue.',
+      gone: 'Ce projet est introuvable.',
     },
   },
   projectStatus: {
@@ -192,6 +194,7 @@ export const fr: AgentLabels = {
       failed: 'La construction n’a pas abouti : il n’y a rien à afficher.',
       credits_exhausted: 'La construction s’est arrêtée faute de crédits.',
       interrupted: 'Nous n’avons pas pu savoir comment la construction s’est terminée.',
+      gone: 'Ce projet est introuvable. Il a peut-être été supprimé ; commencez-en un nouveau.',
     },
     stoppedUnnamed: 'Si le serveur termine l’application malgré tout, elle figurera parmi vos projets.',
     unsafeUrl: 'L’adresse de l’application n’est pas une adresse web : impossible d’en afficher l’aperçu.',

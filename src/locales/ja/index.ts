@@ -15,6 +15,7 @@ export const ja: AgentLabels = {
     failed: '失敗',
     credits_exhausted: 'クレジット不足',
     interrupted: '接続が切れました',
+    gone: '見つかりません',
   },
   conversation: {
     regionLabel: '会話',
@@ -145,6 +146,7 @@ export const ja: AgentLabels = {
       credits_exhausted: 'クレジットがなくなりました。',
       failed: 'ビルドに失敗しました。',
       interrupted: '接続が切れました。',
+      gone: 'このプロジェクトが見つかりませんでした。',
     },
   },
   projectStatus: {
@@ -177,6 +179,7 @@ export const ja: AgentLabels = {
       failed: 'ビルドが完了しなかったため、表示できるものがありません。',
       credits_exhausted: 'クレジットが尽きたため、ビルドが停止しました。',
       interrupted: 'ビルドの結果を確認できませんでした。',
+      gone: 'このプロジェクトが見つかりませんでした。削除された可能性があります。新しく始めてください。',
     },
     stoppedUnnamed: 'サーバー上でビルドが完了した場合、アプリはプロジェクト一覧に表示されます。',
     unsafeUrl: 'アプリのアドレスが Web アドレスではないため、プレビューできません。',

@@ -16,6 +16,7 @@ export const ptBR: AgentLabels = {
     failed: 'Falhou',
     credits_exhausted: 'Sem créditos',
     interrupted: 'Conexão perdida',
+    gone: 'Não encontrado',
   },
   conversation: {
     regionLabel: 'Conversa',
@@ -159,6 +160,7 @@ export const ptBR: AgentLabels = {
       credits_exhausted: 'Seus créditos acabaram.',
       failed: 'A construção falhou.',
       interrupted: 'A conexão caiu.',
+      gone: 'Este projeto não foi encontrado.',
     },
   },
   projectStatus: {
@@ -191,6 +193,7 @@ export const ptBR: AgentLabels = {
       failed: 'A construção não terminou, então não há nada para mostrar.',
       credits_exhausted: 'A construção parou quando os créditos acabaram.',
       interrupted: 'Não conseguimos saber como a construção terminou.',
+      gone: 'Este projeto não foi encontrado. Pode ter sido removido; comece um novo.',
     },
     stoppedUnnamed: 'Se o servidor concluir o app mesmo assim, ele estará entre seus projetos.',
     unsafeUrl: 'O endereço do app não é um endereço web, por isso não é possível exibir a prévia.',

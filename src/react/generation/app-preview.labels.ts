@@ -36,6 +36,7 @@ export const defaultAppPreviewLabels: AppPreviewLabels = {
     failed: 'The build did not finish, so there is nothing to show.',
     credits_exhausted: 'The build stopped when the credits ran out.',
     interrupted: 'We could not find out how the build ended.',
+    gone: 'This project could not be found. It may have been removed; start a new one.',
   },
   stoppedUnnamed: 'If the server builds it anyway, the app will be among your projects.',
   unsafeUrl: 'The app address is not a web address, so it cannot be previewed.',

@@ -75,10 +75,11 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
   const unsafe = url !== undefined ? safeUrl === undefined : view.phase === 'ready' && view.unsafeAppUrl;
   const state = safeUrl !== undefined ? 'ready' : unsafe ? 'unsafe' : 'empty';
   const hostOrigin = typeof window === 'undefined' ? undefined : window.location.origin;
-  // A build that ended badly is told, with its next step, by the build log when one is on screen: the stage
-  // then stays neutral instead of saying it a second time. Alone, the stage tells it.
+  // A build that ended badly is told, with its next step, by the build log when one is on screen: the stage then
+  // only names the phase (never "Your app will appear here" under a failure), instead of saying it a second time.
+  // Alone, the stage tells it.
   const toldHere = useFailureSlot(url === undefined ? outcomeSlotKey(view) : undefined, slotRank.mention);
-  const stagePhase = toldHere ? view.phase : 'idle';
+  const { phase } = view;
 
   return (
     <section
@@ -93,13 +94,11 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
         <div className="ae-preview-empty" data-phase={view.phase}>
           {view.building && <span className="ae-spinner" aria-hidden="true" />}
           <p className="ae-preview-empty-title">
-            {state === 'unsafe' ? text.unsafeUrl : stagePhase === 'idle' ? text.empty : labels.phase[stagePhase]}
+            {state === 'unsafe' ? text.unsafeUrl : phase === 'idle' ? text.empty : labels.phase[phase]}
           </p>
-          {state !== 'unsafe' && stagePhase !== 'idle' && (
+          {state !== 'unsafe' && phase !== 'idle' && toldHere && (
             <p className="ae-muted">
-              {stagePhase === 'stopped' && view.projectId === undefined
-                ? text.stoppedUnnamed
-                : text.waiting[stagePhase]}
+              {phase === 'stopped' && view.projectId === undefined ? text.stoppedUnnamed : text.waiting[phase]}
             </p>
           )}
         </div>

@@ -83,10 +83,11 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   // view's `building` is its status poll's), or on the server after "Stop watching" (the view's phase is `stopped`).
   const buildingUnwatched = !running && view.building && (shown !== undefined || projectId !== undefined);
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed, or while its
-  // build goes on unwatched: the panel is that project's, not a new one's.
+  // build goes on unwatched: the panel is that project's, not a new one's. A project that is gone takes none.
   const followUpProject =
     projectId ??
     (shown?.projectId !== undefined &&
+    view.phase !== 'gone' &&
     (shown.kind === 'followUp' || isDeployable(shown) || view.phase === 'ready' || buildingUnwatched)
       ? shown.projectId
       : undefined);

@@ -114,5 +114,6 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
     credits_exhausted: 'Your credits ran out.',
     failed: 'The build failed.',
     interrupted: 'The connection was lost.',
+    gone: 'This project could not be found.',
   },
 };

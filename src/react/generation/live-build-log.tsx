@@ -137,6 +137,7 @@ function Outcome({
 }) {
   const { phase, generation } = view;
   const { store } = useAgentContext();
+  const phaseLabels = useAgentLabels().phase;
   const quotaUsedUp = useUsedUpQuota() !== undefined;
   // A build that ended badly is told here, with its next step; other places (the preview's stage) only mention it.
   useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
@@ -222,6 +223,11 @@ function Outcome({
         <div className="ae-outcome" data-phase={phase}>
           <p className="ae-outcome-title">{labels.interrupted}</p>
         </div>
+      );
+    case 'gone':
+      // In the end user's words, with the next step (the API's own message is in the alert's Details).
+      return view.error === undefined ? null : (
+        <ErrorAlert error={view.error} title={phaseLabels.gone} context="project" className="ae-outcome" />
       );
     default:
       return phase satisfies never;

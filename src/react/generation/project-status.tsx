@@ -7,6 +7,8 @@ import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { FormattedText } from '../shared/formatted-text.js';
+import { errorCopy } from '../shared/error-copy.js';
+import { useAgentFormat } from '../provider/use-agent-format.js';
 
 /** Props of `ProjectStatus`: its own, plus any attribute of its root `section`. */
 export type ProjectStatusProps = WithRootProps<
@@ -26,6 +28,7 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
   ref,
 ) {
   const labels = useAgentLabels();
+  const format = useAgentFormat();
   const text = labels.projectStatus;
   const view = useProjectView(projectId, { watch: true });
   const { snapshot, phase } = view;
@@ -86,7 +89,8 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
       {snapshot?.status === 'paused' && <p className="ae-hint">{text.paused}</p>}
       {snapshot?.error !== undefined && (
         <p className="ae-field-error">
-          {text.errorPrefix} {snapshot.error.message}
+          {/* End-user words: the API's own message ("API token has expired.") is the agency's, not theirs. */}
+          {text.errorPrefix} {errorCopy(snapshot.error, labels.errors, 'project', undefined, format)}
         </p>
       )}
     </section>

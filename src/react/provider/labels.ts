@@ -59,6 +59,7 @@ export const defaultLabels: AgentLabels = {
     failed: 'Failed',
     credits_exhausted: 'Out of credits',
     interrupted: 'Connection lost',
+    gone: 'Not found',
   },
   conversation: defaultConversationLabels,
   projectList: defaultProjectListLabels,

@@ -75,7 +75,8 @@ const noSubscription = () => () => {};
  */
 export function outcomeSlotKey(view: Pick<ProjectView, 'phase' | 'projectId' | 'key'>): string | undefined {
   const { phase } = view;
-  if (phase !== 'failed' && phase !== 'credits_exhausted' && phase !== 'interrupted') return undefined;
+  if (phase !== 'failed' && phase !== 'credits_exhausted' && phase !== 'interrupted' && phase !== 'gone')
+    return undefined;
   return `outcome:${view.projectId ?? view.key ?? ''}:${phase}`;
 }
 
