@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { GeneratePanel } from 'agent-embed';
-import { agentApiMessages, type AgentErrorKind } from 'agent-embed/core';
+import { GeneratePanel, LiveBuildLog } from 'agent-embed';
+import { agentApiMessages, type AgentErrorKind, type Usage } from 'agent-embed/core';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, storyAgent, storyPrompt, type AgentStoryParameters, type StoryAgent } from './story-agent.js';
 import { prepare, reach, storyBillingUrl } from './story-states.js';
@@ -330,5 +330,43 @@ export const GivenProjectBuilding: Story = {
       'This app is being built. You can send a follow-up once it is done.',
     );
     await expect(form).toHaveTextContent('Refine your app');
+  },
+};
+
+/** The end user's quota as the agency's proxy reports it, used up (held by the store before render). */
+async function quotaUsedUp(agent: StoryAgent) {
+  const resetsAt = new Date();
+  resetsAt.setUTCHours(24, 0, 0, 0);
+  const usage: Usage = { used: 20, limit: 20, resets_at: resetsAt.toISOString(), period: 'day' };
+  agent.store.setState({
+    resources: { usage: { status: 'success', data: usage, error: undefined, updatedAt: Date.now() } },
+  });
+}
+
+export const FailedWithTheQuotaUsedUp: Story = {
+  name: 'Failed, with the quota used up',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await reach.failed.setup?.(agent);
+      await quotaUsedUp(agent);
+    },
+  }),
+  render: (args) => (
+    <>
+      <GeneratePanel {...args} />
+      <LiveBuildLog />
+    </>
+  ),
+  play: async (context) => {
+    const { form, submit, canvas } = panel(context.canvasElement);
+    await expect(form).toHaveAttribute('data-state', 'failed');
+    // Both say the same: the next build waits for the quota, and nothing offers one that would be refused.
+    await expect(submit()).toBeDisabled();
+    await expect(form).toHaveTextContent('You have used today’s 20 builds.');
+    await expect(canvas.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    // The log's next step is the same wait, never "try again in a moment".
+    const alert = canvas.getByRole('alert');
+    await expect(alert).toHaveTextContent('The build failed.You have used today’s 20 builds.');
+    await expect(alert).not.toHaveTextContent(/try again/i);
   },
 };

@@ -90,5 +90,7 @@ export const Recovering = agreeing(reach.recovering, 'recovering');
 export const Recovered = agreeing(reach.recovered, 'ready');
 export const Interrupted = agreeing(reach.interrupted, 'interrupted');
 export const Stopped = agreeing(reach.cancelled, 'stopped');
+export const StoppedBeforeTheProjectWasNamed = agreeing(reach.stoppedBeforeNamed, 'stopped');
+export const Gone = agreeing(reach.gone, 'gone');
 export const RateLimited = agreeing(reach.rateLimited, 'idle');
 export const TokenExpired = agreeing(reach.expired, 'idle');

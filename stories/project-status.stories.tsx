@@ -64,6 +64,8 @@ function refusedStory(
       await waitFor(() => expect(view.getByText(`Could not load the status: ${words}`)).toBeInTheDocument());
       await expect(region).toHaveAttribute('data-state', watchStatus);
       await expect(region).not.toHaveTextContent(apiMessage);
+      // Polling stopped: nothing says it is still loading.
+      if (watchStatus === 'error') await expect(region).not.toHaveTextContent('Loading');
     },
   };
 }

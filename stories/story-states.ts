@@ -170,6 +170,20 @@ export const reach = {
       );
     },
   },
+  /** Stopped before the stream named its project: nothing here can follow the build. */
+  stoppedBeforeNamed: {
+    setup: async (agent) => {
+      await inject(agent, { kind: 'pause_after', events: 0 });
+      await generateUntil(agent, status('submitting'));
+      agent.store.getState().stopWatching();
+      await waitForStore(
+        agent.store,
+        (state) => state.currentKey !== undefined && state.generations[state.currentKey]?.status === 'aborted',
+      );
+    },
+  },
+  /** A project opened from an old link or a saved page that its status answers is not there (404). */
+  gone: { setup: async (agent) => void (await agent.store.getState().openProject('proj_removed_4821')) },
   rateLimited: generateTo('failed', prepare.rateLimited.setup),
   unauthorized: generateTo('failed', prepare.unauthorized.setup),
   expired: generateTo('failed', prepare.expired.setup),

@@ -19,7 +19,7 @@ import { useLatestCallback } from '../shared/use-latest-callback.js';
 import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
-import { quotaResetText } from '../shared/error-copy.js';
+import { quotaCopy } from '../shared/error-copy.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useUsedUpQuota } from '../usage/use-usage.js';
 
@@ -107,14 +107,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const quota = useUsedUpQuota();
   const quotaUsedUp = quota !== undefined && !running;
   const quotaHint =
-    quotaUsedUp && generalError?.code !== 'quota_exceeded'
-      ? labels.errors.quotaExceeded(
-          format.number(quota.limit),
-          quota.period,
-          quotaResetText(quota, format),
-          quota.limit,
-        )
-      : undefined;
+    quotaUsedUp && generalError?.code !== 'quota_exceeded' ? quotaCopy(quota, labels.errors, format) : undefined;
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);

@@ -5,6 +5,7 @@ import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } fr
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
+import { quotaCopy } from '../shared/error-copy.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
 import { FileFontSample } from '../shared/file-font-sample.js';
@@ -137,8 +138,9 @@ function Outcome({
 }) {
   const { phase, generation } = view;
   const { store } = useAgentContext();
-  const phaseLabels = useAgentLabels().phase;
-  const quotaUsedUp = useUsedUpQuota() !== undefined;
+  const { phase: phaseLabels, errors: errorLabels } = useAgentLabels();
+  const format = useAgentFormat();
+  const quota = useUsedUpQuota();
   // A build that ended badly is told here, with its next step; other places (the preview's stage) only mention it.
   useFailureSlot(outcomeSlotKey(view), slotRank.nextStep);
   // Stable across renders, so that its alert keeps one slot; built only for a failure (an error captures a stack:
@@ -194,9 +196,12 @@ function Outcome({
           error={view.error ?? fallbackError}
           title={followUp ? labels.changeFailed : labels.failed}
           // "Try again" sends the same prompt once more, a new request made by this click (the store's `retry`); not
-          // offered once the quota is used up, as the prompt box's Generate is not.
+          // offered once the quota is used up, as the prompt box's Generate is not: the next step is then when more come.
+          text={quota === undefined ? undefined : quotaCopy(quota, errorLabels, format)}
           onRetry={
-            !generation?.prompt || view.busy || quotaUsedUp ? undefined : () => void store.getState().retry(view.key)
+            !generation?.prompt || view.busy || quota !== undefined
+              ? undefined
+              : () => void store.getState().retry(view.key)
           }
           className="ae-outcome"
         />

@@ -8,6 +8,7 @@ import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { FormattedText } from '../shared/formatted-text.js';
 import { errorCopy } from '../shared/error-copy.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 
 /** Props of `ProjectStatus`: its own, plus any attribute of its root `section`. */
@@ -33,6 +34,8 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
   const view = useProjectView(projectId, { watch: true });
   const { snapshot, phase } = view;
   const updatedAt = snapshot?.updatedAt;
+  // A project that is gone is told with its next step by the build log when one is on screen: the badge says it here.
+  const toldHere = useFailureSlot(outcomeSlotKey(view), slotRank.mention);
   const id = view.projectId;
 
   return (
@@ -50,10 +53,13 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
         <p className="ae-muted">{text.noProject}</p>
       ) : (
         <dl className="ae-details">
-          <div>
-            <dt>{text.nameLabel}</dt>
-            <dd>{view.name ?? <span className="ae-muted">{text.loading}</span>}</dd>
-          </div>
+          {/* Polling stopped on an error (a project that is gone, a refused token): no name is on its way. */}
+          {(view.name !== undefined || snapshot?.status !== 'error') && (
+            <div>
+              <dt>{text.nameLabel}</dt>
+              <dd>{view.name ?? <span className="ae-muted">{text.loading}</span>}</dd>
+            </div>
+          )}
           <div>
             <dt>{text.statusLabel}</dt>
             <dd>
@@ -87,7 +93,7 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
         </dl>
       )}
       {snapshot?.status === 'paused' && <p className="ae-hint">{text.paused}</p>}
-      {snapshot?.error !== undefined && (
+      {snapshot?.error !== undefined && toldHere && (
         <p className="ae-field-error">
           {/* End-user words: the API's own message ("API token has expired.") is the agency's, not theirs. */}
           {text.errorPrefix} {errorCopy(snapshot.error, labels.errors, 'project', undefined, format)}

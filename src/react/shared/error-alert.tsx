@@ -17,6 +17,8 @@ export interface ErrorAlertProps {
   title: string;
   /** What the failed call was about, for words that fit (a missing project reads differently from a missing connection). */
   context?: ErrorContext;
+  /** Words of the caller's instead of the error's own, where its usual next step is closed (a used-up quota). */
+  text?: string | undefined;
   /** Shows a "Try again" button; during a rate limit it counts down and is enabled at zero. */
   onRetry?: (() => void) | undefined;
   /** Another next step (a link, a button), shown under the text. */
@@ -31,7 +33,7 @@ export interface ErrorAlertProps {
  * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
-  { error, title, context, onRetry, action, className },
+  { error, title, context, text, onRetry, action, className },
   ref,
 ) {
   const allLabels = useAgentLabels();
@@ -65,7 +67,7 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   const copy =
     fieldErrors.length > 0 && error.kind === 'validation'
       ? undefined
-      : errorCopy(error, labels, context, secondsLeft, format);
+      : (text ?? errorCopy(error, labels, context, secondsLeft, format));
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
   return (
     <div

@@ -115,6 +115,11 @@ export function quotaResetText(quota: QuotaDetails, format: AgentFormat, now: nu
   return quota.period === 'day' || resetsAt - now < 86_400_000 ? format.time(resetsAt) : format.dateTime(resetsAt);
 }
 
+/** The end-user sentence for a used-up quota: how many builds, and when more come. */
+export function quotaCopy(quota: QuotaDetails, labels: ErrorLabels, format: AgentFormat): string {
+  return labels.quotaExceeded(format.number(quota.limit), quota.period, quotaResetText(quota, format), quota.limit);
+}
+
 /** The end-user sentence for an error, in its context; `secondsLeft` picks the rate-limit countdown wording. */
 export function errorCopy(
   error: AgentApiError,
@@ -123,13 +128,7 @@ export function errorCopy(
   secondsLeft?: number,
   format?: AgentFormat,
 ): string {
-  if (error.quota !== undefined && format !== undefined)
-    return labels.quotaExceeded(
-      format.number(error.quota.limit),
-      error.quota.period,
-      quotaResetText(error.quota, format),
-      error.quota.limit,
-    );
+  if (error.quota !== undefined && format !== undefined) return quotaCopy(error.quota, labels, format);
   // Core classifies every error by a stable code; only some of them have words of their own here.
   const code = error.code as SpecificErrorCode;
   // A missing connection reads best in the words of the component that needs it.
