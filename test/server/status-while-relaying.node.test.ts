@@ -14,9 +14,7 @@ import {
   json,
   type UpstreamCall,
 } from './scripted-upstream.js';
-
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
+import { appOrigin, basePath } from './recording-helpers.js';
 type Stream = ReturnType<typeof createScriptedStream>;
 
 /**

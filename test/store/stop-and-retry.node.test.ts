@@ -7,6 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { AgentApiError, isDeployable, resourceSpecs, selectProjectView } from 'agent-embed/core';
 import { created, project, settle, createScriptedStore } from './fakes.js';
 
+/** A page whose build of p1 the person stopped watching once the project was named. */
+async function stoppedOnAPage() {
+  const page = createScriptedStore({ maxPollIntervalMs: 8000 });
+  void page.store.getState().generate({ prompt: 'A todo app with tags' });
+  page.scripted.streams[0]!.open();
+  page.scripted.streams[0]!.emit(created('p1'));
+  page.store.getState().stopWatching();
+  await settle();
+  return page;
+}
+
 function setup() {
   const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000 });
   return { store, scripted, timers };
@@ -38,12 +49,7 @@ describe('stopWatching', () => {
   });
 
   it('after a reload, goes on polling a build stopped before it until the build ends', async () => {
-    const first = createScriptedStore({ maxPollIntervalMs: 8000 });
-    void first.store.getState().generate({ prompt: 'A todo app with tags' });
-    first.scripted.streams[0]!.open();
-    first.scripted.streams[0]!.emit(created('p1'));
-    first.store.getState().stopWatching();
-    await settle();
+    const first = await stoppedOnAPage();
     first.store.destroy();
     // The next page over the same storage.
     const { store, scripted, timers } = createScriptedStore({ maxPollIntervalMs: 8000, storage: first.storage });
@@ -58,12 +64,7 @@ describe('stopWatching', () => {
   });
 
   it('settles the stopped turn of the conversation when the poll sees the build end, after a reload too', async () => {
-    const first = createScriptedStore({ maxPollIntervalMs: 8000 });
-    void first.store.getState().generate({ prompt: 'A todo app with tags' });
-    first.scripted.streams[0]!.open();
-    first.scripted.streams[0]!.emit(created('p1'));
-    first.store.getState().stopWatching();
-    await settle();
+    const first = await stoppedOnAPage();
     expect(first.store.getState().conversations.p1?.map((turn) => turn.outcome?.status)).toEqual(['stopped']);
     // The conversation is written in a task of its own.
     await new Promise((resolve) => setTimeout(resolve, 0));
