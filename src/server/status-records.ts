@@ -31,8 +31,9 @@ export async function waitForStatusClaim(
 }
 
 /**
- * Refreshes the project's summary (name, app_url, project_status) from a 200 status body, and settles its
- * latest turn when that was recorded as interrupted and the status says how the build ended; never throws.
+ * Refreshes the project's summary (name, app_url and, unless `withStatus` is false, project_status) from a 200 status
+ * body, and settles its latest turn when that was recorded as interrupted and the status says how the build ended;
+ * never throws.
  */
 export async function noteProjectStatus(
   store: ProxyStore,
@@ -40,12 +41,15 @@ export async function noteProjectStatus(
   userId: string,
   body: string,
   at: number,
+  { withStatus = true }: { withStatus?: boolean } = {},
 ): Promise<void> {
   try {
     const project = JSON.parse(body) as { name?: unknown; app_url?: unknown; project_status?: unknown };
     // A field the answer leaves out keeps what the summary knew; only a string or an explicit null changes it.
     const patch: ProjectPatch = {};
-    for (const field of ['name', 'app_url', 'project_status'] as const) {
+    for (const field of withStatus
+      ? (['name', 'app_url', 'project_status'] as const)
+      : (['name', 'app_url'] as const)) {
       const value = project[field];
       if (typeof value === 'string' || value === null) patch[field] = value;
     }

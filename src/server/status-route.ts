@@ -91,12 +91,13 @@ export function createStatusRoute(context: StatusRouteContext) {
             expiresAt,
           });
         }
-        // Without a cache too: the project list and a lost stream's turn learn from every status answer. As the
-        // browser gets it, so the list does not say "ready" while this instance relays a build.
-        if (kept) {
-          const { body } = relayingProjects.answer(projectId, relayed);
-          await noteProjectStatus(store, projectId, userId, body, now());
-        }
+        // Without a cache too: the project list and a lost stream's turn learn from every status answer. While this
+        // instance relays a build, its recorder writes the summary's status (building, then the end): a poll noted
+        // late would put back what the upstream said before the end, or "generating" after it.
+        if (kept)
+          await noteProjectStatus(store, projectId, userId, relayed.body, now(), {
+            withStatus: !relayingProjects.holds(projectId),
+          });
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);

@@ -4,7 +4,7 @@
  * `ready`, and a browser that stopped watching would settle the build as completed while it goes on.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyOptions, type ProxyStore } from 'agent-embed/server';
+import { createMemoryProxyStore, type AgentProxyOptions, type ProjectPatch, type ProxyStore } from 'agent-embed/server';
 import type { ProjectListBody } from 'agent-embed/core';
 import {
   createBodyReader,
@@ -23,6 +23,8 @@ type Stream = ReturnType<typeof createScriptedStream>;
  */
 function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore } = {}) {
   const statuses: Record<string, string> = {};
+  /** The HTTP status of each project's status answer (default 200). */
+  const codes: Record<string, number> = {};
   const streams: Stream[] = [];
   const answer = (call: UpstreamCall) => {
     if (call.method === 'POST') {
@@ -31,13 +33,16 @@ function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore 
       return stream.response();
     }
     const projectId = call.url.pathname.split('/').pop() ?? '';
-    return json({
-      status: true,
-      project_id: projectId,
-      app_url: `https://${projectId}.example`,
-      project_status: statuses[projectId] ?? 'ready',
-      name: 'App',
-    });
+    return json(
+      {
+        status: true,
+        project_id: projectId,
+        app_url: `https://${projectId}.example`,
+        project_status: statuses[projectId] ?? 'ready',
+        name: 'App',
+      },
+      codes[projectId],
+    );
   };
   const store =
     options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-other': 'alice', 'p-new': 'alice' } });
@@ -78,7 +83,7 @@ function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore 
     stream.close();
     await expect.poll(closedStreams).toBe(closed + 1);
   };
-  return { ...proxied, store, statuses, streams, post, status, statusText, endUpstream };
+  return { ...proxied, store, statuses, codes, streams, post, status, statusText, endUpstream };
 }
 
 describe('the status route while this proxy relays a build of the project', () => {
@@ -194,6 +199,45 @@ describe('the status route while this proxy relays a build of the project', () =
     statuses['p-alice'] = 'ready';
     expect(await status()).toBe('generating');
     await endUpstream(streams[0]!);
+    await followUp.body?.cancel();
+  });
+
+  it('answers any success of the upstream (a 202 "ready") as generating mid-build', async () => {
+    const { proxy, post, codes, streams, endUpstream } = createProxy();
+    codes['p-alice'] = 202;
+    const followUp = await post('/agent/generate/p-alice');
+    const response = await proxy(new Request(`${appOrigin}${basePath}/agent/project/p-alice`));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toMatchObject({ project_status: 'generating' });
+    await endUpstream(streams[0]!);
+    await followUp.body?.cancel();
+  });
+
+  it('leaves the summary’s status to the recorder while it relays: a poll then notes the name and address only', async () => {
+    const memory = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const patches: ProjectPatch[] = [];
+    const store: ProxyStore = {
+      ...memory,
+      noteProject: (projectId, userId, patch, at) => {
+        patches.push(patch);
+        return memory.noteProject(projectId, userId, patch, at);
+      },
+    };
+    const { post, status, streams, endUpstream } = createProxy({ store });
+    // The status route's patches (the recorder's own carry no name).
+    const polled = () => patches.filter((patch) => 'name' in patch);
+    const followUp = await post('/agent/generate/p-alice');
+    const before = polled().length;
+    expect(await status()).toBe('generating');
+    // A poll noted late (a slow store) would otherwise put "generating" back over the recorder's end, or the old
+    // "ready" over its start.
+    expect(polled().slice(before)).toEqual([{ name: 'App', app_url: 'https://p-alice.example' }]);
+    await endUpstream(streams[0]!);
+    const after = polled().length;
+    expect(await status()).toBe('ready');
+    expect(polled().slice(after)).toEqual([
+      { name: 'App', app_url: 'https://p-alice.example', project_status: 'ready' },
+    ]);
     await followUp.body?.cancel();
   });
 
