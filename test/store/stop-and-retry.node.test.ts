@@ -128,6 +128,58 @@ describe('stopWatching', () => {
     expect(scripted.posts()).toHaveLength(1);
   });
 
+  it('stopped before its project is named, then refused or failed: says so, and reads nothing more', async () => {
+    const refused = setup();
+    void refused.store.getState().generate({ prompt: 'A todo app with tags' });
+    refused.store.getState().stopWatching();
+    refused.scripted.streams[0]!.refuse(
+      new AgentApiError('insufficient_credits', 'Not enough credits.', { status: 402, code: 'insufficient_credits' }),
+    );
+    await settle();
+    const [refusedGeneration] = Object.values(refused.store.getState().generations);
+    expect(refusedGeneration).toMatchObject({ status: 'credits_exhausted', refused: true });
+
+    const failed = setup();
+    void failed.store.getState().generate({ prompt: 'A todo app with tags' });
+    failed.scripted.streams[0]!.open();
+    failed.store.getState().stopWatching();
+    failed.scripted.streams[0]!.emit({ type: 'error', message: 'The build failed.' });
+    expect(failed.scripted.streams[0]!.aborted).toBe(true);
+    await settle();
+    expect(selectProjectView(failed.store.getState())).toMatchObject({ phase: 'failed', building: false });
+  });
+
+  it('a name that comes after the person moved on changes neither the project on screen nor the saved one', async () => {
+    const { store, scripted, storage } = createScriptedStore({ maxPollIntervalMs: 8000 });
+    scripted.setDefaultProject((projectId) => project(projectId, 'generating'));
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    scripted.streams[0]!.open();
+    store.getState().stopWatching();
+    // The person opens p1 (the list names it) and follows it, before the stopped stream names it too.
+    await store.getState().openProject('p1');
+    const opened = store.getState().generations.p1;
+    const saved = () => [...storage.values.values()].find((value) => value.includes('"projectId"'));
+    expect(saved()).toContain('"projectId":"p1"');
+    scripted.streams[0]!.emit(created('p1'));
+    await settle();
+    expect(store.getState().generations.p1).toBe(opened);
+    expect(Object.keys(store.getState().generations)).toEqual(['p1']);
+    expect(store.getState().currentKey).toBe('p1');
+
+    // A second stopped build, named after a new project took the screen: the saved project stays the new one.
+    void store.getState().generate({ prompt: 'A recipe box for my family' });
+    scripted.streams[1]!.open();
+    store.getState().stopWatching();
+    store.getState().newProject();
+    void store.getState().generate({ prompt: 'A booking site for a yoga studio' });
+    scripted.streams[2]!.open();
+    scripted.streams[2]!.emit(created('p3'));
+    scripted.streams[1]!.emit(created('p2'));
+    await settle();
+    expect(store.getState().currentKey).toBe('p3');
+    expect(saved()).toContain('"projectId":"p3"');
+  });
+
   // A click stopped before its POST went sends none: store-notifications.node.test.ts.
   it('closes the stream read on for a name when the store is destroyed', async () => {
     const { store, scripted } = setup();

@@ -30,6 +30,11 @@ export interface RecoveryOptions {
   onMethod(method: RecoveryMethod): void;
 }
 
+/** The log's line for a recovery's method. */
+export function describeRecovery(projectId: string, method: RecoveryMethod): string {
+  return `Recovering the outcome of ${projectId} by ${method === 'replay' ? 'replaying its events' : 'polling its status'}`;
+}
+
 /** Starts recovering; returns the function that stops it (the run stops it once its generation has settled). */
 export function recoverOutcome(options: RecoveryOptions): () => void {
   const { projectId } = options;

@@ -12,30 +12,20 @@ import { reduceGenerationEvent, type GenerationKind } from '../wire/generation-r
 import { isGenerationReporting, isGenerationRunning, isGenerationSettled } from '../wire/generation-transitions.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { FrameBatcher, PublishTiming } from './frame-batcher.js';
-import { createStoreGeneration, describeGenerationEvent, type StoreGeneration } from './generation.js';
+import {
+  createStoreGeneration,
+  describeGenerationEvent,
+  type AgentLogKind,
+  type AgentStoreStats,
+  type GenerationActionResult,
+  type StoreGeneration,
+} from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
-import { recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
-import type { ProjectPersistence, SavedProject } from './persistence.js';
+import { describeRecovery, recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
+import { savedProjectOf, type ProjectPersistence } from './persistence.js';
+import { createStoppedNaming } from './stopped-naming.js';
 import { burstClock } from './burst-clock.js';
 import type { ProjectPollers } from './project-poller.js';
-
-/** Kinds of log entries. */
-export type AgentLogKind = 'action' | 'event' | 'outcome' | 'poll' | 'error';
-
-/** What a generation action resolves to: the client's result plus the generation's key in `generations`. */
-export interface GenerationActionResult extends GenerationResult {
-  key: string;
-}
-
-/** Work counters, for tests and diagnostics. */
-export interface AgentStoreStats {
-  /** Events applied. */
-  events: number;
-  /** States published (each is one store notification). */
-  flushes: number;
-  /** List items copied into published snapshots: the only per-flush work that grows with list sizes. */
-  copiedItems: number;
-}
 
 /** Where a run is: streaming its POST, recovering its outcome (replaying events, then polling), or settled. */
 type RunPhase =
@@ -49,7 +39,7 @@ export interface Run {
   resolve: (result: GenerationActionResult) => void;
   phase: RunPhase;
   /** Its POST has gone out: stopping it no longer keeps it from being sent. */
-  sent: boolean;
+  sent?: boolean;
 }
 
 /** What the runs get from the slice (and its batcher's `afterPublish` and `publishThen`). */
@@ -110,25 +100,29 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
   const { client, now, registry, pollers, persistence, stats, log, requestPublish, afterPublish } = context;
   const arrivedAt = burstClock(now);
   const runs = new Set<Run>();
-  /** Stopped before their project was named: their streams are read on until `project_created`, and no further. */
-  const naming = new Set<Run>();
   const destroyed = () => context.isDestroyed();
+  // Stopped before their project was named: their streams are read on until it is, and no further.
+  const naming = createStoppedNaming({
+    now,
+    isDestroyed: destroyed,
+    registry,
+    publish: placeAndPublish,
+    publishRemoval: () => requestPublish('now'),
+    watchUntilEnded: context.watchUntilEnded,
+  });
 
+  /** Saves the project on screen as the last one (a build in the background is not what a reload should show). */
   function persist(generation: StoreGeneration): void {
-    if (generation.projectId === undefined || generation.removed) return;
-    const saved: SavedProject = {
-      projectId: generation.projectId,
-      status: generation.status,
-      kind: generation.kind,
-      mode: generation.mode,
-    };
-    if (generation.appUrl !== undefined) saved.appUrl = generation.appUrl;
-    if (generation.error !== undefined) {
-      saved.errorKind = generation.error.kind;
-      saved.errorCode = generation.error.code;
-      saved.errorMessage = generation.error.message;
-    }
-    persistence.save(saved);
+    const saved = generation.removed || generation.key !== registry.currentKey ? undefined : savedProjectOf(generation);
+    if (saved !== undefined) persistence.save(saved);
+  }
+
+  /** A generation's news: under its project's key, saved, and published at once. */
+  function placeAndPublish(generation: StoreGeneration): void {
+    registry.keyByProject(generation);
+    persist(generation);
+    registry.touch(generation);
+    requestPublish('now');
   }
 
   function createRun(generation: StoreGeneration): Run {
@@ -136,14 +130,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const promise = new Promise<GenerationActionResult>((done) => {
       resolve = done;
     });
-    const run: Run = {
-      generation,
-      controller: new AbortController(),
-      promise,
-      resolve,
-      phase: { name: 'streaming' },
-      sent: false,
-    };
+    const run: Run = { generation, controller: new AbortController(), promise, resolve, phase: { name: 'streaming' } };
     runs.add(run);
     return run;
   }
@@ -177,10 +164,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const before = generation.status;
     if (!applyGenerationAction(generation, action)) return false;
     if (generation.removed || destroyed()) return true;
-    registry.keyByProject(generation);
-    persist(generation);
-    registry.touch(generation);
-    requestPublish('now');
+    placeAndPublish(generation);
     const { status, error } = generation;
     if (status === before || !isGenerationSettled(status)) return true;
     log?.(
@@ -220,12 +204,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       onFatal: (error) => dispatch(run.generation, { type: 'recovery_failed', error, at: now() }),
       onMethod(method) {
         phase.method = method;
-        log?.(
-          'action',
-          () =>
-            `Recovering the outcome of ${projectId} by ${method === 'replay' ? 'replaying its events' : 'polling its status'}`,
-          run.generation.key,
-        );
+        log?.('action', () => describeRecovery(projectId, method), run.generation.key);
       },
     });
     // A recovery that settled at once (a synchronous answer) has nothing left to stop.
@@ -235,7 +214,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
   /** The stream's call resolved: the machine hears how it closed; a drop with a known project is recovered. */
   function settle(run: Run, result: GenerationResult): void {
     // A stream read on for its project's name has ended, named or not.
-    naming.delete(run);
+    naming.forget(run);
     if (run.phase.name === 'settled') return;
     const { generation } = run;
     if (generation.removed || destroyed()) {
@@ -275,7 +254,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
 
   function onEvent(run: Run, event: AgentEvent, eventId: number | undefined): void {
     if (run.phase.name === 'settled' || destroyed()) {
-      if (naming.has(run)) nameAfterStop(run, event);
+      if (naming.has(run)) naming.onEvent(run, event);
       return;
     }
     const { generation } = run;
@@ -347,6 +326,8 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
       call.then(
         (result) => settle(run, result),
         (thrown: unknown) => {
+          // Refused, after a stop too (its stream read on for a name has ended): nothing was built.
+          naming.forget(run);
           const error = errorFromThrown(thrown, run.controller.signal);
           if (error.kind === 'aborted') settle(run, { outcome: 'aborted', error });
           else if (generation.removed || destroyed()) resolveRun(run, { outcome: 'failed', error });
@@ -357,40 +338,14 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     return run.promise;
   }
 
-  /**
-   * A build stopped before its project was named goes on at the server and would be lost to this page: its stream is
-   * read on until `project_created` (the machine takes the name, nothing else), then closed, and the project polled
-   * until the build ends, as any stopped build is.
-   */
-  function nameAfterStop(run: Run, event: AgentEvent): void {
-    const { generation } = run;
-    if (generation.removed || destroyed()) return endNaming(run);
-    if (event.type !== 'project_created' || reduceGenerationEvent(generation, event, now()) === 'ignored') return;
-    endNaming(run);
-    const { projectId } = generation;
-    if (projectId === undefined) return;
-    log?.('action', () => `The stopped build is project ${projectId}: watching its status`, generation.key);
-    registry.keyByProject(generation);
-    persist(generation);
-    registry.touch(generation);
-    requestPublish('now');
-    context.watchUntilEnded(projectId);
-  }
-
-  function endNaming(run: Run): void {
-    naming.delete(run);
-    run.controller.abort();
-  }
-
   function findRun(key: string | undefined): Run | undefined {
-    if (key === undefined) return undefined;
     for (const run of runs) if (run.generation.key === key) return run;
     return undefined;
   }
 
   /**
    * Stops watching a run (the person, or the store's end): the machine settles it at once; a stream is closed, or,
-   * when the person stops a sent POST whose project is not named yet, read on until it is (`nameAfterStop`).
+   * when the person stops a sent POST whose project is not named yet, read on until it is (`createStoppedNaming`).
    */
   function stopWatching(run: Run, message: string, readOnToName = false): void {
     log?.('action', () => message, run.generation.key);
@@ -439,7 +394,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     },
     destroy() {
       for (const run of [...runs]) stopWatching(run, 'The store was destroyed.');
-      for (const run of [...naming]) endNaming(run);
+      naming.destroy();
     },
   };
 }

@@ -2,6 +2,7 @@
  * A generation as the store keeps it: the reducer's draft plus what the store adds (its key, the prompt,
  * timing, the last event id applied), and the immutable snapshot published from it at most once per frame.
  */
+import type { GenerationResult } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
 import {
@@ -14,6 +15,24 @@ import {
   type ToolStep,
 } from '../wire/generation-reducer.js';
 import type { GenerationMode } from '../wire/resources.js';
+
+/** Kinds of log entries. */
+export type AgentLogKind = 'action' | 'event' | 'outcome' | 'poll' | 'error';
+
+/** What a generation action resolves to: the client's result plus the generation's key in `generations`. */
+export interface GenerationActionResult extends GenerationResult {
+  key: string;
+}
+
+/** Work counters, for tests and diagnostics. */
+export interface AgentStoreStats {
+  /** Events applied. */
+  events: number;
+  /** States published (each is one store notification). */
+  flushes: number;
+  /** List items copied into published snapshots: the only per-flush work that grows with list sizes. */
+  copiedItems: number;
+}
 
 /** The published, immutable state of one generation. */
 export interface GenerationState {

@@ -9,16 +9,17 @@ import { adoptedStatusOf, applyGenerationAction, generationOutcome, isRecovering
 import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
 import type { ProjectSummary } from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
-import { createStoreGeneration, type GenerationState } from './generation.js';
-import { createGenerationRegistry, type GenerationsPatch } from './generation-registry.js';
 import {
-  createGenerationRuns,
+  createStoreGeneration,
   type AgentLogKind,
   type AgentStoreStats,
   type GenerationActionResult,
-} from './generation-runs.js';
+  type GenerationState,
+} from './generation.js';
+import { createGenerationRegistry, type GenerationsPatch } from './generation-registry.js';
+import { createGenerationRuns } from './generation-runs.js';
 
-export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation-runs.js';
+export type { AgentLogKind, AgentStoreStats, GenerationActionResult } from './generation.js';
 import { createProjectPersistence, savedError } from './persistence.js';
 import type { FrameBatcher, PublishTiming } from './frame-batcher.js';
 import type { Platform } from './platform.js';

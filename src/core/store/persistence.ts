@@ -1,7 +1,12 @@
 /** Keeps the last project of a store in Web Storage (sessionStorage by default) so a reload can resume it. */
 import { AgentApiError, type AgentErrorCode, type AgentErrorKind } from '../wire/errors.js';
 import type { GenerationMode } from '../wire/resources.js';
-import { generationStatuses, type GenerationKind, type GenerationStatus } from '../wire/generation-reducer.js';
+import {
+  generationStatuses,
+  type GenerationDraft,
+  type GenerationKind,
+  type GenerationStatus,
+} from '../wire/generation-reducer.js';
 
 /** The part of the Web Storage API the store uses. */
 export type AgentStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -16,6 +21,22 @@ export interface SavedProject {
   errorKind?: AgentErrorKind;
   errorCode?: AgentErrorCode;
   errorMessage?: string;
+}
+
+/** What is kept of a generation once its project is named (`undefined` before). */
+export function savedProjectOf(
+  generation: Pick<GenerationDraft, 'projectId' | 'status' | 'kind' | 'appUrl' | 'error'> & { mode: GenerationMode },
+): SavedProject | undefined {
+  const { projectId, appUrl, error } = generation;
+  if (projectId === undefined) return undefined;
+  const saved: SavedProject = { projectId, status: generation.status, kind: generation.kind, mode: generation.mode };
+  if (appUrl !== undefined) saved.appUrl = appUrl;
+  if (error !== undefined) {
+    saved.errorKind = error.kind;
+    saved.errorCode = error.code;
+    saved.errorMessage = error.message;
+  }
+  return saved;
 }
 
 /** Reads and writes the saved project; every storage failure is swallowed (resuming is a convenience). */

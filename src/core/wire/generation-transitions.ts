@@ -103,18 +103,18 @@ const stays: Cells = Object.fromEntries(live.map((status) => [status, status]));
 /** The transitions: for each action case, the status it leads to from each status it applies in. */
 export const generationTransitions: Readonly<Record<GenerationActionCase, Readonly<Cells>>> = {
   started: { idle: 'submitting' },
-  // A build stopped before its project was named still learns the name (the store reads on until it comes, and polls).
   project_created: { ...toProvisioning, aborted: 'aborted' },
   container_progress: toProvisioning,
   container_ready: toGenerating,
   file_created: toGenerating,
   tool_progress: toGenerating,
   unknown: stays,
-  stream_end: all(live, 'completed'),
-  credits_exhausted: all(live, 'credits_exhausted'),
-  error: all(live, 'failed'),
-  refused: { submitting: 'failed' },
-  refused_credits: { submitting: 'credits_exhausted' },
+  // A build stopped before its project was named is read on until it names one or ends (see the store's naming).
+  stream_end: all([...live, 'aborted'], 'completed'),
+  credits_exhausted: all([...live, 'aborted'], 'credits_exhausted'),
+  error: all([...live, 'aborted'], 'failed'),
+  refused: { submitting: 'failed', aborted: 'failed' },
+  refused_credits: { submitting: 'credits_exhausted', aborted: 'credits_exhausted' },
   dropped: all(live, 'recovering'),
   dropped_unnamed: all(live, 'interrupted'),
   stop_watching: all(live, 'aborted'),
