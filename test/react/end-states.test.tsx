@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
-import { defaultStorageKey } from 'agent-embed/core';
+import { AgentApiError, defaultStorageKey } from 'agent-embed/core';
 import { creditsExhaustedMessage, createMockAgentApi } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
@@ -510,5 +510,65 @@ describe('a project that is gone', () => {
     expect(screen.queryByRole('form', { name: 'Refine your app' })).toBeNull();
     await after.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
+  });
+});
+
+describe('a project that is gone, with its form', () => {
+  it('a given project that is gone takes no follow-up: Send follow-up waits, and nothing is sent', async () => {
+    const { generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel projectId="proj_missing_1" />
+        <LiveBuildLog projectId="proj_missing_1" />
+      </>,
+    );
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'gone'));
+    const send = screen.getByRole('button', { name: 'Send follow-up' });
+    expect(send).toBeDisabled();
+    // The build log tells it, with its next step: the form does not say it a second time.
+    expect(screen.getAllByText(/It may have been removed/)).toHaveLength(1);
+    expect(generationPosts()).toHaveLength(0);
+  });
+
+  it('alone, the form says why it waits', async () => {
+    renderWithMock(<GeneratePanel projectId="proj_missing_2" />);
+    const send = await screen.findByRole('button', { name: 'Send follow-up' });
+    await waitFor(() => expect(send).toBeDisabled());
+    expect(send).toHaveAccessibleDescription(
+      'This project could not be found. It may have been removed; start a new one.',
+    );
+  });
+
+  it('a follow-up refused because the project is gone: told once, and the change does not become a new app', async () => {
+    let gone = false;
+    const notFound = () => new AgentApiError('not_found', 'Project not found.', { status: 404 });
+    const { user, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      {
+        wrapTransport: (inner) => ({
+          json: (request) =>
+            gone && request.path.startsWith('/agent/project/') ? Promise.reject(notFound()) : inner.json(request),
+          stream: (request, handlers) =>
+            gone && request.path.startsWith('/agent/generate/')
+              ? Promise.reject(notFound())
+              : inner.stream(request, handlers),
+        }),
+      },
+    );
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-state', 'completed'));
+    gone = true;
+    await user.type(screen.getByLabelText('What should change?'), 'Make the header sticky please');
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'gone'));
+    expect(screen.getAllByText(/It may have been removed/)).toHaveLength(1);
+    // A new project's form, empty: the change has nowhere to go, and is not one click from becoming a new app.
+    expect(screen.getByRole('form', { name: 'Create an app' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Describe the app you want')).toHaveValue('');
+    // The refused follow-up never reached the mock (the wrapper refused it): the first build's POST is its only one.
+    expect(generationPosts()).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@
  * status poll then finds ready, is ready everywhere at once (the preview, Publish, DeployButton and
  * RepoPicker), and a second tab that follows a live build ends with its conversation turn done.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AgentBuilder,
@@ -15,7 +15,14 @@ import {
   ProjectList,
   ProjectStatus,
 } from 'agent-embed';
-import { createAgentClient, createAgentStore, resourceSpecs, selectResource } from 'agent-embed/core';
+import {
+  AgentApiError,
+  createAgentClient,
+  createAgentStore,
+  resourceSpecs,
+  selectResource,
+  type StreamHandlers,
+} from 'agent-embed/core';
 import { createMockTransport } from 'agent-embed/mock';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -154,5 +161,60 @@ describe('Stop watching before the project is named', () => {
     await user.type(screen.getByLabelText('Describe the app you want'), 'A recipe box');
     expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
     expect(generationPosts()).toHaveLength(1);
+  });
+});
+
+describe('a stopped build named late', () => {
+  it('does not turn the new app the person is typing into that build’s follow-up', async () => {
+    let held: StreamHandlers | undefined;
+    const { user } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      {
+        wrapTransport: (inner) => ({
+          // The late project's status: still building.
+          json: (request) =>
+            request.path === '/agent/project/proj_late_1'
+              ? Promise.resolve({
+                  status: true,
+                  project_id: 'proj_late_1',
+                  app_url: 'https://proj-late-1.example.test',
+                  project_status: 'generating',
+                  name: 'Late app',
+                })
+              : inner.json(request),
+          // The first generate's stream opens and says nothing until the test names its project.
+          stream: (request, handlers) =>
+            held === undefined && request.path === '/agent/generate'
+              ? new Promise<void>((_, reject) => {
+                  held = handlers;
+                  handlers.onOpen?.();
+                  request.signal?.addEventListener('abort', () =>
+                    reject(new AgentApiError('aborted', 'The request was cancelled.')),
+                  );
+                })
+              : inner.stream(request, handlers),
+        }),
+      },
+    );
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await user.click(await screen.findByRole('button', { name: 'Stop watching' }));
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A recipe box for my family');
+    act(() =>
+      held!.onEvent({
+        type: 'project_created',
+        project_id: 'proj_late_1',
+        app_url: 'https://proj-late-1.example.test',
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Build progress' })).toHaveTextContent('the result will show up here'),
+    );
+    expect(screen.getByRole('form', { name: 'Create an app' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Describe the app you want')).toHaveValue('A recipe box for my family');
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled();
   });
 });

@@ -132,10 +132,15 @@ function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase |
 
 const ended: ReadonlySet<ProjectPhase> = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
 
-/** A status poll refused for good because the project is not there for this person. */
-function isGone(snapshot: ProjectSnapshot | undefined): boolean {
-  const kind = snapshot?.status === 'error' ? snapshot.error?.kind : undefined;
-  return kind === 'not_found' || kind === 'forbidden';
+/**
+ * The error that says the project is not there for this person: its status poll's, refused for good, or a follow-up's
+ * refusal (its POST named the project).
+ */
+function goneError(generation: GenerationState | undefined, snapshot: ProjectSnapshot | undefined) {
+  const polled = snapshot?.status === 'error' ? snapshot.error : undefined;
+  const refused = generation?.refused === true && generation.kind === 'followUp' ? generation.error : undefined;
+  for (const error of [polled, refused]) if (error?.kind === 'not_found' || error?.kind === 'forbidden') return error;
+  return undefined;
 }
 
 /** Activity (files and steps) moves the bar towards, never onto, the end: it fills only when the build ends. */
@@ -173,7 +178,8 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
   const polled = phaseOfProjectStatus(project?.project_status);
   // A live stream is fresher than a poll; once nothing streams, a project that is not there is not there.
   const busy = isGenerationBusy(generation);
-  const phase = !busy && isGone(snapshot) ? 'gone' : phaseOf(generation, polled);
+  const gone = busy ? undefined : goneError(generation, snapshot);
+  const phase = gone !== undefined ? 'gone' : phaseOf(generation, polled);
   // The status endpoint is fresher than the stream once the stream is over.
   const rawAppUrl =
     (generationOutcome(generation) === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
@@ -204,8 +210,8 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     filesModified: counts?.filesModified ?? 0,
     steps: counts?.steps ?? 0,
     error:
-      phase === 'gone'
-        ? snapshot?.error
+      gone !== undefined
+        ? gone
         : endedBadly && refusal === undefined
           ? (generation?.error ?? snapshot?.error)
           : undefined,

@@ -19,7 +19,8 @@ import { useLatestCallback } from '../shared/use-latest-callback.js';
 import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
-import { quotaCopy } from '../shared/error-copy.js';
+import { errorCopy, quotaCopy } from '../shared/error-copy.js';
+import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useUsedUpQuota } from '../usage/use-usage.js';
 
@@ -93,10 +94,24 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
       : undefined);
   // A follow-up waits for that build to end, and the panel says so, as the build log does.
   const followUpHeld = followUpProject !== undefined && buildingUnwatched;
+  // A project that is gone is told, with its next step, by the build log when one is on screen; alone, by the panel.
+  const goneToldHere = useFailureSlot(view.phase === 'gone' ? outcomeSlotKey(view) : undefined, slotRank.mention);
+  const gone = view.phase === 'gone';
+  // The given project is gone: nothing can be sent to it.
+  const goneHeld = followUpProject !== undefined && gone;
   const refusal = shown?.refused === true ? shown.error : undefined;
   const serverPromptErrors = refusal?.fieldErrors?.prompt;
   const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
-  const generalError = refusal !== undefined && serverPromptErrors === undefined ? refusal : undefined;
+  const generalError =
+    refusal !== undefined && serverPromptErrors === undefined && (!gone || goneToldHere) ? refusal : undefined;
+
+  // A stopped build named late does not turn the new project the person is typing into that project's follow-up.
+  const [seenFollowUpProject, setSeenFollowUpProject] = useState(followUpProject);
+  if (followUpProject !== seenFollowUpProject) {
+    setSeenFollowUpProject(followUpProject);
+    if (seenFollowUpProject === undefined && view.phase === 'stopped' && projectId === undefined && prompt.trim())
+      setStartNew(true);
+  }
   // A rate limit holds the submit button until its countdown (shown in the alert) reaches zero.
   const secondsLeft = useRetryCountdown(generalError);
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
@@ -155,7 +170,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running || followUpHeld) return;
+    if (running || followUpHeld || goneHeld) return;
     const trimmed = prompt.trim();
     if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
@@ -177,7 +192,9 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
     // it again never means typing it again.
     void promise.then((result) => {
       if (pendingRef.current === promise) pendingRef.current = undefined;
-      if (result.outcome === 'failed' || result.outcome === 'credits_exhausted')
+      // Not a change for a project that is gone: it has nowhere to go, and the form is now a new project's.
+      const goneNow = result.error?.kind === 'not_found' && followUpProject !== undefined;
+      if ((result.outcome === 'failed' || result.outcome === 'credits_exhausted') && !goneNow)
         setPrompt((current) => current || trimmed);
       callOnComplete(result);
     });
@@ -289,13 +306,26 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           {text.followUpWhenBuilt}
         </p>
       )}
+      {goneHeld && goneToldHere && view.error !== undefined && (
+        <p id={`${id}-gone`} className="ae-hint">
+          {errorCopy(view.error, labels.errors, 'project')}
+        </p>
+      )}
       <div className="ae-actions">
         <button
           ref={submitRef}
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
-          disabled={running || waiting || quotaUsedUp || followUpHeld}
-          aria-describedby={followUpHeld ? `${id}-building` : quotaHint === undefined ? undefined : `${id}-quota`}
+          disabled={running || waiting || quotaUsedUp || followUpHeld || goneHeld}
+          aria-describedby={
+            followUpHeld
+              ? `${id}-building`
+              : goneHeld && goneToldHere
+                ? `${id}-gone`
+                : quotaHint === undefined
+                  ? undefined
+                  : `${id}-quota`
+          }
         >
           {submitLabel}
         </button>
