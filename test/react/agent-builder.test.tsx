@@ -249,7 +249,7 @@ describe('AgentBuilder: each failure told once, with its next step', () => {
     await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'ready'));
     // The project's name comes with its status, which publishes with the next frame.
     const nameElement = within(builder).getByRole('toolbar').querySelector('.ae-builder-name');
-    await waitFor(() => expect(nameElement).not.toHaveTextContent('Your app'));
+    await waitFor(() => expect(nameElement).not.toHaveTextContent('Untitled app'));
     const name = nameElement?.textContent;
     await user.click(within(builder).getByRole('button', { name: 'New project' }));
     const recent = await within(builder).findByRole('region', { name: 'Continue a project' });

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
-import { AgentApiError, defaultStorageKey } from 'agent-embed/core';
+import { AgentBuilder, AppPreview, GeneratePanel, LiveBuildLog, ProjectStatus } from 'agent-embed';
+import { AgentApiError, createAgentClient, defaultStorageKey } from 'agent-embed/core';
 import { creditsExhaustedMessage, createMockAgentApi } from 'agent-embed/mock';
 import { cleanupRendered, renderWithMock, withoutProxyRoutes } from './render-with-mock.js';
 
@@ -570,5 +570,47 @@ describe('a project that is gone, with its form', () => {
     expect(screen.getByLabelText('Describe the app you want')).toHaveValue('');
     // The refused follow-up never reached the mock (the wrapper refused it): the first build's POST is its only one.
     expect(generationPosts()).toHaveLength(1);
+  });
+});
+
+describe('a project that is gone, in the builder', () => {
+  it('is offered nowhere again, New project leads to the prompt box, and Publish says why nothing ships', async () => {
+    const user = { id: 'grace', name: 'Grace Hopper', email: 'grace@example.com' };
+    const before = renderWithMock(<GeneratePanel />, { provider: { externalUser: user } });
+    await before.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await before.user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(screen.getByRole('form')).toHaveAttribute('data-state', 'completed'));
+    before.unmount();
+
+    const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
+    const after = renderWithMock(<AgentBuilder />, { mock: { api }, provider: { externalUser: user } });
+    await createAgentClient({ transport: after.transport }).deployments.connect('vercel', {
+      external_user_id: user.id,
+      token: 'grace-studio:vercel-secret',
+    });
+    const builder = screen.getByRole('region', { name: 'App builder' });
+    await waitFor(() => expect(builder).toHaveAttribute('data-phase', 'gone'));
+    const toolbar = within(builder).getByRole('toolbar');
+    // One name for one project: the list's.
+    expect(toolbar).toHaveTextContent('Untitled app');
+    expect(toolbar).toHaveTextContent('Not found');
+
+    await after.user.click(within(toolbar).getByRole('button', { name: 'Publish' }));
+    const sheet = screen.getByRole('dialog', { name: 'Publish your app' });
+    const deploy = within(sheet).getByRole('region', { name: 'Publish to the web' });
+    await waitFor(() => expect(deploy).toHaveAttribute('data-state', 'connected'));
+    expect(deploy).toHaveTextContent('This project could not be found. It may have been removed; start a new one.');
+    expect(deploy).not.toHaveTextContent('Generate an app first');
+    await after.user.keyboard('{Escape}');
+
+    await after.user.click(within(toolbar).getByRole('button', { name: 'New project' }));
+    await waitFor(() => expect(within(builder).getByLabelText('Describe the app you want')).toHaveFocus());
+    // The server does not know it: neither the empty builder nor the Projects sheet offers it again.
+    expect(within(builder).queryByText('Not found')).not.toBeInTheDocument();
+    await after.user.click(within(toolbar).getByRole('button', { name: 'Projects' }));
+    const projects = await screen.findByRole('dialog', { name: 'Projects' });
+    await waitFor(() =>
+      expect(projects).toHaveTextContent('Your projects will be listed here once you have built one.'),
+    );
   });
 });

@@ -33,11 +33,19 @@ export function selectProjectRow(state: ProjectViewSource, projectId: string, su
   };
 }
 
-/** The projects this store builds or built that the list does not name yet (it was loaded before), newest first. */
+/**
+ * The projects this store builds or built that the list does not name yet (it was loaded before), newest first; not one
+ * that is gone (the server does not know it: offering it again would only lead back to "not found").
+ */
 export function selectUnlistedProjectIds(state: ProjectViewSource, listed: readonly ProjectSummary[]): string[] {
   const names = new Set(listed.map((summary) => summary.project_id));
   return Object.values(state.generations)
-    .filter((generation) => generation.projectId === generation.key && !names.has(generation.key))
+    .filter(
+      (generation) =>
+        generation.projectId === generation.key &&
+        !names.has(generation.key) &&
+        selectProjectView(state, generation.key).phase !== 'gone',
+    )
     .sort((a, b) => b.startedAt - a.startedAt)
     .map((generation) => generation.key);
 }

@@ -219,7 +219,6 @@ export const ar: AgentLabels = {
     newProject: 'مشروع جديد',
     newApp: 'تطبيق جديد',
     changeFailed: 'فشل التعديل الأخير',
-    untitled: 'تطبيقك',
     showDetails: 'عرض تفاصيل البناء',
     hideDetails: 'إخفاء تفاصيل البناء',
     tabs: { chat: 'المحادثة', preview: 'المعاينة', ship: 'النشر' },

@@ -233,7 +233,6 @@ export const de: AgentLabels = {
     newProject: 'Neues Projekt',
     newApp: 'Neue App',
     changeFailed: 'Letzte Änderung fehlgeschlagen',
-    untitled: 'Ihre App',
     showDetails: 'Build-Details anzeigen',
     hideDetails: 'Build-Details ausblenden',
     tabs: { chat: 'Chat', preview: 'Vorschau', ship: 'Veröffentlichen' },

@@ -237,7 +237,6 @@ export const es: AgentLabels = {
     newProject: 'Nuevo proyecto',
     newApp: 'Nueva app',
     changeFailed: 'El último cambio falló',
-    untitled: 'Tu app',
     showDetails: 'Mostrar detalles de la compilación',
     hideDetails: 'Ocultar detalles de la compilación',
     tabs: { chat: 'Chat', preview: 'Vista previa', ship: 'Publicar' },

@@ -238,7 +238,6 @@ export const fr: AgentLabels = {
     newProject: 'Nouveau projet',
     newApp: 'Nouvelle application',
     changeFailed: 'Échec de la dernière modification',
-    untitled: 'Votre application',
     showDetails: 'Afficher les détails de la construction',
     hideDetails: 'Masquer les détails de la construction',
     tabs: { chat: 'Chat', preview: 'Aperçu', ship: 'Publier' },

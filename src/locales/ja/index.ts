@@ -221,7 +221,6 @@ export const ja: AgentLabels = {
     newProject: '新しいプロジェクト',
     newApp: '新しいアプリ',
     changeFailed: '直前の変更に失敗',
-    untitled: 'あなたのアプリ',
     showDetails: 'ビルドの詳細を表示',
     hideDetails: 'ビルドの詳細を隠す',
     tabs: { chat: 'チャット', preview: 'プレビュー', ship: '公開' },

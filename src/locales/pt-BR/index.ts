@@ -237,7 +237,6 @@ export const ptBR: AgentLabels = {
     newProject: 'Novo projeto',
     newApp: 'Novo app',
     changeFailed: 'A última alteração falhou',
-    untitled: 'Seu app',
     showDetails: 'Mostrar detalhes da construção',
     hideDetails: 'Ocultar detalhes da construção',
     tabs: { chat: 'Chat', preview: 'Prévia', ship: 'Publicar' },

@@ -22,7 +22,11 @@ export interface AgentBuilderLabels {
   newApp: string;
   /** The badge beside the project's name when its last follow-up failed (the app from before is still there). */
   changeFailed: string;
-  untitled: string;
+  /**
+   * @deprecated Unused: a project without a name is called as in the project list (`projectList.untitled`), so one
+   * project has one name everywhere. Kept optional so an override still compiles.
+   */
+  untitled?: string;
   showDetails: string;
   hideDetails: string;
   /** The tabs of the narrow layout. */
@@ -49,7 +53,6 @@ export const defaultAgentBuilderLabels: AgentBuilderLabels = {
   newProject: 'New project',
   newApp: 'New app',
   changeFailed: 'Last change failed',
-  untitled: 'Your app',
   showDetails: 'Show build details',
   hideDetails: 'Hide build details',
   tabs: { chat: 'Chat', preview: 'Preview', ship: 'Publish' },

@@ -144,6 +144,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
   const threadRef = useRef<HTMLDivElement>(null);
+  const chatRef = useRef<HTMLDivElement>(null);
   // Each step of a build (a prompt just sent, its end) brings the newest turn to the top of the thread, its build
   // under it; at the end, as far as the thread scrolls, so the turn and how it ended are in view (the thread is the
   // turns' offset parent, see the stylesheet).
@@ -171,7 +172,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
   const ship = <PublishSheet provider={provider} codehost={codehost} repositoriesPerPage={repositoriesPerPage} />;
   const logId = `${id}-log`;
   const chat = (
-    <div className="ae-builder-chat">
+    <div ref={chatRef} className="ae-builder-chat">
       <div ref={threadRef} className="ae-builder-thread">
         {/* The log mounts with the build, in the click's frame: its file font is looked up before, with the builder. */}
         <FileFontSample />
@@ -265,7 +266,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
       <div className="ae-builder-toolbar" role="toolbar" aria-label={text.toolbarLabel}>
         <p className="ae-builder-project">
           <span className="ae-builder-name">
-            {view.name ?? (view.projectId === undefined ? text.newApp : text.untitled)}
+            {view.name ?? (view.projectId === undefined ? text.newApp : labels.projectList.untitled)}
           </span>
           {view.phase !== 'idle' && (
             <span className="ae-badge" data-phase={view.phase}>
@@ -280,7 +281,16 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
         )}
         {toolbarSlot}
         {view.key !== undefined && !view.busy && view.phase !== 'idle' && (
-          <button type="button" className="ae-button ae-button-quiet" onClick={() => store.getState().newProject()}>
+          <button
+            type="button"
+            className="ae-button ae-button-quiet"
+            onClick={() => {
+              store.getState().newProject();
+              // The button goes with the project: focus goes where the new one starts, the prompt box.
+              if (layout !== 'wide') setTab('chat');
+              requestAnimationFrame(() => chatRef.current?.querySelector('textarea')?.focus());
+            }}
+          >
             {text.newProject}
           </button>
         )}

@@ -147,7 +147,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
         <>
           <ConnectionSummary connection={connection} providerName={providerName} onRetry={() => void refresh()} />
           {connectionStatus === 'connected' && (targetProject === undefined || app.building) && (
-            <p className="ae-hint">{targetProject === undefined ? text.noProject : text.building}</p>
+            <p className="ae-hint">{targetProject === undefined ? (app.gone ?? text.noProject) : text.building}</p>
           )}
           {(connectionStatus === 'missing' || connectionStatus === 'expired') && (
             <div className="ae-actions">

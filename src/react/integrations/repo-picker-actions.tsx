@@ -19,6 +19,8 @@ export interface RepoPickerActionsProps {
   projectId: string | undefined;
   /** A build is changing the app: its code is saved once the build is done (linking may go on). */
   building: boolean;
+  /** Why there is no project to save, when not "generate one first" (a project that is gone). */
+  noProjectHint?: string | undefined;
   selected: Repository | undefined;
   /** The connected code-host login: the owner of a new repository named without one. */
   login: string | undefined;
@@ -82,7 +84,7 @@ const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === f
 
 /** Link and push for the picker's chosen repository. */
 export function RepoPickerActions(props: RepoPickerActionsProps) {
-  const { text, projectId, building, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
+  const { text, projectId, building, noProjectHint, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
   const { link, push, linked, linkRepository, pushRepository } = useRepositoryActions(projectId);
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
@@ -156,7 +158,7 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
         />
       )}
       {pushHeld ? (
-        <p className="ae-hint">{noProject ? text.noProject : text.building}</p>
+        <p className="ae-hint">{noProject ? (noProjectHint ?? text.noProject) : text.building}</p>
       ) : (
         chosen === undefined && linked === undefined && <p className="ae-hint">{text.noneSelected}</p>
       )}

@@ -332,6 +332,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
           text={text}
           projectId={targetProject}
           building={app.building}
+          noProjectHint={app.gone}
           selected={selected}
           login={connection.data?.codehost_login}
           emphasis={emphasis}
