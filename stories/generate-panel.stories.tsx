@@ -370,3 +370,16 @@ export const FailedWithTheQuotaUsedUp: Story = {
     await expect(alert).not.toHaveTextContent(/try again/i);
   },
 };
+
+export const GivenProjectGone: Story = {
+  name: 'Given a project that is gone',
+  args: { projectId: 'proj_removed_4821' },
+  play: async (context) => {
+    const { form, submit } = panel(context.canvasElement);
+    await waitFor(() => expect(submit()).toBeDisabled());
+    await expect(submit()).toHaveAccessibleDescription(
+      'This project could not be found. It may have been removed; start a new one.',
+    );
+    await expect(form).toHaveTextContent('Refine your app');
+  },
+};
