@@ -383,6 +383,25 @@ describe('a follow-up keeps the app on stage', () => {
   });
 });
 
+describe('keyboard', () => {
+  it('"Try again" by keyboard leaves focus in the build log, not on the page, once its button goes', async () => {
+    const { user, transport } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+    );
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 3 });
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    within(buildLog()).getByRole('button', { name: 'Try again' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(within(buildLog()).queryByRole('button', { name: 'Try again' })).toBeNull());
+    await waitFor(() => expect(buildLog()).toHaveFocus());
+  });
+});
+
 describe('a project this page did not build (given by id, with only its status to go on)', () => {
   async function builtElsewhere(fault?: Parameters<ReturnType<typeof createMockAgentApi>['admin']['injectFault']>[0]) {
     const first = renderWithMock(<></>, { store: {} });

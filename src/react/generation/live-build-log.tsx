@@ -201,7 +201,12 @@ function Outcome({
           onRetry={
             !generation?.prompt || view.busy || quota !== undefined
               ? undefined
-              : () => void store.getState().retry(view.key)
+              : () => {
+                  // The button goes with the failure: a keyboard user stays in the log, which tells the new build.
+                  const log = document.activeElement?.closest<HTMLElement>('.ae-build-log');
+                  void store.getState().retry(view.key);
+                  if (log) requestAnimationFrame(() => log.focus());
+                }
           }
           className="ae-outcome"
         />
@@ -262,6 +267,8 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
       data-phase={phase}
       aria-label={text.regionLabel}
       aria-busy={view.busy}
+      // Focus lands here when a control of its own goes away (Try again, once the new build starts).
+      tabIndex={-1}
       {...rest}
     >
       <FileFontSample />
