@@ -94,10 +94,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // end and is then polled, never over a project opened meanwhile (about 390 bytes), a stopped build that a poll
   // sees end settles its turn and reloads what it changed, the view's `gone` phase from a poll or a follow-up's
   // refusal (about 150 bytes in core), and in the React entry its words in the log, the badge, the preview and the
-  // form, refused polls in end-user words, and a failure's next step when the quota is used up.
+  // form, refused polls in end-user words, and a failure's next step when the quota is used up. Then the React entry
+  // to 54,528 (54,412 measured) for the builder's review: Publish saying why a gone project ships nothing, a gone
+  // project not offered again, and focus handed on when New project or Try again goes (about 160 bytes).
   it.each([
     ['dist/core.js', 26_304],
-    ['dist/index.js', 54_336],
+    ['dist/index.js', 54_528],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
