@@ -18,6 +18,22 @@ function outcome() {
   return buildLog().querySelector('.ae-outcome');
 }
 
+/** The prompt form, the build log and the preview, after a new project's build failed (an `error` event). */
+async function failedNewProject() {
+  const rendered = renderWithMock(
+    <>
+      <GeneratePanel />
+      <LiveBuildLog />
+      <AppPreview />
+    </>,
+  );
+  rendered.transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 3 });
+  await rendered.user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+  await rendered.user.click(screen.getByRole('button', { name: 'Generate' }));
+  await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+  return rendered;
+}
+
 describe('credits exhausted', () => {
   it('before the generation (400): told once, by the prompt form, with a buy-credits call to action', async () => {
     const onBuyCredits = vi.fn();
@@ -362,17 +378,7 @@ describe('a follow-up keeps the app on stage', () => {
   });
 
   it('a new project that failed has no app to show, and "Try again" asks for it again', async () => {
-    const { user, transport, generationPosts } = renderWithMock(
-      <>
-        <GeneratePanel />
-        <LiveBuildLog />
-        <AppPreview />
-      </>,
-    );
-    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 3 });
-    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
-    await user.click(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    const { user, transport, generationPosts } = await failedNewProject();
     expect(screen.queryByTitle('Preview of the generated app')).not.toBeInTheDocument();
     // "Try again" asks for the app again, with the same prompt, as a new project.
     expect(outcome()).toHaveTextContent('The build failed.');
@@ -385,16 +391,7 @@ describe('a follow-up keeps the app on stage', () => {
 
 describe('keyboard', () => {
   it('"Try again" by keyboard leaves focus in the build log, not on the page, once its button goes', async () => {
-    const { user, transport } = renderWithMock(
-      <>
-        <GeneratePanel />
-        <LiveBuildLog />
-      </>,
-    );
-    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 3 });
-    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
-    await user.click(screen.getByRole('button', { name: 'Generate' }));
-    await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'failed'));
+    const { user } = await failedNewProject();
     within(buildLog()).getByRole('button', { name: 'Try again' }).focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(within(buildLog()).queryByRole('button', { name: 'Try again' })).toBeNull());

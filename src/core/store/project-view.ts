@@ -132,14 +132,16 @@ function phaseOf(generation: GenerationState | undefined, polled: ProjectPhase |
 
 const ended: ReadonlySet<ProjectPhase> = new Set(['ready', 'failed', 'credits_exhausted', 'interrupted']);
 
+const isGone = (error: AgentApiError | undefined) => error?.kind === 'not_found' || error?.kind === 'forbidden';
+
 /**
  * The error that says the project is not there for this person: its status poll's, refused for good, or a follow-up's
  * refusal (its POST named the project).
  */
 function goneError(generation: GenerationState | undefined, snapshot: ProjectSnapshot | undefined) {
-  const polled = snapshot?.status === 'error' ? snapshot.error : undefined;
-  const refused = generation?.refused === true && generation.kind === 'followUp' ? generation.error : undefined;
-  for (const error of [polled, refused]) if (error?.kind === 'not_found' || error?.kind === 'forbidden') return error;
+  if (snapshot?.status === 'error' && isGone(snapshot.error)) return snapshot.error;
+  if (generation?.refused === true && generation.kind === 'followUp' && isGone(generation.error))
+    return generation.error;
   return undefined;
 }
 
@@ -185,7 +187,7 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     (generationOutcome(generation) === 'completed' ? undefined : project?.app_url) ?? generation?.appUrl;
   const appUrl = safeHttpUrl(rawAppUrl ?? project?.app_url);
   const refusal = generation?.refused === true ? generation.error : undefined;
-  const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted' || phase === 'gone';
+  const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
   const counts = generation === undefined ? undefined : generationCounts(generation);
   return {
     key,
@@ -209,12 +211,7 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     filesCreated: counts?.filesCreated ?? 0,
     filesModified: counts?.filesModified ?? 0,
     steps: counts?.steps ?? 0,
-    error:
-      gone !== undefined
-        ? gone
-        : endedBadly && refusal === undefined
-          ? (generation?.error ?? snapshot?.error)
-          : undefined,
+    error: gone ?? (endedBadly && refusal === undefined ? (generation?.error ?? snapshot?.error) : undefined),
     refusal,
     generation,
     snapshot,

@@ -5,7 +5,7 @@
  * What it reads goes through the one machine, which takes only those events in `aborted`.
  */
 import type { AgentEvent } from '../wire/events.js';
-import { isTerminalEvent } from '../wire/events.js';
+import { generationOutcome } from '../wire/generation-machine.js';
 import { reduceGenerationEvent } from '../wire/generation-reducer.js';
 import type { StoreGeneration } from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
@@ -54,7 +54,7 @@ export function createStoppedNaming(context: StoppedNamingContext): StoppedNamin
     onEvent(run, event) {
       const { generation } = run;
       if (generation.removed || context.isDestroyed()) return end(run);
-      if (event.type !== 'project_created' && !isTerminalEvent(event)) return;
+      // The machine decides what a stopped generation takes (its name, its end): anything else is ignored there.
       if (reduceGenerationEvent(generation, event, context.now()) === 'ignored') return;
       end(run);
       const { projectId } = generation;
@@ -66,7 +66,7 @@ export function createStoppedNaming(context: StoppedNamingContext): StoppedNamin
       }
       context.publish(generation);
       // Named, the build goes on (an end read here has settled it): polled until it ends.
-      if (projectId !== undefined && event.type === 'project_created') context.watchUntilEnded(projectId);
+      if (projectId !== undefined && generationOutcome(generation) === 'aborted') context.watchUntilEnded(projectId);
     },
     destroy() {
       for (const run of [...naming]) end(run);

@@ -83,20 +83,20 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   // The build goes on where this panel does not stream it: another tab or an earlier visit (no generation here: the
   // view's `building` is its status poll's), or on the server after "Stop watching" (the view's phase is `stopped`).
   const buildingUnwatched = !running && view.building && (shown !== undefined || projectId !== undefined);
+  const gone = view.phase === 'gone';
   // A follow-up stays a follow-up whatever happened; a new project offers one once it has completed, or while its
   // build goes on unwatched: the panel is that project's, not a new one's. A project that is gone takes none.
   const followUpProject =
     projectId ??
     (shown?.projectId !== undefined &&
-    view.phase !== 'gone' &&
+    !gone &&
     (shown.kind === 'followUp' || isDeployable(shown) || view.phase === 'ready' || buildingUnwatched)
       ? shown.projectId
       : undefined);
   // A follow-up waits for that build to end, and the panel says so, as the build log does.
   const followUpHeld = followUpProject !== undefined && buildingUnwatched;
   // A project that is gone is told, with its next step, by the build log when one is on screen; alone, by the panel.
-  const goneToldHere = useFailureSlot(view.phase === 'gone' ? outcomeSlotKey(view) : undefined, slotRank.mention);
-  const gone = view.phase === 'gone';
+  const goneToldHere = useFailureSlot(gone ? outcomeSlotKey(view) : undefined, slotRank.mention);
   // The given project is gone: nothing can be sent to it.
   const goneHeld = followUpProject !== undefined && gone;
   const refusal = shown?.refused === true ? shown.error : undefined;
