@@ -62,6 +62,20 @@ export const StartPublish: Story = {
   },
 };
 
+export const Gone: Story = {
+  name: 'A project that is gone, with its Publish sheet',
+  parameters: agentParameters(reach.gone),
+  play: async ({ canvasElement }) => {
+    const { view, part } = builder(canvasElement);
+    const toolbar = view.getByRole('toolbar');
+    await waitFor(() => expect(toolbar).toHaveTextContent('Untitled app'));
+    await waitFor(() => expect(toolbar).toHaveTextContent('Not found'));
+    await userEvent.click(view.getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(part('Publish to the web')).toHaveAttribute('data-state', 'missing'));
+    await expect(view.getByRole('button', { name: 'New project' })).toBeInTheDocument();
+  },
+};
+
 /** Two projects built on an earlier visit (through the client alone). */
 const returningUser = agentParameters({
   setup: async (agent) => {

@@ -25,6 +25,8 @@ function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore 
   const statuses: Record<string, string> = {};
   /** The HTTP status of each project's status answer (default 200). */
   const codes: Record<string, number> = {};
+  /** A whole status body of the upstream's for a project, in place of the usual one (a broken upstream). */
+  const bodies: Record<string, unknown> = {};
   const streams: Stream[] = [];
   const answer = (call: UpstreamCall) => {
     if (call.method === 'POST') {
@@ -33,6 +35,7 @@ function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore 
       return stream.response();
     }
     const projectId = call.url.pathname.split('/').pop() ?? '';
+    if (projectId in bodies) return json(bodies[projectId], codes[projectId]);
     return json(
       {
         status: true,
@@ -83,7 +86,7 @@ function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore 
     stream.close();
     await expect.poll(closedStreams).toBe(closed + 1);
   };
-  return { ...proxied, store, statuses, codes, streams, post, status, statusText, endUpstream };
+  return { ...proxied, store, statuses, codes, bodies, streams, post, status, statusText, endUpstream };
 }
 
 describe('the status route while this proxy relays a build of the project', () => {
@@ -238,6 +241,37 @@ describe('the status route while this proxy relays a build of the project', () =
     expect(polled().slice(after)).toEqual([
       { name: 'App', app_url: 'https://p-alice.example', project_status: 'ready' },
     ]);
+    await followUp.body?.cancel();
+  });
+
+  it('holds nothing for another end user: a generate whose upstream names alice’s project leaves it as it was', async () => {
+    const { proxy, status, streams, logs } = createProxy({
+      authorize: (request) => ({ externalUserId: request.headers.get('x-test-user') ?? 'alice' }),
+    });
+    const bobs = await proxy(
+      new Request(`${appOrigin}${basePath}/agent/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-test-user': 'bob' },
+        body: JSON.stringify({ prompt: 'A booking site for a yoga studio' }),
+      }),
+    );
+    expect(bobs.status).toBe(200);
+    const browser = createBodyReader(bobs.body);
+    streams[0]!.event({ type: 'project_created', project_id: 'p-alice' });
+    await expect.poll(() => logs.some((entry) => entry.event === 'upstream_refused')).toBe(true);
+    expect(await status('p-alice')).toBe('ready');
+    await browser.cancel();
+  });
+
+  it('passes a broken upstream’s odd success bodies as the allow-list built them while it relays', async () => {
+    const { post, statusText, bodies, streams, endUpstream } = createProxy();
+    const followUp = await post('/agent/generate/p-alice');
+    const base = { status: true, project_id: 'p-alice', app_url: 'https://p-alice.example', name: 'App' };
+    for (const odd of [base, { ...base, project_status: 7 }, { ...base, project_status: null }]) {
+      bodies['p-alice'] = odd;
+      expect(JSON.parse(await statusText())).not.toHaveProperty('project_status', 'generating');
+    }
+    await endUpstream(streams[0]!);
     await followUp.body?.cancel();
   });
 
