@@ -101,7 +101,19 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
   const redact = createRedactor(token);
   const { log, warnOnce } = createProxyLog(options.onLog, redact.json);
   const quotas = createQuotas(options.quota, store, now, log);
-  const relayingProjects = createRelayingProjects();
+  const relayingProjects = createRelayingProjects({
+    store,
+    timers,
+    onLeaseError: (error, projectId, route) =>
+      log({
+        level: 'error',
+        event: 'internal_error',
+        method: route === 'getProject' ? 'GET' : 'POST',
+        route,
+        projectId,
+        reason: `relay lease not kept: ${String(error)}`,
+      }),
+  });
   const relayContext = {
     store,
     timers,

@@ -49,11 +49,12 @@ export function relayGenerationStream(
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recordedProject: string | undefined;
+  const kind = route === 'followUp' ? 'followUp' : 'generate';
   // Held from the moment the project is known until the upstream stream is over (not when the browser leaves).
   let upstreamOver = false;
   let releaseProject: (() => void) | undefined;
   const holdProject = (projectId: string) => {
-    if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId);
+    if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId, kind);
   };
   if (turn.projectId !== undefined) holdProject(turn.projectId);
   const internalError = (reason: string, projectId?: string) =>
@@ -66,7 +67,6 @@ export function relayGenerationStream(
       ...(projectId === undefined ? {} : { projectId }),
       reason,
     });
-  const kind = route === 'followUp' ? 'followUp' : 'generate';
   const recording: GenerationRecording = {
     projectId: turn.projectId,
     requestBody: turn.requestBody,

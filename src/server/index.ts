@@ -9,6 +9,7 @@ export type { CachedStatus, MemoryProxyStoreOptions, ProxyStore } from './memory
 export { createRedisProxyStore } from './redis-proxy-store.js';
 export type { RedisClientLike, RedisProxyStore, RedisProxyStoreOptions } from './redis-proxy-store.js';
 export { ProxyStoreUnavailableError } from './proxy-store.js';
+export { relayLeaseMs } from './relaying-projects.js';
 export type { GenerationEvents, ProjectPatch, RecordedEvent } from './proxy-store.js';
 export { createBudgetLedger } from './fair-budget.js';
 export type { BudgetLedger } from './fair-budget.js';

@@ -87,6 +87,16 @@ export interface ProxyStore {
    * holds it (the caller then waits for the cache briefly). Optional: a store without it always refreshes.
    */
   claimStatusRefresh?(projectId: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Marks the project as relayed by `holder` (one relay of one instance) for `ttlMs` from now, on the store's own
+   * clock; the relay renews it while its upstream stream is open, so every instance's status route knows the build is
+   * still going. Optional, with `releaseRelay` and `isRelayed`: without them only the relaying instance knows.
+   */
+  holdRelay?(projectId: string, holder: string, ttlMs: number): Promise<void>;
+  /** Gives a relay's lease back (its upstream stream is over). */
+  releaseRelay?(projectId: string, holder: string): Promise<void>;
+  /** Whether any relay's lease of the project is unexpired. */
+  isRelayed?(projectId: string): Promise<boolean>;
   /** Throws `ProxyStoreUnavailableError` when the store cannot serve now (checked before any generate POST). */
   assertAvailable?(): Promise<void>;
   /** Starts a new generation of an end user's project with the prompt that caused it; returns its number. */

@@ -5,6 +5,7 @@
  *   budget:log / budget:served / budget:waiting / budget:waiting-until / budget:pause   the budget script's state
  *   quota:{user}:{window}      generations counted in a quota period (expires at its end)
  *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
+ *   relay:{project}            zset of the relays of a build still open (holder -> lease expiry on Redis's clock)
  *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
  *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
  *   turns:{project}            the conversation, one JSON turn per prompt
@@ -23,6 +24,8 @@ import {
   beginGenerationScript,
   budgetScript,
   endGenerationScript,
+  holdRelayScript,
+  isRelayedScript,
   noteProjectScript,
   pauseScript,
   readEventsScript,
@@ -279,6 +282,15 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     },
     async claimStatusRefresh(projectId, ttlMs) {
       return (await call(['SET', key('status-lock', projectId), '1', 'NX', 'PX', String(ttlMs)])) === 'OK';
+    },
+    async holdRelay(projectId, holder, ttlMs) {
+      await run(holdRelayScript, [key('relay', projectId)], [holder, Math.max(1, Math.ceil(ttlMs))]);
+    },
+    async releaseRelay(projectId, holder) {
+      await call(['ZREM', key('relay', projectId), holder]);
+    },
+    async isRelayed(projectId) {
+      return Number(await run(isRelayedScript, [key('relay', projectId)], [])) === 1;
     },
     async beginGeneration(projectId, userId, turn) {
       const at = Date.parse(turn.at);

@@ -201,3 +201,27 @@ local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used > 0 then redis.call('DECR', KEYS[1]) end
 return 0
 `;
+
+/** Redis's clock in ms, for the scripts that keep time on it (every instance then agrees). */
+const redisNow = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Holds or renews a relay's lease (KEYS: the project's relay zset, holder -> expiry on Redis's clock; ARGV: holder,
+ * ttl ms): expired holders go, and the key lives as long as its latest lease.
+ */
+export const holdRelayScript = `${redisNow}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+local latest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], latest[2])
+return 0
+`;
+
+/** Whether any relay's lease of the project is unexpired (KEYS: the project's relay zset); 1 or 0. */
+export const isRelayedScript = `${redisNow}
+if redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf') > 0 then return 1 end
+return 0
+`;

@@ -1,7 +1,7 @@
 /**
  * The status route (`GET /agent/project/{id}`): one upstream request in flight per project, its answer cached for
  * `statusCacheMs` (shared by instances through the store) and noted in the project's summary. What goes out is the
- * upstream's answer as this instance gives it (`RelayingProjects.answer`); the cache keeps the upstream's own.
+ * upstream's answer as the proxy gives it while a build is relayed (`RelayingProjects.answer`); the cache keeps the upstream's own.
  */
 import type { AgentRouteName } from '../core/index.js';
 import {
@@ -50,14 +50,15 @@ export function createStatusRoute(context: StatusRouteContext) {
     const { shape } = policy;
     const cached = statusCacheMs > 0 ? await store.getCachedStatus(projectId, now()) : undefined;
     if (cached !== undefined) {
-      const { status, body } = relayingProjects.answer(projectId, { status: cached.status, body: cached.body });
+      const { status, body } = await relayingProjects.answer(projectId, { status: cached.status, body: cached.body });
       return { response: new Response(body, { status, headers: jsonHeaders(cached.contentType) }), cache: 'hit' };
     }
     let pending = inflightStatus.get(projectId);
     const cache: ProxyLogEntry['cache'] = pending === undefined ? 'miss' : 'coalesced';
     if (pending === undefined) {
       pending = (async (): Promise<RelayedJson> => {
-        const claimed = await waitForStatusClaim(store, projectId, now);
+        // Without a cache there is nothing to wait for: a claim would only hold other instances' polls back.
+        const claimed = statusCacheMs > 0 ? await waitForStatusClaim(store, projectId, now) : true;
         if (claimed !== true) return claimed;
         try {
           await context.acquire(userId, 'getProject');
@@ -91,17 +92,18 @@ export function createStatusRoute(context: StatusRouteContext) {
             expiresAt,
           });
         }
-        // Without a cache too: the project list and a lost stream's turn learn from every status answer. While this
-        // instance relays a build, its recorder writes the summary's status (building, then the end): a poll noted
-        // late would put back what the upstream said before the end, or "generating" after it.
+        // Without a cache too: the project list and a lost stream's turn learn from every status answer. While a
+        // build is relayed (here or, with leases, by another instance), its recorder writes the summary's status
+        // (building, then the end): a poll noted late would put back what the upstream said before the end, or
+        // "generating" after it.
         if (kept)
           await noteProjectStatus(store, projectId, userId, relayed.body, now(), {
-            withStatus: !relayingProjects.holds(projectId),
+            withStatus: !(await relayingProjects.isRelayed(projectId)),
           });
         return relayed;
       })().finally(() => inflightStatus.delete(projectId));
       inflightStatus.set(projectId, pending);
     }
-    return { response: relayedResponse(relayingProjects.answer(projectId, await pending)), cache };
+    return { response: relayedResponse(await relayingProjects.answer(projectId, await pending)), cache };
   };
 }

@@ -4,94 +4,15 @@
  * `ready`, and a browser that stopped watching would settle the build as completed while it goes on.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyOptions, type ProjectPatch, type ProxyStore } from 'agent-embed/server';
+import { createMemoryProxyStore, type ProjectPatch, type ProxyStore } from 'agent-embed/server';
 import type { ProjectListBody } from 'agent-embed/core';
-import {
-  createBodyReader,
-  createManualTimers,
-  createScriptedProxy,
-  createScriptedStream,
-  json,
-  type UpstreamCall,
-} from './scripted-upstream.js';
+import { createBodyReader } from './scripted-upstream.js';
 import { appOrigin, basePath } from './recording-helpers.js';
-type Stream = ReturnType<typeof createScriptedStream>;
-
-/**
- * A proxy for alice (who owns p-alice, p-other and p-new) in front of an upstream that answers each generate and
- * follow-up with a new scripted stream and each status with `statuses` (default `ready`); its clock stands still.
- */
-function createProxy(options: Partial<AgentProxyOptions> & { store?: ProxyStore } = {}) {
-  const statuses: Record<string, string> = {};
-  /** The HTTP status of each project's status answer (default 200). */
-  const codes: Record<string, number> = {};
-  /** A whole status body of the upstream's for a project, in place of the usual one (a broken upstream). */
-  const bodies: Record<string, unknown> = {};
-  const streams: Stream[] = [];
-  const answer = (call: UpstreamCall) => {
-    if (call.method === 'POST') {
-      const stream = createScriptedStream();
-      streams.push(stream);
-      return stream.response();
-    }
-    const projectId = call.url.pathname.split('/').pop() ?? '';
-    if (projectId in bodies) return json(bodies[projectId], codes[projectId]);
-    return json(
-      {
-        status: true,
-        project_id: projectId,
-        app_url: `https://${projectId}.example`,
-        project_status: statuses[projectId] ?? 'ready',
-        name: 'App',
-      },
-      codes[projectId],
-    );
-  };
-  const store =
-    options.store ?? createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-other': 'alice', 'p-new': 'alice' } });
-  const proxied = createScriptedProxy(answer, {
-    basePath,
-    authorize: () => ({ externalUserId: 'alice' }),
-    appUrl: appOrigin,
-    timers: createManualTimers(),
-    heartbeatMs: 0,
-    upstreamIdleTimeoutMs: 0,
-    upstreamStreamTimeoutMs: 0,
-    statusCacheMs: 0,
-    now: () => 1_000_000,
-    ...options,
-    store,
-  });
-  const post = (path: string, signal?: AbortSignal) =>
-    proxied.proxy(
-      new Request(`${appOrigin}${basePath}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt: 'Add a dark mode toggle please' }),
-        ...(signal === undefined ? {} : { signal }),
-      }),
-    );
-  const statusText = async (projectId = 'p-alice') => {
-    const response = await proxied.proxy(new Request(`${appOrigin}${basePath}/agent/project/${projectId}`));
-    expect(response.status).toBe(200);
-    return response.text();
-  };
-  const status = async (projectId = 'p-alice') =>
-    (JSON.parse(await statusText(projectId)) as { project_status: string }).project_status;
-  const closedStreams = () => proxied.logs.filter((entry) => entry.event === 'stream_closed').length;
-  /** Ends the upstream stream and waits until the proxy has read it to its end. */
-  const endUpstream = async (stream: Stream, projectId = 'p-alice') => {
-    const closed = closedStreams();
-    stream.event({ type: 'stream_end', project_id: projectId });
-    stream.close();
-    await expect.poll(closedStreams).toBe(closed + 1);
-  };
-  return { ...proxied, store, statuses, codes, bodies, streams, post, status, statusText, endUpstream };
-}
+import { createRelayingProxy } from './relaying-proxy.js';
 
 describe('the status route while this proxy relays a build of the project', () => {
   it('answers a follow-up’s project as generating while its upstream stream is open, then as the upstream says', async () => {
-    const { post, status, statusText, streams, endUpstream } = createProxy();
+    const { post, status, statusText, streams, endUpstream } = createRelayingProxy();
     expect(await status()).toBe('ready');
     const followUp = await post('/agent/generate/p-alice');
     expect(followUp.status).toBe(200);
@@ -110,7 +31,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it.each(['failed', 'credits_exhausted'])('answers an upstream %s as generating mid-build', async (terminal) => {
-    const { post, status, statuses, streams, endUpstream } = createProxy();
+    const { post, status, statuses, streams, endUpstream } = createRelayingProxy();
     statuses['p-alice'] = terminal;
     const followUp = await post('/agent/generate/p-alice');
     expect(await status()).toBe('generating');
@@ -125,7 +46,7 @@ describe('the status route while this proxy relays a build of the project', () =
   ] as const)(
     'still answers generating after the browser stopped watching (%s), until the upstream ends',
     async (_, how) => {
-      const { post, status, streams, logs, endUpstream } = createProxy();
+      const { post, status, streams, logs, endUpstream } = createRelayingProxy();
       const stopWatching = new AbortController();
       const followUp = await post('/agent/generate/p-alice', stopWatching.signal);
       const [stream] = streams;
@@ -144,7 +65,7 @@ describe('the status route while this proxy relays a build of the project', () =
   );
 
   it('changes nothing for a generate before project_created, and answers generating after it while open', async () => {
-    const { post, status, streams, endUpstream } = createProxy();
+    const { post, status, streams, endUpstream } = createRelayingProxy();
     const generate = await post('/agent/generate');
     expect(generate.status).toBe(200);
     const [stream] = streams;
@@ -164,7 +85,9 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('rewrites a cached status on its way out, and the cache keeps the upstream’s own answer', async () => {
-    const { post, status, statusText, streams, upstream, endUpstream, logs } = createProxy({ statusCacheMs: 60_000 });
+    const { post, status, statusText, streams, upstream, endUpstream, logs } = createRelayingProxy({
+      statusCacheMs: 60_000,
+    });
     const followUp = await post('/agent/generate/p-alice');
     const statusCalls = () => upstream.calls.filter((call) => call.method === 'GET').length;
     expect(await status()).toBe('generating');
@@ -183,7 +106,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('rewrites a coalesced status answer too', async () => {
-    const { post, status, streams, endUpstream, logs } = createProxy();
+    const { post, status, streams, endUpstream, logs } = createRelayingProxy();
     const followUp = await post('/agent/generate/p-alice');
     expect(await Promise.all([status(), status(), status()])).toEqual(['generating', 'generating', 'generating']);
     expect(logs.filter((entry) => entry.route === 'getProject').map((entry) => entry.cache)).toContain('coalesced');
@@ -192,7 +115,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('leaves another project, and a status that is not terminal, as the upstream says', async () => {
-    const { post, status, statuses, streams, endUpstream } = createProxy();
+    const { post, status, statuses, streams, endUpstream } = createRelayingProxy();
     const followUp = await post('/agent/generate/p-alice');
     expect(await status('p-other')).toBe('ready');
     for (const building of ['provisioning', 'generating', 'deploying']) {
@@ -206,7 +129,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('answers any success of the upstream (a 202 "ready") as generating mid-build', async () => {
-    const { proxy, post, codes, streams, endUpstream } = createProxy();
+    const { proxy, post, codes, streams, endUpstream } = createRelayingProxy();
     codes['p-alice'] = 202;
     const followUp = await post('/agent/generate/p-alice');
     const response = await proxy(new Request(`${appOrigin}${basePath}/agent/project/p-alice`));
@@ -226,7 +149,7 @@ describe('the status route while this proxy relays a build of the project', () =
         return memory.noteProject(projectId, userId, patch, at);
       },
     };
-    const { post, status, streams, endUpstream } = createProxy({ store });
+    const { post, status, streams, endUpstream } = createRelayingProxy({ store });
     // The status route's patches (the recorder's own carry no name).
     const polled = () => patches.filter((patch) => 'name' in patch);
     const followUp = await post('/agent/generate/p-alice');
@@ -245,7 +168,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('holds nothing for another end user: a generate whose upstream names alice’s project leaves it as it was', async () => {
-    const { proxy, status, streams, logs } = createProxy({
+    const { proxy, status, streams, logs } = createRelayingProxy({
       authorize: (request) => ({ externalUserId: request.headers.get('x-test-user') ?? 'alice' }),
     });
     const bobs = await proxy(
@@ -264,7 +187,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('passes a broken upstream’s odd success bodies as the allow-list built them while it relays', async () => {
-    const { post, statusText, bodies, streams, endUpstream } = createProxy();
+    const { post, statusText, bodies, streams, endUpstream } = createRelayingProxy();
     const followUp = await post('/agent/generate/p-alice');
     const base = { status: true, project_id: 'p-alice', app_url: 'https://p-alice.example', name: 'App' };
     for (const odd of [base, { ...base, project_status: 7 }, { ...base, project_status: null }]) {
@@ -276,7 +199,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('holds the project while any of two overlapping relays of it is open', async () => {
-    const { post, status, streams, endUpstream } = createProxy();
+    const { post, status, streams, endUpstream } = createRelayingProxy();
     const first = await post('/agent/generate/p-alice');
     const second = await post('/agent/generate/p-alice');
     expect(await status()).toBe('generating');
@@ -290,8 +213,8 @@ describe('the status route while this proxy relays a build of the project', () =
 
   it('knows only its own relays: another instance on the same store answers as the upstream says', async () => {
     const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
-    const relaying = createProxy({ store });
-    const other = createProxy({ store });
+    const relaying = createRelayingProxy({ store });
+    const other = createRelayingProxy({ store });
     const followUp = await relaying.post('/agent/generate/p-alice');
     expect(await relaying.status()).toBe('generating');
     expect(await other.status()).toBe('ready');
@@ -300,7 +223,7 @@ describe('the status route while this proxy relays a build of the project', () =
   });
 
   it('keeps the project list from saying ready mid-build after a status poll', async () => {
-    const { proxy, post, status, streams, endUpstream } = createProxy();
+    const { proxy, post, status, streams, endUpstream } = createRelayingProxy();
     const listed = async () => {
       const response = await proxy(new Request(`${appOrigin}${basePath}/projects`));
       const { projects } = (await response.json()) as ProjectListBody;
