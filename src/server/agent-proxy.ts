@@ -125,8 +125,9 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     onGeneration: options.onGeneration,
   };
   const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
-  const answerContext = (userId: string): AnswerContext => ({
+  const answerContext = (userId: string, projectId?: string): AnswerContext => ({
     userId,
+    projectId,
     clean: redact.text,
     body: upstreamBody,
     maxDepth: maxJsonDepth,
@@ -298,7 +299,11 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             ),
           };
         }
-        const { relayed, reason } = await buildAnswer(response, policy, answerContext(user.externalUserId));
+        const { relayed, reason } = await buildAnswer(
+          response,
+          policy,
+          answerContext(user.externalUserId, policy.ownedProject ? projectId : undefined),
+        );
         if (reason !== undefined)
           log({ level: 'warn', event: 'upstream_refused', method: request.method, route: match.name, reason });
         return { response: relayedResponse(relayed), ...(reason === undefined ? {} : { reason }) };

@@ -135,11 +135,11 @@ export const answers = {
   },
   link: {
     kind: 'envelope',
-    data: { project_id: 'string', codehost_login: 'string', repo_url: 'string', branch: 'string' },
+    data: { project_id: 'string', codehost_login: 'string', repo_url: 'url', branch: 'string' },
   },
   push: {
     kind: 'envelope',
-    data: { repo_url: 'string', codehost_login: 'string', branch: 'string', repo_created: 'boolean' },
+    data: { repo_url: 'url', codehost_login: 'string', branch: 'string', repo_created: 'boolean' },
   },
   plans: { kind: 'list', item: planFields },
 } as const satisfies Record<string, AnswerShape>;
@@ -259,22 +259,31 @@ export interface BuildOptions {
   userId: string;
   /** Applied to every string that goes out (the token redactor). */
   clean(text: string): string;
+  /** The project the request's path names, when the user owns it: an answer about another project is refused. */
+  projectId?: string | undefined;
 }
 
 /** The browser's answer to an upstream success (2xx) JSON answer; throws `UnreadableAnswer`. */
 export function buildSuccessAnswer(shape: AnswerShape, body: unknown, options: BuildOptions): Json {
-  const { userId, clean } = options;
+  const { userId, clean, projectId } = options;
   const ownedBy = (item: Record<string, unknown>) => item.external_user_id === userId;
+  // The user owns the path's project, not the one a broken or hostile upstream names instead.
+  const assertPathProject = (item: Record<string, unknown>) => {
+    if (projectId !== undefined && typeof item.project_id === 'string' && item.project_id !== projectId)
+      throw new UnreadableAnswer('the answer names another project than the one asked about');
+  };
   switch (shape.kind) {
     case 'stream':
       throw new UnreadableAnswer('a JSON answer where an event stream was expected');
     case 'object':
       if (!isRecord(body)) throw new UnreadableAnswer('the answer is not an object');
+      assertPathProject(body);
       return pick(body, shape.fields, clean);
     case 'envelope': {
       if (!isRecord(body) || !isRecord(body.data)) throw new UnreadableAnswer('the envelope has no data object');
       if (shape.owned === true && !ownedBy(body.data))
         throw new UnreadableAnswer('the resource belongs to another external user');
+      assertPathProject(body.data);
       return { success: true, message: messageOf(body, clean), data: pick(body.data, shape.data, clean), errors: null };
     }
     case 'list': {

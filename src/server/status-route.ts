@@ -31,7 +31,7 @@ export interface StatusRouteContext {
   acquire(userId: string, route: AgentRouteName): Promise<void>;
   /** Pauses the budget after an upstream 429. */
   noteUpstreamLimit(response: Response, route: AgentRouteName, method: string): Promise<void>;
-  answerContext(userId: string): AnswerContext;
+  answerContext(userId: string, projectId: string): AnswerContext;
   log(entry: ProxyLogEntry): void;
 }
 
@@ -78,7 +78,11 @@ export function createStatusRoute(context: StatusRouteContext) {
         );
         if (response === undefined) return { status: 502, body: errorBody(shape, proxyMessages.upstreamUnreachable) };
         await context.noteUpstreamLimit(response, 'getProject', 'GET');
-        const { relayed, succeeded, reason } = await buildAnswer(response, policy, context.answerContext(userId));
+        const { relayed, succeeded, reason } = await buildAnswer(
+          response,
+          policy,
+          context.answerContext(userId, projectId),
+        );
         if (reason !== undefined)
           log({ level: 'warn', event: 'upstream_refused', method: 'GET', route: 'getProject', projectId, reason });
         // Only a success is kept: a failure (a 2xx whose body says it failed too) is neither cached nor recorded.

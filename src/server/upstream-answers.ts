@@ -16,6 +16,8 @@ export const defaultMaxRetryAfterMs = 120_000;
 /** What building an answer needs of the proxy. */
 export interface AnswerContext {
   userId: string;
+  /** The project the path names, which the user owns (checked before the upstream was asked). */
+  projectId?: string | undefined;
   /** Applied to every string that goes out (the token redactor). */
   clean(text: string): string;
   body: BodyLimits;
@@ -86,7 +88,11 @@ export async function buildAnswer(
   if (dataLessMessage !== undefined) return happened(dataLessMessage);
   try {
     if (succeeded) {
-      const built = buildSuccessAnswer(policy.answer, body, { userId: context.userId, clean: context.clean });
+      const built = buildSuccessAnswer(policy.answer, body, {
+        userId: context.userId,
+        clean: context.clean,
+        projectId: context.projectId,
+      });
       return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)) }, succeeded };
     }
     if (ok || (response.status >= 400 && response.status < 600)) {

@@ -129,8 +129,12 @@ describe('a status answer that leaves fields out', () => {
 describe('addresses from the upstream', () => {
   const hostile = 'javascript:alert(document.cookie)';
 
-  it('relays an app_url, redirect_url, deployment url or repository html_url only when it is http(s)', async () => {
+  it('relays an app_url, redirect_url, deployment url, repository html_url or repo_url only when it is http(s)', async () => {
+    const linked = { project_id: 'p-alice', codehost_login: 'alice', repo_url: hostile, branch: 'main' };
+    const pushed = { repo_url: 'data:text/html,<script>alert(1)</script>', codehost_login: 'alice', branch: 'main' };
     const answers: Record<string, unknown> = {
+      '/codehost/project/p-alice/link': { success: true, message: 'Linked.', data: linked },
+      '/codehost/project/p-alice/push': { success: true, message: 'Pushed.', data: { ...pushed, repo_created: true } },
       '/agent/project/p-alice': { ...ready, app_url: hostile },
       '/codehost/connect/start': { success: true, message: '', data: { redirect_url: hostile, state: 's1' } },
       '/deployments/vercel/project/p-alice/deploy': {
@@ -161,6 +165,12 @@ describe('addresses from the upstream', () => {
     expect((await started.json()).data).toEqual({ redirect_url: null, state: 's1' });
     const deployed = await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', {}));
     expect((await deployed.json()).data).toMatchObject({ deployment_id: 'd1', url: null });
+    const link = await proxy(
+      call('POST', '/codehost/project/p-alice/link', { repo_owner: 'alice', repo_name: 'site' }),
+    );
+    expect((await link.json()).data).toEqual({ ...linked, repo_url: null });
+    const push = await proxy(call('POST', '/codehost/project/p-alice/push', {}));
+    expect((await push.json()).data).toMatchObject({ repo_url: null, repo_created: true });
     // Nor is it kept for the project list.
     expect((await (await proxy(call('GET', '/projects'))).json()).projects[0].app_url).toBeNull();
   });
@@ -182,5 +192,51 @@ describe('addresses from the upstream', () => {
     await response.text();
     const listed = (await (await proxy(call('GET', '/projects'))).json()).projects;
     expect(listed.find((project: { project_id: string }) => project.project_id === 'p-new')?.app_url).toBeNull();
+  });
+});
+
+describe('a success answer about another project than the one the path names', () => {
+  // The user owns p-alice; a broken or hostile upstream answers about p-bob, whose id must not reach her as hers.
+  it.each([
+    ['GET', '/agent/project/p-alice', undefined, { ...ready, project_id: 'p-bob' }],
+    [
+      'POST',
+      '/codehost/project/p-alice/link',
+      { repo_owner: 'alice', repo_name: 'site' },
+      { success: true, message: 'Linked.', data: { project_id: 'p-bob', repo_url: 'https://code.example.test/a/b' } },
+    ],
+    [
+      'POST',
+      '/deployments/vercel/project/p-alice/deploy',
+      {},
+      { success: true, message: 'Deployed.', data: { deployment_id: 'd1', status: 'ready', project_id: 'p-bob' } },
+    ],
+  ] as const)('%s %s is refused (502) and logged, never relayed', async (method, path, body, answer) => {
+    const { proxy, logs } = setup(() => json(answer), 0);
+    const response = await proxy(call(method, path, body));
+    expect(response.status).toBe(502);
+    expect(await response.text()).not.toContain('p-bob');
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        event: 'upstream_refused',
+        reason: expect.stringContaining('another project') as unknown,
+      }),
+    );
+    // Nor does the project list learn anything from it.
+    expect(JSON.stringify(await (await proxy(call('GET', '/projects'))).json())).not.toContain('p-bob');
+  });
+
+  it('relays an answer that names the path’s project, or none', async () => {
+    const { proxy } = setup(
+      ({ url }) =>
+        json(
+          url.pathname.endsWith('/deploy')
+            ? { success: true, message: 'Deployed.', data: { deployment_id: 'd1', status: 'ready' } }
+            : ready,
+        ),
+      0,
+    );
+    expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(200);
+    expect((await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', {}))).status).toBe(200);
   });
 });
