@@ -86,8 +86,8 @@ export interface GenerationRuns {
   find(key: string | undefined): Run | undefined;
   /** The run of a project, if one is in flight. */
   ofProject(projectId: string): Run | undefined;
-  /** Forgets a run: it no longer blocks new ones, even before its aborted stream has settled. */
-  forget(run: Run): void;
+  /** Forgets a generation (a reset): a stream still read on for its name (`createStoppedNaming`) is closed at once. */
+  forget(generation: StoreGeneration): void;
   /** Whether a live stream (the POST's or a replay) reports on the project now. */
   isStreaming(projectId: string): boolean;
   persist(generation: StoreGeneration): void;
@@ -378,7 +378,7 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
         if (run.generation.projectId === projectId || run.generation.key === projectId) return run;
       return undefined;
     },
-    forget: (run) => runs.delete(run),
+    forget: (generation) => naming.close(generation),
     isStreaming(projectId) {
       for (const run of runs) {
         const { generation } = run;

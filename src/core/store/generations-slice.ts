@@ -286,11 +286,13 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     },
     reset(key = registry.currentKey) {
       if (key === undefined) return;
-      const run = runs.find(key);
+      // A run in flight settles at once and no longer blocks new ones.
       runs.cancel(key);
-      if (run !== undefined) runs.forget(run);
       const generation = registry.remove(key);
       if (generation === undefined) return;
+      // Stopped before it was named (just now, or earlier), its stream would be read on for the name: closed now, not
+      // at its next event, which may be the proxy's idle deadline away; nothing of it reaches the store again.
+      runs.forget(generation);
       if (generation.projectId !== undefined) persistence.forget(generation.projectId);
       if (registry.currentKey === key) registry.setCurrent(undefined);
       log?.('action', () => `Reset ${key}`, undefined);

@@ -36,6 +36,8 @@ export interface StoppedNaming {
   forget(run: NamingRun): void;
   /** An event of the run's stream: its project's name or its end is taken, and ends the reading. */
   onEvent(run: NamingRun, event: AgentEvent): void;
+  /** Closes the stream read on for this generation's name at once (a reset forgot it): nothing of it is read again. */
+  close(generation: StoreGeneration): void;
   /** Closes every stream still read on (the store's end). */
   destroy(): void;
 }
@@ -67,6 +69,9 @@ export function createStoppedNaming(context: StoppedNamingContext): StoppedNamin
       context.publish(generation);
       // Named, the build goes on (an end read here has settled it): polled until it ends.
       if (projectId !== undefined && generationOutcome(generation) === 'aborted') context.watchUntilEnded(projectId);
+    },
+    close(generation) {
+      for (const run of [...naming]) if (run.generation === generation) end(run);
     },
     destroy() {
       for (const run of [...naming]) end(run);
