@@ -360,14 +360,17 @@ export const FailedWithTheQuotaUsedUp: Story = {
   play: async (context) => {
     const { form, submit, canvas } = panel(context.canvasElement);
     await expect(form).toHaveAttribute('data-state', 'failed');
-    // Both say the same: the next build waits for the quota, and nothing offers one that would be refused.
+    // The next build waits for the quota, and nothing offers one that would be refused.
     await expect(submit()).toBeDisabled();
-    await expect(form).toHaveTextContent('You have used today’s 20 builds.');
     await expect(canvas.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
-    // The log's next step is the same wait, never "try again in a moment".
+    // The log's next step is that wait, never "try again in a moment"; it is said there once, not again in the form,
+    // whose held Generate is described by the log's words.
     const alert = canvas.getByRole('alert');
     await expect(alert).toHaveTextContent('The build failed.You have used today’s 20 builds.');
     await expect(alert).not.toHaveTextContent(/try again/i);
+    await waitFor(() => expect(form).not.toHaveTextContent('You have used today’s 20 builds.'));
+    await expect(canvas.getAllByText(/^You have used today’s 20 builds\./)).toHaveLength(1);
+    await expect(submit()).toHaveAccessibleDescription(/^You have used today’s 20 builds\. More at /);
   },
 };
 

@@ -3,8 +3,9 @@
  * each generation, and a refusal over the limit says when more builds come while the prompt stays in the box.
  */
 import { screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentBuilder, GeneratePanel, UsageMeter } from 'agent-embed';
+import { AgentBuilder, GeneratePanel, LiveBuildLog, UsageMeter } from 'agent-embed';
 import { errorFromResponse, type AgentApiError, type AgentTransport, type Usage } from 'agent-embed/core';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
@@ -120,6 +121,54 @@ describe('quota and usage', () => {
     const log = screen.getByRole('region', { name: 'Build progress' });
     await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
     expect(within(log).queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(generationPosts()).toHaveLength(1);
+  });
+
+  it('a failed build that used the last build says when more come once: the log tells it, Generate points at it', async () => {
+    const quota = withQuota(20, 19);
+    /** The prompt box beside the build log, which the test can take away. */
+    function PanelAndLog() {
+      const [log, setLog] = useState(true);
+      return (
+        <>
+          <UsageMeter />
+          {log && <LiveBuildLog />}
+          <GeneratePanel />
+          <button type="button" onClick={() => setLog(false)}>
+            Hide the log
+          </button>
+        </>
+      );
+    }
+    const { user, transport, generationPosts } = renderWithMock(<PanelAndLog />, {
+      provider: { externalUser: ada },
+      wrapTransport: quota.wrap,
+    });
+    expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
+    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 2, message: 'The build broke.' });
+    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
+    const log = screen.getByRole('region', { name: 'Build progress' });
+    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
+    const sentence = `You have used today’s 20 builds. More at ${resetTime()}.`;
+    const generate = screen.getByRole('button', { name: 'Generate' });
+    await waitFor(() => expect(generate).toBeDisabled());
+    // Said once, by the log's failure (its next step)…
+    await waitFor(() => expect(screen.getAllByText(sentence)).toHaveLength(1));
+    expect(within(log).getByRole('alert')).toHaveTextContent(sentence);
+    const form = screen.getByRole('form', { name: 'Create an app' });
+    expect(form).not.toHaveTextContent('You have used today’s');
+    // …and the held button is still described by it, where it is said.
+    expect(generate).toHaveAccessibleDescription(sentence);
+    const describedBy = generate.getAttribute('aria-describedby') ?? '';
+    expect(describedBy.split(' ').every((id) => document.getElementById(id) !== null)).toBe(true);
+
+    // Without the log, the prompt box says it itself.
+    await user.click(screen.getByRole('button', { name: 'Hide the log' }));
+    await waitFor(() => expect(form).toHaveTextContent(sentence));
+    expect(screen.getAllByText(sentence)).toHaveLength(1);
+    expect(generate).toHaveAccessibleDescription(sentence);
     expect(generationPosts()).toHaveLength(1);
   });
 

@@ -20,7 +20,7 @@ import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { errorCopy, quotaCopy } from '../shared/error-copy.js';
-import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
+import { outcomeSlotKey, quotaSlotKey, slotRank, useFailureSlot, useToldSentence } from '../shared/error-slots.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useUsedUpQuota } from '../usage/use-usage.js';
 
@@ -123,6 +123,12 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const quotaUsedUp = quota !== undefined && !running;
   const quotaHint =
     quotaUsedUp && generalError?.code !== 'quota_exceeded' ? quotaCopy(quota, labels.errors, format) : undefined;
+  // The build log's failure says it already when it is on screen (its next step): the button points at its words.
+  const quotaToldAt = useToldSentence(
+    quotaHint === undefined ? undefined : quotaSlotKey,
+    slotRank.mention,
+    `${id}-quota`,
+  );
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
@@ -296,8 +302,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           ) : undefined
         }
       />
-      {quotaHint !== undefined && (
-        <p id={`${id}-quota`} className="ae-hint">
+      {quotaHint !== undefined && quotaToldAt === `${id}-quota` && (
+        <p id={quotaToldAt} className="ae-hint">
           {quotaHint}
         </p>
       )}
@@ -324,7 +330,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
                 ? `${id}-gone`
                 : quotaHint === undefined
                   ? undefined
-                  : `${id}-quota`
+                  : quotaToldAt
           }
         >
           {submitLabel}

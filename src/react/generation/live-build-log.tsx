@@ -6,7 +6,7 @@ import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { quotaCopy } from '../shared/error-copy.js';
-import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
+import { outcomeSlotKey, quotaSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
 import { FileFontSample } from '../shared/file-font-sample.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
@@ -198,6 +198,8 @@ function Outcome({
           // "Try again" sends the same prompt once more, a new request made by this click (the store's `retry`); not
           // offered once the quota is used up, as the prompt box's Generate is not: the next step is then when more come.
           text={quota === undefined ? undefined : quotaCopy(quota, errorLabels, format)}
+          // Said here, the prompt box does not say it again: its Generate, held for the quota, points at it.
+          textSlot={quota === undefined ? undefined : quotaSlotKey}
           onRetry={
             !generation?.prompt || view.busy || quota !== undefined
               ? undefined

@@ -1,12 +1,12 @@
 'use client';
-import { forwardRef, type ReactNode } from 'react';
+import { forwardRef, useId, type ReactNode } from 'react';
 import { agentApiMessages, type AgentApiError } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { cx } from './class-names.js';
 import { errorCopy, type ErrorContext } from './error-copy.js';
 import { Icon } from './icons.js';
-import { useErrorSlot } from './error-slots.js';
+import { slotRank, useErrorSlot, useToldSentence } from './error-slots.js';
 import { useRetryCountdown } from './use-retry-countdown.js';
 
 /** Props of `ErrorAlert`. */
@@ -19,6 +19,11 @@ export interface ErrorAlertProps {
   context?: ErrorContext;
   /** Words of the caller's instead of the error's own, where its usual next step is closed (a used-up quota). */
   text?: string | undefined;
+  /**
+   * The slot (`error-slots`) of the sentence `text` says, when another place could say it too (a used-up quota: the
+   * prompt box's hint): told here, it is not said there, and that place points at this alert's text instead.
+   */
+  textSlot?: string | undefined;
   /** Shows a "Try again" button; during a rate limit it counts down and is enabled at zero. */
   onRetry?: (() => void) | undefined;
   /** Another next step (a link, a button), shown under the text. */
@@ -33,7 +38,7 @@ export interface ErrorAlertProps {
  * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
-  { error, title, context, text, onRetry, action, className },
+  { error, title, context, text, textSlot, onRetry, action, className },
   ref,
 ) {
   const allLabels = useAgentLabels();
@@ -41,18 +46,10 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   const format = useAgentFormat();
   const secondsLeft = useRetryCountdown(error);
   const shownHere = useErrorSlot(error);
-  if (error === undefined) return null;
-  // Shown in full by another alert already: here it only names what failed, so the failure reads once.
-  if (!shownHere)
-    return (
-      <div ref={ref} className={cx('ae-alert-elsewhere', className)} data-kind={error.kind} tabIndex={-1}>
-        <Icon name="alert" />
-        {title}
-      </div>
-    );
+  const textId = useId();
   // The spec's one field message has words in every locale (the prompt's own hint); others are shown as sent.
   const fieldErrors =
-    error.fieldErrors === undefined
+    error?.fieldErrors === undefined
       ? []
       : [
           ...new Set(
@@ -65,9 +62,19 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
         ];
   // Field errors already say what to fix; the generic "check what you entered" would say it twice.
   const copy =
-    fieldErrors.length > 0 && error.kind === 'validation'
+    error === undefined || (fieldErrors.length > 0 && error.kind === 'validation')
       ? undefined
       : (text ?? errorCopy(error, labels, context, secondsLeft, format));
+  useToldSentence(shownHere && copy !== undefined && copy === text ? textSlot : undefined, slotRank.nextStep, textId);
+  if (error === undefined) return null;
+  // Shown in full by another alert already: here it only names what failed, so the failure reads once.
+  if (!shownHere)
+    return (
+      <div ref={ref} className={cx('ae-alert-elsewhere', className)} data-kind={error.kind} tabIndex={-1}>
+        <Icon name="alert" />
+        {title}
+      </div>
+    );
   const waiting = secondsLeft !== undefined && secondsLeft > 0;
   return (
     <div
@@ -81,7 +88,11 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
       <Icon name={error.kind === 'rate_limited' ? 'clock' : 'alert'} className="ae-alert-icon" />
       <div className="ae-alert-body">
         <p className="ae-alert-title">{title}</p>
-        {copy !== undefined && <p className="ae-alert-text">{copy}</p>}
+        {copy !== undefined && (
+          <p id={textId} className="ae-alert-text">
+            {copy}
+          </p>
+        )}
         {fieldErrors.length > 0 && (
           <ul className="ae-alert-list">
             {fieldErrors.map((message) => (

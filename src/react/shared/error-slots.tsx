@@ -20,12 +20,14 @@ export const slotRank = { mention: 0, nextStep: 1 } as const;
 interface Claim {
   id: string;
   rank: number;
+  /** The element that tells it, for a place that only points at it (`useToldSentence`). */
+  textId?: string | undefined;
 }
 
 interface ErrorSlots {
-  claim(key: unknown, id: string, rank: number): void;
+  claim(key: unknown, id: string, rank: number, textId?: string): void;
   release(key: unknown, id: string): void;
-  owner(key: unknown): string | undefined;
+  owner(key: unknown): Claim | undefined;
   subscribe(listener: () => void): () => void;
 }
 
@@ -34,9 +36,9 @@ function createErrorSlots(): ErrorSlots {
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
   return {
-    claim(key, id, rank) {
+    claim(key, id, rank, textId) {
       // Each effect releases before it claims again, so a claim is always new.
-      claims.set(key, [...(claims.get(key) ?? []), { id, rank }]);
+      claims.set(key, [...(claims.get(key) ?? []), { id, rank, textId }]);
       notify();
     },
     release(key, id) {
@@ -49,7 +51,7 @@ function createErrorSlots(): ErrorSlots {
       let owner: Claim | undefined;
       // The highest rank; among equals, the first to claim.
       for (const claim of claims.get(key) ?? []) if (owner === undefined || claim.rank > owner.rank) owner = claim;
-      return owner?.id;
+      return owner;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -68,6 +70,9 @@ export function ErrorSlotsProvider({ children }: { children: ReactNode }) {
 
 const noOwner = () => undefined;
 const noSubscription = () => () => {};
+
+/** The slot of the sentence that says the end user's quota is used up and when more builds come: one per provider. */
+export const quotaSlotKey = 'quota';
 
 /**
  * The slot of a build that ended badly (failed, out of credits, connection lost), shared by every place that
@@ -91,18 +96,33 @@ export function useErrorSlot(error: AgentApiError | undefined, rank: number = sl
  * and when `key` is undefined). Places that show the same failure in their own words share a key.
  */
 export function useFailureSlot(key: unknown, rank: number): boolean {
+  return useSlotClaim(key, rank, undefined).toldHere;
+}
+
+/**
+ * `useFailureSlot` for a sentence a place tells in an element of its own (`textId`): the id of the element that tells
+ * it, this place's own when it does (always outside a provider, and when `key` is undefined). A place that defers points
+ * at the teller's element (an `aria-describedby`) instead of saying the sentence a second time.
+ */
+export function useToldSentence(key: unknown, rank: number, textId: string): string | undefined {
+  const { toldHere, owner } = useSlotClaim(key, rank, textId);
+  return toldHere ? textId : owner?.textId;
+}
+
+/** Claims the slot of `key` while mounted; whether this place tells it, and the claim of the place that does. */
+function useSlotClaim(key: unknown, rank: number, textId: string | undefined) {
   const slots = useContext(ErrorSlotsContext);
   const id = useId();
   useEffect(() => {
     if (slots === undefined || key === undefined) return;
-    slots.claim(key, id, rank);
+    slots.claim(key, id, rank, textId);
     return () => slots.release(key, id);
-  }, [slots, key, id, rank]);
+  }, [slots, key, id, rank, textId]);
   const owner = useSyncExternalStore(
     slots?.subscribe ?? noSubscription,
     () => (key === undefined ? undefined : (slots?.owner(key) ?? noOwner())),
     () => undefined,
   );
   // Before the first claim lands (the first render) everyone is a candidate; the claims settle it at once.
-  return slots === undefined || owner === undefined || owner === id;
+  return { toldHere: slots === undefined || owner === undefined || owner.id === id, owner };
 }
