@@ -172,6 +172,7 @@ export {
   isOutOfCredits,
   isPreviewable,
   isRecovering,
+  mayHaveStarted,
   polledStatusOf,
   projectStatusOf,
   settleTurnOutcome,

@@ -97,9 +97,14 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // form, refused polls in end-user words, and a failure's next step when the quota is used up. Then the React entry
   // to 54,528 (54,412 measured) for the builder's review: Publish saying why a gone project ships nothing, a gone
   // project not offered again, and focus handed on when New project or Try again goes (about 160 bytes).
+  // Session 26: core to 26,432 (26,340 measured) and the React entry to 54,912 (54,792) for a new project's POST lost
+  // on the network before any answer (`mayHaveStarted`, the project list asked again 10 s later, and the prompt box's
+  // "The connection dropped" with its sentence: it may be building), a reset closing a stream read on for its name at
+  // once (about 120 bytes in core), and the used-up quota's sentence said once, by the build log when it is on
+  // screen, the held Generate described by it (the error slots' told sentence: about 150 bytes).
   it.each([
-    ['dist/core.js', 26_304],
-    ['dist/index.js', 54_528],
+    ['dist/core.js', 26_432],
+    ['dist/index.js', 54_912],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(

@@ -54,7 +54,7 @@ describe('relay leases on Redis', () => {
     const keyPrefix = `test-${randomUUID()}:`;
     const instance = () => {
       const store = redis.newStore({ keyPrefix });
-      return { store, ...createRelayingProxy({ store, timers: createManualTimers() }) };
+      return { ...createRelayingProxy({ store, timers: createManualTimers() }), store };
     };
     const relaying = instance();
     const other = instance();

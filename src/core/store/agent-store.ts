@@ -15,7 +15,7 @@ import {
 } from './generations-slice.js';
 import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createConversationRecorder, readSaved, type ConversationSlice } from './conversation-slice.js';
-import { generationOutcome } from '../wire/generation-machine.js';
+import { generationOutcome, mayHaveStarted } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
 import { createMutationsSlice, type MutationsSlice } from './mutations.js';
@@ -63,6 +63,12 @@ export interface AgentStoreOptions extends PlatformOptions {
 /** Default key of the persisted last project. */
 export const defaultStorageKey = 'agent-embed:last-project';
 
+/**
+ * How long after a new project's POST failed on the network (`mayHaveStarted`) the store asks for the project list
+ * again: time enough for a build the server received all the same to be named there.
+ */
+const startedUnseenRecheckMs = 10_000;
+
 /** Creates a store. Create one per provider (never a module singleton). */
 export function createAgentStore(options: AgentStoreOptions): AgentStore {
   const { client, onLog } = options;
@@ -75,6 +81,15 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       : (kind: AgentLogKind, text: string, key: string | undefined) =>
           onLog({ id: ++logId, at: platform.now(), kind, text, key });
   let destroyed = false;
+  const rechecks = new Set<unknown>();
+  /** Asks for the project list again a little later: a build whose POST's answer was lost may show up there. */
+  function recheckProjectsLater(): void {
+    const handle = platform.setTimeout(() => {
+      rechecks.delete(handle);
+      if (!destroyed) store.getState().invalidate('projects');
+    }, startedUnseenRecheckMs);
+    rechecks.add(handle);
+  }
 
   const generations = createGenerationsSlice({
     client,
@@ -124,6 +139,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         state.invalidate('usage');
         state.invalidate('projects');
         if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);
+        // Its POST may have reached the server, whose build is not named yet now: the list is asked once more later.
+        if (mayHaveStarted(generation)) recheckProjectsLater();
       }
     },
   });
@@ -161,6 +178,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (destroyed) return;
       destroyed = true;
       lifetime.abort();
+      for (const handle of rechecks) platform.clearTimeout(handle);
       stopFlushingOnHide();
       conversation.stop();
       batcher.stop();

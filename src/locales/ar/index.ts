@@ -79,6 +79,8 @@ export const ar: AgentLabels = {
     cancel: 'إيقاف المتابعة',
     newProject: 'مشروع جديد',
     errorTitle: 'تعذّر بدء إنشاء تطبيقك',
+    connectionDroppedTitle: 'انقطع الاتصال',
+    connectionDroppedHint: 'إن بدأ بناء تطبيقك رغم ذلك، فسيظهر ضمن مشاريعك.',
     buyCredits: 'شراء رصيد',
     followUpTarget: (projectName) => `تُطبَّق التعديلات على ${projectName}.`,
     unnamedProject: 'تطبيقك',

@@ -90,6 +90,8 @@ export const es: AgentLabels = {
     cancel: 'Dejar de seguir',
     newProject: 'Nuevo proyecto',
     errorTitle: 'No se pudo iniciar tu app',
+    connectionDroppedTitle: 'Se cortó la conexión',
+    connectionDroppedHint: 'Si tu app empezó a construirse igualmente, aparecerá entre tus proyectos.',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `Los cambios se aplican a ${projectName}.`,
     unnamedProject: 'tu app',

@@ -90,6 +90,9 @@ export const fr: AgentLabels = {
     cancel: 'Arrêter le suivi',
     newProject: 'Nouveau projet',
     errorTitle: 'Impossible de lancer votre application',
+    connectionDroppedTitle: 'La connexion a été coupée',
+    connectionDroppedHint:
+      'Si votre application a commencé à être construite malgré tout, elle apparaîtra parmi vos projets.',
     buyCredits: 'Acheter des crédits',
     followUpTarget: (projectName) => `Les modifications s’appliquent à ${projectName}.`,
     unnamedProject: 'votre application',

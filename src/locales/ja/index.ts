@@ -81,6 +81,8 @@ export const ja: AgentLabels = {
     cancel: '追跡を停止',
     newProject: '新しいプロジェクト',
     errorTitle: 'アプリの作成を開始できませんでした',
+    connectionDroppedTitle: '接続が切れました',
+    connectionDroppedHint: 'それでもアプリのビルドが始まっていれば、プロジェクト一覧に表示されます。',
     buyCredits: 'クレジットを購入',
     followUpTarget: (projectName) => `変更は「${projectName}」に反映されます。`,
     unnamedProject: 'あなたのアプリ',

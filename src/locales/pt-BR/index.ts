@@ -90,6 +90,8 @@ export const ptBR: AgentLabels = {
     cancel: 'Parar de acompanhar',
     newProject: 'Novo projeto',
     errorTitle: 'Não foi possível iniciar seu app',
+    connectionDroppedTitle: 'A conexão caiu',
+    connectionDroppedHint: 'Se o seu app começou a ser construído mesmo assim, ele aparecerá entre seus projetos.',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `As alterações vão para ${projectName}.`,
     unnamedProject: 'seu app',

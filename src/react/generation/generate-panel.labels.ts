@@ -24,6 +24,13 @@ export interface GeneratePanelLabels {
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
+  /**
+   * Title of that box when the connection failed before any answer to a new project's request, which may have reached
+   * the server all the same (an answer that refused it has `errorTitle`).
+   */
+  connectionDroppedTitle: string;
+  /** Its text: a build the server started anyway shows up in the end user's projects (the store looks again). */
+  connectionDroppedHint: string;
   /** The next step when a request is refused for want of credits (with `onBuyCredits` or `buyCreditsUrl`). */
   buyCredits: string;
   /** Names the project follow-ups go to. */
@@ -56,6 +63,8 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   cancel: 'Stop watching',
   newProject: 'New project',
   errorTitle: 'Your app could not be started',
+  connectionDroppedTitle: 'The connection dropped',
+  connectionDroppedHint: 'If your app started building anyway, it will show up among your projects.',
   buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',

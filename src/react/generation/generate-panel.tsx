@@ -6,6 +6,7 @@ import {
   isGenerationBusy,
   isOutOfCredits,
   isPromptLongEnough,
+  mayHaveStarted,
   type GenerationActionResult,
   type GenerationMode,
 } from '../../core/index.js';
@@ -104,6 +105,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
   const generalError =
     refusal !== undefined && serverPromptErrors === undefined && (!gone || goneToldHere) ? refusal : undefined;
+  // Lost on the network before any answer, the request may have reached the server: not "could not be started".
+  const lostOnTheWay = mayHaveStarted(shown);
 
   // A stopped build named late does not turn the new project the person is typing into that project's follow-up.
   const [seenFollowUpProject, setSeenFollowUpProject] = useState(followUpProject);
@@ -294,7 +297,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
       <ErrorAlert
         ref={alertRef}
         error={generalError}
-        title={text.errorTitle}
+        title={lostOnTheWay ? text.connectionDroppedTitle : text.errorTitle}
+        text={lostOnTheWay ? text.connectionDroppedHint : undefined}
         context="generation"
         action={
           generalError?.kind === 'insufficient_credits' && canBuyCredits(onBuyCredits, buyCreditsUrl) ? (

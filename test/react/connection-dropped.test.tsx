@@ -1,0 +1,135 @@
+/**
+ * A new project's POST whose connection fails before any answer may have reached the server all the same: the
+ * prompt box says the connection dropped (not that the app "could not be started") and that a build started anyway
+ * shows up among the projects; the store asks for the project list once more a little later, where it does, and
+ * never sends the POST again. A refusal with a status was one, and reads as before.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GeneratePanel, ProjectList } from 'agent-embed';
+import { createHttpTransport, type ProjectSummary } from 'agent-embed/core';
+import { createManualTimers } from '../store/fakes.js';
+import { cleanupRendered, renderWithMock } from './render-with-mock.js';
+
+afterEach(cleanupRendered);
+
+const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
+const prompt = 'A landing page for a bakery';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * The agency's proxy as a fetch: the generate POST is handed over and then fails as `answer` says (by default the
+ * network's TypeError, before any byte of the answer); the project list names what the test says the server built.
+ */
+function agencyFetch(answer: () => Promise<Response> = () => Promise.reject(new TypeError('Failed to fetch'))) {
+  const posts: string[] = [];
+  const listRequests: string[] = [];
+  const otherRequests: string[] = [];
+  const built: ProjectSummary[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (init?.method === 'POST') {
+      posts.push(url.pathname);
+      return answer();
+    }
+    if (url.pathname.endsWith('/projects')) {
+      listRequests.push(url.pathname);
+      return json({ projects: built });
+    }
+    otherRequests.push(url.pathname);
+    return json({ status: false, message: 'Not found.' }, 404);
+  };
+  return {
+    fetch,
+    posts,
+    listRequests,
+    otherRequests,
+    /** The server built the app all the same, and names it in the list from now on. */
+    named(projectId: string) {
+      const at = new Date().toISOString();
+      built.push({
+        project_id: projectId,
+        name: 'Bakery landing page',
+        app_url: null,
+        project_status: 'generating',
+        created_at: at,
+        updated_at: at,
+      });
+    },
+  };
+}
+
+/** The prompt box beside the project list, over that fetch, with the store's timers in the test's hand. */
+function renderOver(agency: ReturnType<typeof agencyFetch>) {
+  const timers = createManualTimers(Date.now());
+  const transport = createHttpTransport({ baseUrl: 'https://agency.example.test/api/agent', fetch: agency.fetch });
+  const rendered = renderWithMock(
+    <>
+      <GeneratePanel />
+      <ProjectList />
+    </>,
+    {
+      provider: { externalUser: ada },
+      store: { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
+      wrapTransport: () => transport,
+    },
+  );
+  const list = screen.getByRole('region', { name: 'Your projects' });
+  const form = screen.getByRole('form', { name: 'Create an app' });
+  return { ...rendered, timers, list, form, rows: () => within(list).queryAllByRole('button') };
+}
+
+describe('the connection drops before any answer to a new project', () => {
+  it('says the connection dropped, sends nothing again, and asks for the list once more, where the build shows up', async () => {
+    const agency = agencyFetch();
+    const { user, timers, list, form, rows } = renderOver(agency);
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
+    expect(agency.listRequests).toHaveLength(1);
+
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent('The connection dropped');
+    expect(alert).toHaveTextContent('If your app started building anyway, it will show up among your projects.');
+    expect(alert).not.toHaveTextContent('could not be started');
+    expect(alert).toHaveAttribute('data-kind', 'network');
+    // The prompt comes back to the box, as after any refusal: sending it again is the person's own click.
+    await waitFor(() => expect(screen.getByLabelText('Describe the app you want')).toHaveValue(prompt));
+    // The end of the attempt reloads the list at once, as any ended build does; the server has not named it yet.
+    await waitFor(() => expect(agency.listRequests).toHaveLength(2));
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
+    expect(rows()).toHaveLength(0);
+
+    // Meanwhile the server, which had the POST after all, names the project.
+    agency.named('proj_bakery');
+    await timers.advance(10_000);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(rows()[0]).toHaveTextContent('Bakery landing page');
+    expect(agency.listRequests).toHaveLength(3);
+
+    // Once, and never the POST again.
+    await timers.advance(120_000);
+    expect(agency.listRequests).toHaveLength(3);
+    expect(agency.posts).toEqual(['/api/agent/agent/generate']);
+    expect(timers.pending()).toEqual([]);
+  });
+
+  it('a refusal with a status was one: the app could not be started, and the list is not asked again later', async () => {
+    const agency = agencyFetch(async () => json({ status: false, message: 'The service is unavailable.' }, 503));
+    const { user, timers, list, form } = renderOver(agency);
+    await waitFor(() => expect(list).toHaveAttribute('data-state', 'success'));
+
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent('Your app could not be started');
+    expect(alert).not.toHaveTextContent('The connection dropped');
+    await waitFor(() => expect(agency.listRequests).toHaveLength(2));
+    expect(timers.pending()).toEqual([]);
+    await timers.advance(120_000);
+    expect(agency.listRequests).toHaveLength(2);
+    expect(agency.posts).toHaveLength(1);
+  });
+});

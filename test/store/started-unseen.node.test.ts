@@ -1,0 +1,88 @@
+/**
+ * A new project's POST that failed on the network before any answer (`mayHaveStarted`): the server may have received
+ * it and be building, so the store asks for the project list once more a little later (10 s), where such a build shows
+ * up; it never sends the POST again. A refusal with a status, or a follow-up (its project is polled), asks nothing more.
+ */
+import { describe, expect, it } from 'vitest';
+import { AgentApiError, mayHaveStarted, resourceSpecs } from 'agent-embed/core';
+import { createScriptedStore, created, settle } from './fakes.js';
+
+const prompt = 'A landing page for a bakery';
+const networkError = () => new AgentApiError('network', 'The Agent API could not be reached.');
+
+/** A store whose project list something has asked for (a ProjectList, the builder's switcher). */
+async function withListAskedFor() {
+  const page = createScriptedStore();
+  await page.store.getState().fetchResource(resourceSpecs.projects);
+  const listLoads = () => page.scripted.gets().filter((request) => request.path === '/projects').length;
+  expect(listLoads()).toBe(1);
+  return { ...page, listLoads };
+}
+
+describe('a new project whose POST failed on the network', () => {
+  it('may have started: the list is asked for once more 10 s later, and the POST is never sent again', async () => {
+    const { store, scripted, timers, listLoads } = await withListAskedFor();
+    const promise = store.getState().generate({ prompt });
+    scripted.streams[0]!.refuse(networkError());
+    expect(await promise).toMatchObject({ outcome: 'failed', error: { kind: 'network' } });
+    const [generation] = Object.values(store.getState().generations);
+    expect(generation).toMatchObject({ refused: true, kind: 'generate' });
+    expect(mayHaveStarted(generation)).toBe(true);
+    await settle();
+    // Ended, it reloads the list at once, as any ended build does…
+    const atEnd = listLoads();
+    expect(atEnd).toBe(2);
+    await timers.advance(5_000);
+    expect(listLoads()).toBe(atEnd);
+    // …and once more a little later, when a build the server had all the same is named there.
+    await timers.advance(5_000);
+    expect(listLoads()).toBe(atEnd + 1);
+    await timers.advance(120_000);
+    expect(listLoads()).toBe(atEnd + 1);
+    expect(scripted.posts()).toHaveLength(1);
+    expect(timers.pending()).toEqual([]);
+  });
+
+  it('nothing is asked later for a refusal with a status, a follow-up, or a failure after the first event', async () => {
+    const refusal = await withListAskedFor();
+    void refusal.store.getState().generate({ prompt });
+    refusal.scripted.streams[0]!.refuse(new AgentApiError('upstream', 'The service is unavailable.', { status: 503 }));
+    await settle();
+    expect(mayHaveStarted(Object.values(refusal.store.getState().generations)[0])).toBe(false);
+
+    const followUp = await withListAskedFor();
+    void followUp.store.getState().followUp('p1', { prompt });
+    followUp.scripted.streams[0]!.refuse(networkError());
+    await settle();
+    expect(mayHaveStarted(followUp.store.getState().generations.p1)).toBe(false);
+
+    // Cut after it was named: a drop, recovered through the project's own status.
+    const named = await withListAskedFor();
+    void named.store.getState().generate({ prompt });
+    named.scripted.streams[0]!.open();
+    named.scripted.streams[0]!.emit(created('p2'));
+    named.scripted.streams[0]!.fail(networkError());
+    await settle();
+    expect(mayHaveStarted(named.store.getState().generations.p2)).toBe(false);
+
+    for (const page of [refusal, followUp]) {
+      const loads = page.listLoads();
+      await page.timers.advance(120_000);
+      expect(page.listLoads()).toBe(loads);
+      expect(page.scripted.posts()).toHaveLength(1);
+    }
+    named.store.destroy();
+  });
+
+  it('destroy() drops the later list request', async () => {
+    const { store, scripted, timers, listLoads } = await withListAskedFor();
+    void store.getState().generate({ prompt });
+    scripted.streams[0]!.refuse(networkError());
+    await settle();
+    const loads = listLoads();
+    store.destroy();
+    expect(timers.pending()).toEqual([]);
+    await timers.advance(120_000);
+    expect(listLoads()).toBe(loads);
+  });
+});
