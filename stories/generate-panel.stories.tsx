@@ -289,6 +289,27 @@ export const RecoveringThenStopWatching: Story = {
   },
 };
 
+export const ConnectionDroppedBeforeAnyAnswer: Story = {
+  name: 'Connection dropped before any answer',
+  parameters: agentParameters(prepare.answerLost),
+  play: async (context) => {
+    const { canvas, form, prompt, submit } = panel(context.canvasElement);
+    await submitPrompt(context.canvasElement);
+    const alert = await canvas.findByRole('alert');
+    // The server may have received it: not "could not be started", and the app shows up among the projects if so.
+    await expect(alert).toHaveTextContent(
+      'The connection droppedIf your app started building anyway, it will show up among your projects.',
+    );
+    await expect(alert).not.toHaveTextContent('could not be started');
+    await expect(form).toHaveAttribute('data-state', 'failed');
+    await expect(prompt()).toHaveValue(storyPrompt);
+    await expect(submit()).toBeEnabled();
+    // Sent once, and built there: nothing sends it again.
+    await waitFor(async () => expect(await storyAgent(context).admin.projects()).toHaveLength(1));
+    await expect(await generationPosts(storyAgent(context))).toHaveLength(1);
+  },
+};
+
 function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message: string): Story {
   return {
     parameters: agentParameters(parameters),

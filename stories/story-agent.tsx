@@ -101,6 +101,8 @@ export interface AgentStoryParameters {
   provider?: Pick<AgentProviderOptions, 'labels' | 'locale' | 'onError' | 'className'>;
   /** Runs after the agent is built and before the story renders. */
   setup?: (agent: StoryAgent) => void | Promise<void>;
+  /** What the page's client sends through, in place of the mock's transport (a network that loses answers). */
+  transport?: (mock: AgentTransport) => AgentTransport;
 }
 
 /** Types `parameters.agent` for a story or a meta. */
@@ -274,7 +276,7 @@ export const agentLoader: Loader = async (context) => {
     speed: parameters.speed ?? 'instant',
     token,
   });
-  const client = createAgentClient({ transport: mock.transport });
+  const client = createAgentClient({ transport: parameters.transport?.(mock.transport) ?? mock.transport });
   const log: AgentLogEntry[] = [];
   const store = createAgentStore({ client, storage: null, onLog: (entry) => log.push(entry), ...parameters.store });
   const agent: StoryAgent = {

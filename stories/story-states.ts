@@ -3,7 +3,7 @@
  * function then acts like a person would), `reach.*` also runs a generation through the store until it is
  * in the state, frozen there with a `pause_after` fault where the state would otherwise move on.
  */
-import type { GenerationState } from 'agent-embed/core';
+import { AgentApiError, type GenerationState } from 'agent-embed/core';
 import type { MockFault } from 'agent-embed/mock';
 import {
   followUpUntil,
@@ -57,6 +57,24 @@ export const prepare = {
   expired: { setup: (agent) => agent.admin.expireToken(agent.token) },
   /** The team is suspended: 403 'This team is currently suspended.'. */
   suspended: { setup: (agent) => agent.admin.suspendTeam() },
+  /**
+   * A new project's request reaches the server, which builds it, but its answer is lost on the way back: the page sees
+   * the network fail before any event, as when a connection drops just after sending.
+   */
+  answerLost: {
+    transport: (mock) => ({
+      json: (request) => mock.json(request),
+      async stream(request, handlers) {
+        if (request.path !== '/agent/generate') return mock.stream(request, handlers);
+        // The request goes out and the server starts the build; nothing of its answer comes back.
+        const { signal: _pageSignal, ...sent } = request;
+        void mock.stream(sent, { onEvent: () => undefined }).catch(() => undefined);
+        throw new AgentApiError('network', 'The Agent API could not be reached.', {
+          cause: new TypeError('Failed to fetch'),
+        });
+      },
+    }),
+  },
   /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
   cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
   /** The stream is cut after ten events; the generation completes at the mock, so recovery finds it ready. */
