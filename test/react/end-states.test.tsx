@@ -540,8 +540,14 @@ describe('a project that is gone, with its form', () => {
     await waitFor(() => expect(buildLog()).toHaveAttribute('data-phase', 'gone'));
     const send = screen.getByRole('button', { name: 'Send follow-up' });
     expect(send).toBeDisabled();
-    // The build log tells it, with its next step: the form does not say it a second time.
+    // The build log tells it, with its next step: the form does not say it a second time, and its held button is
+    // described by the log's sentence.
     expect(screen.getAllByText(/It may have been removed/)).toHaveLength(1);
+    await waitFor(() =>
+      expect(send).toHaveAccessibleDescription(
+        'This project could not be found. It may have been removed; start a new one.',
+      ),
+    );
     expect(generationPosts()).toHaveLength(0);
   });
 

@@ -21,7 +21,14 @@ import { BuyCreditsAction, canBuyCredits } from '../shared/buy-credits-action.js
 import { ErrorAlert } from '../shared/error-alert.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { errorCopy, quotaCopy } from '../shared/error-copy.js';
-import { outcomeSlotKey, quotaSlotKey, slotRank, useFailureSlot, useToldSentence } from '../shared/error-slots.js';
+import {
+  goneSentenceSlotKey,
+  outcomeSlotKey,
+  quotaSlotKey,
+  slotRank,
+  useFailureSlot,
+  useToldSentence,
+} from '../shared/error-slots.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { useUsedUpQuota } from '../usage/use-usage.js';
 
@@ -100,6 +107,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const goneToldHere = useFailureSlot(gone ? outcomeSlotKey(view) : undefined, slotRank.mention);
   // The given project is gone: nothing can be sent to it.
   const goneHeld = followUpProject !== undefined && gone;
+  // Where the held button's reason is said: here, or the build log's alert when it tells it.
+  const goneToldAt = useToldSentence(goneHeld ? goneSentenceSlotKey(view) : undefined, slotRank.mention, `${id}-gone`);
   const refusal = shown?.refused === true ? shown.error : undefined;
   const serverPromptErrors = refusal?.fieldErrors?.prompt;
   const fieldError = clientError ?? (serverPromptErrors === undefined ? undefined : serverPromptErrors.join(' '));
@@ -330,8 +339,12 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           aria-describedby={
             followUpHeld
               ? `${id}-building`
-              : goneHeld && goneToldHere
-                ? `${id}-gone`
+              : goneHeld
+                ? goneToldHere
+                  ? `${id}-gone`
+                  : goneToldAt === `${id}-gone`
+                    ? undefined
+                    : goneToldAt
                 : quotaHint === undefined
                   ? undefined
                   : quotaToldAt

@@ -5,8 +5,8 @@ import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } fr
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
-import { quotaCopy } from '../shared/error-copy.js';
-import { outcomeSlotKey, quotaSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
+import { errorCopy, quotaCopy } from '../shared/error-copy.js';
+import { goneSentenceSlotKey, outcomeSlotKey, quotaSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import { ExternalLink } from '../shared/external-link.js';
 import { FileFontSample } from '../shared/file-font-sample.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
@@ -239,7 +239,15 @@ function Outcome({
     case 'gone':
       // In the end user's words, with the next step (the API's own message is in the alert's Details).
       return view.error === undefined ? null : (
-        <ErrorAlert error={view.error} title={phaseLabels.gone} context="project" className="ae-outcome" />
+        <ErrorAlert
+          error={view.error}
+          title={phaseLabels.gone}
+          context="project"
+          text={errorCopy(view.error, errorLabels, 'project')}
+          // Said here, the prompt box's held Send follow-up points at it rather than saying it again.
+          textSlot={goneSentenceSlotKey(view)}
+          className="ae-outcome"
+        />
       );
     default:
       return phase satisfies never;

@@ -74,6 +74,10 @@ const noSubscription = () => () => {};
 /** The slot of the sentence that says the end user's quota is used up and when more builds come: one per provider. */
 export const quotaSlotKey = 'quota';
 
+/** The slot of the sentence that says a project is gone and what to do next (the log's, else the prompt box's). */
+export const goneSentenceSlotKey = (view: Pick<ProjectView, 'projectId' | 'key'>) =>
+  `gone-sentence:${view.projectId ?? view.key ?? ''}`;
+
 /**
  * The slot of a build that ended badly (failed, out of credits, connection lost), shared by every place that
  * tells it for the same project; undefined while nothing has gone wrong.
