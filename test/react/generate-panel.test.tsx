@@ -92,6 +92,19 @@ describe('GeneratePanel validation', () => {
     await waitFor(() => expect(alert).toHaveFocus());
     expect(screen.getByLabelText('Describe the app you want')).not.toHaveAttribute('aria-invalid');
   });
+
+  it('names a refused change as a change, not as an app that could not be started', async () => {
+    const { user, transport } = renderWithMock(<GeneratePanel />);
+    await user.type(screen.getByLabelText('Describe the app you want'), validPrompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const followUp = await screen.findByLabelText('What should change?');
+    transport.api.admin.injectFault({ kind: 'rate_limited', retryAfterSeconds: 30, route: 'followUp' });
+    await user.type(followUp, 'Make the header sticky please');
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your change could not be sent');
+    expect(alert).not.toHaveTextContent('could not be started');
+  });
 });
 
 describe('one POST per user action', () => {

@@ -79,6 +79,7 @@ export const ar: AgentLabels = {
     cancel: 'إيقاف المتابعة',
     newProject: 'مشروع جديد',
     errorTitle: 'تعذّر بدء إنشاء تطبيقك',
+    followUpErrorTitle: 'تعذّر إرسال تعديلك',
     connectionDroppedTitle: 'انقطع الاتصال',
     connectionDroppedHint: 'إن بدأ بناء تطبيقك رغم ذلك، فسيظهر ضمن مشاريعك.',
     buyCredits: 'شراء رصيد',

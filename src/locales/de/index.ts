@@ -86,6 +86,7 @@ export const de: AgentLabels = {
     cancel: 'Nicht mehr verfolgen',
     newProject: 'Neues Projekt',
     errorTitle: 'Ihre App konnte nicht gestartet werden',
+    followUpErrorTitle: 'Ihre Änderung konnte nicht gesendet werden',
     connectionDroppedTitle: 'Die Verbindung ist abgebrochen',
     connectionDroppedHint: 'Falls Ihre App trotzdem schon gebaut wird, finden Sie sie unter Ihren Projekten.',
     buyCredits: 'Guthaben kaufen',

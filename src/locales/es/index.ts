@@ -90,6 +90,7 @@ export const es: AgentLabels = {
     cancel: 'Dejar de seguir',
     newProject: 'Nuevo proyecto',
     errorTitle: 'No se pudo iniciar tu app',
+    followUpErrorTitle: 'No se pudo enviar tu cambio',
     connectionDroppedTitle: 'Se cortó la conexión',
     connectionDroppedHint: 'Si tu app empezó a construirse igualmente, aparecerá entre tus proyectos.',
     buyCredits: 'Comprar créditos',

@@ -90,6 +90,7 @@ export const fr: AgentLabels = {
     cancel: 'Arrêter le suivi',
     newProject: 'Nouveau projet',
     errorTitle: 'Impossible de lancer votre application',
+    followUpErrorTitle: 'Votre modification n’a pas pu être envoyée',
     connectionDroppedTitle: 'La connexion a été coupée',
     connectionDroppedHint:
       'Si votre application a commencé à être construite malgré tout, elle apparaîtra parmi vos projets.',

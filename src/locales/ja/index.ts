@@ -81,6 +81,7 @@ export const ja: AgentLabels = {
     cancel: '追跡を停止',
     newProject: '新しいプロジェクト',
     errorTitle: 'アプリの作成を開始できませんでした',
+    followUpErrorTitle: '変更を送信できませんでした',
     connectionDroppedTitle: '接続が切れました',
     connectionDroppedHint: 'それでもアプリのビルドが始まっていれば、プロジェクト一覧に表示されます。',
     buyCredits: 'クレジットを購入',

@@ -90,6 +90,7 @@ export const ptBR: AgentLabels = {
     cancel: 'Parar de acompanhar',
     newProject: 'Novo projeto',
     errorTitle: 'Não foi possível iniciar seu app',
+    followUpErrorTitle: 'Não foi possível enviar sua alteração',
     connectionDroppedTitle: 'A conexão caiu',
     connectionDroppedHint: 'Se o seu app começou a ser construído mesmo assim, ele aparecerá entre seus projetos.',
     buyCredits: 'Comprar créditos',

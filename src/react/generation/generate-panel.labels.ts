@@ -24,6 +24,8 @@ export interface GeneratePanelLabels {
   newProject: string;
   /** Title of the box that shows why a request was refused. */
   errorTitle: string;
+  /** Its title when the refused request was a change to an existing app (a follow-up). */
+  followUpErrorTitle: string;
   /**
    * Title of that box when the connection failed before any answer to a new project's request, which may have reached
    * the server all the same (an answer that refused it has `errorTitle`).
@@ -63,6 +65,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   cancel: 'Stop watching',
   newProject: 'New project',
   errorTitle: 'Your app could not be started',
+  followUpErrorTitle: 'Your change could not be sent',
   connectionDroppedTitle: 'The connection dropped',
   connectionDroppedHint: 'If your app started building anyway, it will show up among your projects.',
   buyCredits: 'Buy credits',

@@ -306,7 +306,13 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
       <ErrorAlert
         ref={alertRef}
         error={generalError}
-        title={lostOnTheWay ? text.connectionDroppedTitle : text.errorTitle}
+        title={
+          lostOnTheWay
+            ? text.connectionDroppedTitle
+            : shown?.kind === 'followUp'
+              ? text.followUpErrorTitle
+              : text.errorTitle
+        }
         text={lostOnTheWay ? text.connectionDroppedHint : undefined}
         context="generation"
         action={
