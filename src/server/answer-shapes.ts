@@ -259,32 +259,46 @@ export interface BuildOptions {
   userId: string;
   /** Applied to every string that goes out (the token redactor). */
   clean(text: string): string;
-  /** The project the request's path names, when the user owns it: an answer about another project is refused. */
+  /**
+   * The project the request's path names, when the user owns it. An answer whose allow-list keeps `project_id` and
+   * names another project is refused when it only reads (a status); after an action that happened upstream (a deploy,
+   * a link) the field is dropped instead, through `onDropped`, as a 502 would invite the action a second time.
+   */
   projectId?: string | undefined;
+  /** Why a field was dropped from an answer that is relayed all the same (for the log). */
+  onDropped?: ((reason: string) => void) | undefined;
 }
+
+const otherProjectReason = 'the answer names another project than the one asked about';
 
 /** The browser's answer to an upstream success (2xx) JSON answer; throws `UnreadableAnswer`. */
 export function buildSuccessAnswer(shape: AnswerShape, body: unknown, options: BuildOptions): Json {
   const { userId, clean, projectId } = options;
   const ownedBy = (item: Record<string, unknown>) => item.external_user_id === userId;
-  // The user owns the path's project, not the one a broken or hostile upstream names instead.
-  const assertPathProject = (item: Record<string, unknown>) => {
-    if (projectId !== undefined && typeof item.project_id === 'string' && item.project_id !== projectId)
-      throw new UnreadableAnswer('the answer names another project than the one asked about');
-  };
+  // The user owns the path's project, not the one a broken or hostile upstream names instead (where the allow-list
+  // keeps a `project_id` at all: any other answer's is dropped with its unknown keys).
+  const namesOtherProject = (item: Record<string, unknown>, fields: FieldShapes) =>
+    projectId !== undefined &&
+    'project_id' in fields &&
+    typeof item.project_id === 'string' &&
+    item.project_id !== projectId;
   switch (shape.kind) {
     case 'stream':
       throw new UnreadableAnswer('a JSON answer where an event stream was expected');
     case 'object':
       if (!isRecord(body)) throw new UnreadableAnswer('the answer is not an object');
-      assertPathProject(body);
+      if (namesOtherProject(body, shape.fields)) throw new UnreadableAnswer(otherProjectReason);
       return pick(body, shape.fields, clean);
     case 'envelope': {
       if (!isRecord(body) || !isRecord(body.data)) throw new UnreadableAnswer('the envelope has no data object');
       if (shape.owned === true && !ownedBy(body.data))
         throw new UnreadableAnswer('the resource belongs to another external user');
-      assertPathProject(body.data);
-      return { success: true, message: messageOf(body, clean), data: pick(body.data, shape.data, clean), errors: null };
+      const data = pick(body.data, shape.data, clean);
+      if (namesOtherProject(body.data, shape.data)) {
+        delete data.project_id;
+        options.onDropped?.(`${otherProjectReason}: its project_id was dropped`);
+      }
+      return { success: true, message: messageOf(body, clean), data, errors: null };
     }
     case 'list': {
       const items = listOf(body).filter(isRecord);

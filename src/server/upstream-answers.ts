@@ -31,6 +31,7 @@ export interface BuiltAnswer {
   relayed: RelayedJson;
   /** The upstream said the call succeeded (2xx, and a body that does not say it failed): only then is it kept. */
   succeeded: boolean;
+  /** Why the proxy refused the answer, or dropped part of one it relays. */
   reason?: string;
 }
 
@@ -88,12 +89,15 @@ export async function buildAnswer(
   if (dataLessMessage !== undefined) return happened(dataLessMessage);
   try {
     if (succeeded) {
+      let dropped: string | undefined;
       const built = buildSuccessAnswer(policy.answer, body, {
         userId: context.userId,
         clean: context.clean,
         projectId: context.projectId,
+        onDropped: (reason) => (dropped = reason),
       });
-      return { relayed: { status: response.status, body: context.clean(JSON.stringify(built)) }, succeeded };
+      const relayed = { status: response.status, body: context.clean(JSON.stringify(built)) };
+      return { relayed, succeeded, ...(dropped === undefined ? {} : { reason: dropped }) };
     }
     if (ok || (response.status >= 400 && response.status < 600)) {
       const built = buildFailureAnswer(body, context.clean);

@@ -197,37 +197,49 @@ describe('addresses from the upstream', () => {
 
 describe('a success answer about another project than the one the path names', () => {
   // The user owns p-alice; a broken or hostile upstream answers about p-bob, whose id must not reach her as hers.
-  it.each([
-    ['GET', '/agent/project/p-alice', undefined, { ...ready, project_id: 'p-bob' }],
-    [
-      'POST',
-      '/codehost/project/p-alice/link',
-      { repo_owner: 'alice', repo_name: 'site' },
-      { success: true, message: 'Linked.', data: { project_id: 'p-bob', repo_url: 'https://code.example.test/a/b' } },
-    ],
-    [
-      'POST',
-      '/deployments/vercel/project/p-alice/deploy',
-      {},
-      { success: true, message: 'Deployed.', data: { deployment_id: 'd1', status: 'ready', project_id: 'p-bob' } },
-    ],
-  ] as const)('%s %s is refused (502) and logged, never relayed', async (method, path, body, answer) => {
-    const { proxy, logs } = setup(() => json(answer), 0);
-    const response = await proxy(call(method, path, body));
+  const otherProject = (reason: string) =>
+    expect.objectContaining({ event: 'upstream_refused', reason: expect.stringContaining(reason) as unknown });
+
+  it('a status naming another project is refused (502), logged, and noted nowhere', async () => {
+    const { proxy, logs } = setup(() => json({ ...ready, project_id: 'p-bob' }), 0);
+    const response = await proxy(call('GET', '/agent/project/p-alice'));
     expect(response.status).toBe(502);
     expect(await response.text()).not.toContain('p-bob');
-    expect(logs).toContainEqual(
-      expect.objectContaining({
-        event: 'upstream_refused',
-        reason: expect.stringContaining('another project') as unknown,
-      }),
-    );
-    // Nor does the project list learn anything from it.
+    expect(logs).toContainEqual(otherProject('another project'));
     expect(JSON.stringify(await (await proxy(call('GET', '/projects'))).json())).not.toContain('p-bob');
   });
 
+  // The action happened upstream: a 502 would invite it a second time, so the answer goes on without that id.
+  it.each([
+    [
+      '/codehost/project/p-alice/link',
+      { repo_owner: 'alice', repo_name: 'site' },
+      { project_id: 'p-bob', codehost_login: 'alice', repo_url: 'https://code.example.test/a/b', branch: 'main' },
+    ],
+    ['/deployments/vercel/project/p-alice/deploy', {}, { deployment_id: 'd1', status: 'ready', project_id: 'p-bob' }],
+  ] as const)('POST %s is relayed without the other project’s id, and logged', async (path, body, data) => {
+    const { proxy, logs } = setup(() => json({ success: true, message: 'Done.', data }), 0);
+    const response = await proxy(call('POST', path, body));
+    expect(response.status).toBe(200);
+    const { project_id: _other, ...rest } = data;
+    expect((await response.json()).data).toEqual(rest);
+    expect(logs).toContainEqual(otherProject('its project_id was dropped'));
+  });
+
+  it('relays a push whose answer carries an id of the code host’s own (not in its allow-list) without it', async () => {
+    const pushed = { repo_url: 'https://git.example.test/alice/site', codehost_login: 'alice', branch: 'main' };
+    const { proxy, logs } = setup(
+      () => json({ success: true, message: 'Pushed.', data: { ...pushed, repo_created: true, project_id: '4821' } }),
+      0,
+    );
+    const response = await proxy(call('POST', '/codehost/project/p-alice/push', {}));
+    expect(response.status).toBe(200);
+    expect((await response.json()).data).toEqual({ ...pushed, repo_created: true });
+    expect(logs.filter((entry) => entry.event === 'upstream_refused')).toEqual([]);
+  });
+
   it('relays an answer that names the path’s project, or none', async () => {
-    const { proxy } = setup(
+    const { proxy, logs } = setup(
       ({ url }) =>
         json(
           url.pathname.endsWith('/deploy')
@@ -238,5 +250,6 @@ describe('a success answer about another project than the one the path names', (
     );
     expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(200);
     expect((await proxy(call('POST', '/deployments/vercel/project/p-alice/deploy', {}))).status).toBe(200);
+    expect(logs.filter((entry) => entry.event === 'upstream_refused')).toEqual([]);
   });
 });
