@@ -37,6 +37,9 @@ export interface GenerationRelayContext {
   relayingProjects: RelayingProjects;
 }
 
+/** How long a drain waits for a relay's lease to be given back to the store. */
+const leaseReleaseWaitMs = 5_000;
+
 /** Relays an upstream generation stream to the browser (see the module comment). */
 export function relayGenerationStream(
   upstreamEvents: ReadableStream<UpstreamEvent>,
@@ -52,7 +55,7 @@ export function relayGenerationStream(
   const kind = route === 'followUp' ? 'followUp' : 'generate';
   // Held from the moment the project is known until the upstream stream is over (not when the browser leaves).
   let upstreamOver = false;
-  let releaseProject: (() => void) | undefined;
+  let releaseProject: (() => Promise<void> | undefined) | undefined;
   const holdProject = (projectId: string) => {
     if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId, kind);
   };
@@ -164,8 +167,17 @@ export function relayGenerationStream(
   // The upstream side's end (its end or terminal event, a failure, a deadline, a drain); never the browser leaving.
   void relayed.done.then((outcome) => {
     upstreamOver = true;
-    releaseProject?.();
-    forgetStream();
+    // A drain waits until the store has the lease back (a process that exits then leaves none behind), for a while:
+    // a store that never answers must not hold the drain.
+    const leaseBack = releaseProject?.();
+    if (leaseBack === undefined) forgetStream();
+    else {
+      const bound = timers.setTimeout(forgetStream, leaseReleaseWaitMs);
+      void leaseBack.then(() => {
+        timers.clearTimeout(bound);
+        forgetStream();
+      });
+    }
     context.onClosed?.();
     const reasons = [
       outcome.upstreamCompleted ? 'upstream completed' : `upstream failed: ${String(outcome.error)}`,

@@ -16,8 +16,12 @@ export const relayLeaseMs = 15_000;
 
 /** The projects with a live relay, counted per relay. */
 export interface RelayingProjects {
-  /** Marks a relay of the project as live; gives the function that ends it (idempotent). */
-  hold(projectId: string, route: 'generate' | 'followUp'): () => void;
+  /**
+   * Marks a relay of the project as live; gives the function that ends it (idempotent), whose promise settles once
+   * the store has the lease back (a drain waits for it: a process that exits then leaves no lease behind); undefined
+   * when the store keeps no leases.
+   */
+  hold(projectId: string, route: 'generate' | 'followUp'): () => Promise<void> | undefined;
   /** Whether a relay of the project is live: in this instance, or (with leases) in another one. */
   isRelayed(projectId: string): Promise<boolean>;
   /** A status answer as the browser gets it: a terminal `project_status` is `generating` while a relay is live. */
@@ -55,7 +59,7 @@ function leaseRelay(
   projectId: string,
   route: 'generate' | 'followUp',
   { store, timers, onLeaseError }: RelayingProjectsContext,
-): () => void {
+): () => Promise<void> | undefined {
   const { holdRelay, releaseRelay } = store;
   if (holdRelay === undefined || releaseRelay === undefined) return () => undefined;
   // One holder per relay: two relays of a project (two instances, or two tabs' requests) each hold their own.
@@ -76,7 +80,7 @@ function leaseRelay(
   return () => {
     released = true;
     timers.clearTimeout(handle);
-    void write(() => releaseRelay.call(store, projectId, holder));
+    return write(() => releaseRelay.call(store, projectId, holder));
   };
 }
 
@@ -99,14 +103,16 @@ export function createRelayingProjects(context: RelayingProjectsContext): Relayi
     hold(projectId, route) {
       live.set(projectId, (live.get(projectId) ?? 0) + 1);
       const release = leaseRelay(projectId, route, context);
-      let held = true;
+      let ended = false;
+      let released: Promise<void> | undefined;
       return () => {
-        if (!held) return;
-        held = false;
-        release();
+        if (ended) return released;
+        ended = true;
+        released = release();
         const left = (live.get(projectId) ?? 1) - 1;
         if (left > 0) live.set(projectId, left);
         else live.delete(projectId);
+        return released;
       };
     },
     async answer(projectId, answer) {

@@ -18,6 +18,8 @@ function createLeasingStore(owners: Record<string, string> = { 'p-alice': 'alice
   const leases = new Map<string, Map<string, number>>();
   const calls: string[] = [];
   const failing = { hold: false, read: false };
+  /** While set, a release waits for it (a slow store). */
+  const gate: { release?: Promise<void> } = {};
   const store: ProxyStore = {
     ...memory,
     async holdRelay(projectId, holder, ttlMs) {
@@ -29,6 +31,7 @@ function createLeasingStore(owners: Record<string, string> = { 'p-alice': 'alice
     },
     async releaseRelay(projectId, holder) {
       calls.push(`release ${projectId}`);
+      await gate.release;
       leases.get(projectId)?.delete(holder);
     },
     async isRelayed(projectId) {
@@ -38,7 +41,7 @@ function createLeasingStore(owners: Record<string, string> = { 'p-alice': 'alice
     },
   };
   const holders = (projectId = 'p-alice') => [...(leases.get(projectId)?.keys() ?? [])];
-  return { store, clock, calls, failing, holders };
+  return { store, clock, calls, failing, gate, holders };
 }
 
 /** Two instances over one leasing store, each with its own manual timers (a lease's renewal is one of them). */
@@ -167,6 +170,21 @@ describe('the status route on another instance than the one relaying the build',
     expect(await other.status()).toBe('ready');
     await first.body?.cancel();
     await second.body?.cancel();
+  });
+
+  it('drains once the store has the lease back, so a process that exits then leaves none behind', async () => {
+    const { relaying, gate, holders } = createCluster();
+    const followUp = await relaying.post('/agent/generate/p-alice');
+    let openGate!: () => void;
+    gate.release = new Promise((resolve) => (openGate = resolve));
+    let drained = false;
+    const draining = relaying.proxy.drain().then(() => (drained = true));
+    await expect.poll(() => relaying.logs.some((entry) => entry.event === 'stream_closed')).toBe(true);
+    expect(drained).toBe(false);
+    openGate();
+    await draining;
+    expect(holders()).toEqual([]);
+    await followUp.body?.cancel();
   });
 
   it('takes no lease for a project another end user’s generate names', async () => {
