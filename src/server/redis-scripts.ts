@@ -4,6 +4,12 @@
  * events key, which wakes followers on every instance.
  */
 
+/** Redis's clock in ms, for the scripts that keep time on it (every instance then agrees). */
+const redisNow = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
 /**
  * The budget (rules of fair-budget.ts, same order and waits) and the shared 429 pause, on Redis's clock.
  * KEYS: log list (times), served zset (user -> last served), waiting zset (user -> last served when refused),
@@ -16,9 +22,7 @@ local log, served, waiting, waitingUntil, pause = KEYS[1], KEYS[2], KEYS[3], KEY
 local user = ARGV[1]
 local limit, hold, burst = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local spread, grace = tonumber(ARGV[5]), tonumber(ARGV[6])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local paused = tonumber(redis.call('GET', pause) or '0')
+${redisNow}local paused = tonumber(redis.call('GET', pause) or '0')
 local maxPause = tonumber(ARGV[7])
 if maxPause >= 0 and paused > now + maxPause then paused = now + maxPause end
 if now < paused then return {0, 'paused', paused - now} end
@@ -200,12 +204,6 @@ export const returnQuotaScript = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used > 0 then redis.call('DECR', KEYS[1]) end
 return 0
-`;
-
-/** Redis's clock in ms, for the scripts that keep time on it (every instance then agrees). */
-const redisNow = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The status route (`GET /agent/project/{id}`): one upstream request in flight per project, its answer cached for
  * `statusCacheMs` (shared by instances through the store) and noted in the project's summary. What goes out is the
- * upstream's answer as the proxy gives it while a build is relayed (`RelayingProjects.answer`); the cache keeps the upstream's own.
+ * upstream's answer as the proxy gives it while a build is relayed (`RelayingProjects.answer`); the cache keeps the
+ * upstream's own.
  */
 import type { AgentRouteName } from '../core/index.js';
 import {
