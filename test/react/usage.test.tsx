@@ -38,6 +38,21 @@ function withQuota(limit: number, startUsed: number) {
   return { wrap, usageReads, spend: () => void used++ };
 }
 
+/** With 1 of 20 builds left, starts one that fails: the meter then says none are left. Gives the build log. */
+async function failTheLastBuild(
+  user: ReturnType<typeof renderWithMock>['user'],
+  transport: ReturnType<typeof renderWithMock>['transport'],
+) {
+  expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
+  transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 2, message: 'The build broke.' });
+  await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
+  await user.click(screen.getByRole('button', { name: 'Generate' }));
+  expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
+  const log = screen.getByRole('region', { name: 'Build progress' });
+  await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
+  return log;
+}
+
 describe('quota and usage', () => {
   it('shows the builds left near the prompt and refreshes them after each generation', async () => {
     const quota = withQuota(20, 17);
@@ -113,13 +128,7 @@ describe('quota and usage', () => {
       provider: { externalUser: ada },
       wrapTransport: quota.wrap,
     });
-    expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
-    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 2, message: 'The build broke.' });
-    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
-    await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
-    const log = screen.getByRole('region', { name: 'Build progress' });
-    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
+    const log = await failTheLastBuild(user, transport);
     expect(within(log).queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
     expect(generationPosts()).toHaveLength(1);
   });
@@ -144,13 +153,7 @@ describe('quota and usage', () => {
       provider: { externalUser: ada },
       wrapTransport: quota.wrap,
     });
-    expect(await screen.findByText('1 of 20 builds left today')).toBeInTheDocument();
-    transport.api.admin.injectFault({ kind: 'error_event', afterEvents: 2, message: 'The build broke.' });
-    await user.type(screen.getByLabelText('Describe the app you want'), 'A landing page for a bakery');
-    await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(await screen.findByText(/0 of 20 builds left today/)).toBeInTheDocument();
-    const log = screen.getByRole('region', { name: 'Build progress' });
-    await waitFor(() => expect(log).toHaveAttribute('data-phase', 'failed'));
+    const log = await failTheLastBuild(user, transport);
     const sentence = `You have used today’s 20 builds. More at ${resetTime()}.`;
     const generate = screen.getByRole('button', { name: 'Generate' });
     await waitFor(() => expect(generate).toBeDisabled());

@@ -5,8 +5,8 @@
  * fetch whose event stream stays open until the test writes to it.
  */
 import { describe, expect, it } from 'vitest';
-import { createAgentClient, createAgentStore, createHttpTransport, type AgentEvent } from 'agent-embed/core';
-import { createManualFrames, createManualTimers, created, settle } from './fakes.js';
+import { createAgentClient, createHttpTransport, type AgentEvent } from 'agent-embed/core';
+import { created, createScriptedStore, settle } from './fakes.js';
 
 /** One generate POST's answer: an event stream the test writes to, whose reader's cancellation it sees. */
 interface OpenStream {
@@ -68,20 +68,8 @@ function openStreamFetch() {
 /** A store over the HTTP transport and that fetch, with manual timers and frames, nothing stored. */
 function setup() {
   const server = openStreamFetch();
-  const timers = createManualTimers();
-  const frames = createManualFrames();
   const transport = createHttpTransport({ baseUrl: 'https://agency.example.test/api/agent', fetch: server.fetch });
-  const store = createAgentStore({
-    client: createAgentClient({ transport }),
-    storage: null,
-    scheduleFlush: frames.scheduleFlush,
-    setTimeout: timers.setTimeout,
-    clearTimeout: timers.clearTimeout,
-    now: timers.now,
-    isHidden: () => false,
-    onVisibilityChange: () => () => {},
-    pollIntervalMs: 1000,
-  });
+  const { store, timers } = createScriptedStore({ client: createAgentClient({ transport }), storage: null });
   let notifications = 0;
   store.subscribe(() => {
     notifications++;
