@@ -102,10 +102,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // "The connection dropped" with its sentence: it may be building), a reset closing a stream read on for its name at
   // once (about 120 bytes in core), and the used-up quota's sentence said once, by the build log when it is on
   // screen, the held Generate described by it (the error slots' told sentence: about 150 bytes), and a gone project's
-  // held Send follow-up described by the log's sentence (about 60 bytes; 54,853 measured).
+  // held Send follow-up described by the log's sentence (about 60 bytes; 54,853 measured). Then the React entry to
+  // 55,040 (54,921 measured) for a refused change's own title and a change lost on the network saying it may have
+  // reached the server (about 70 bytes).
   it.each([
     ['dist/core.js', 26_432],
-    ['dist/index.js', 54_912],
+    ['dist/index.js', 55_040],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(

@@ -2,12 +2,13 @@
  * A new project's POST whose connection fails before any answer may have reached the server all the same: the
  * prompt box says the connection dropped (not that the app "could not be started") and that a build started anyway
  * shows up among the projects; the store asks for the project list once more a little later, where it does, and
- * never sends the POST again. A refusal with a status was one, and reads as before.
+ * never sends the POST again. A refusal with a status was one, and reads as before. A change to an existing app lost
+ * the same way says it may have reached the server.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeneratePanel, ProjectList } from 'agent-embed';
-import { createHttpTransport, type ProjectSummary } from 'agent-embed/core';
+import { AgentApiError, createHttpTransport, type ProjectSummary } from 'agent-embed/core';
 import { createManualTimers } from '../store/fakes.js';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
@@ -131,5 +132,32 @@ describe('the connection drops before any answer to a new project', () => {
     await timers.advance(120_000);
     expect(agency.listRequests).toHaveLength(2);
     expect(agency.posts).toHaveLength(1);
+  });
+});
+
+describe('the connection drops before any answer to a change', () => {
+  it('says the change may have reached the server, not that it could not be sent, and sends nothing again', async () => {
+    let lose = false;
+    const { user, generationPosts } = renderWithMock(<GeneratePanel />, {
+      wrapTransport: (inner) => ({
+        json: (request) => inner.json(request),
+        stream: (request, handlers) =>
+          lose && request.path.startsWith('/agent/generate/')
+            ? Promise.reject(new AgentApiError('network', 'The Agent API could not be reached.'))
+            : inner.stream(request, handlers),
+      }),
+    });
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const change = await screen.findByLabelText('What should change?');
+    lose = true;
+    await user.type(change, 'Make the header sticky please');
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The connection dropped');
+    expect(alert).toHaveTextContent('Your change may have reached the server. Check your app before sending it again.');
+    expect(alert).not.toHaveTextContent('could not be sent');
+    // The first build's POST is the mock's only one: the lost change is not sent again.
+    expect(generationPosts()).toHaveLength(1);
   });
 });

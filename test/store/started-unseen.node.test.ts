@@ -1,7 +1,7 @@
 /**
- * A new project's POST that failed on the network before any answer (`mayHaveStarted`): the server may have received
- * it and be building, so the store asks for the project list once more a little later (10 s), where such a build shows
- * up; it never sends the POST again. A refusal with a status, or a follow-up (its project is polled), asks nothing more.
+ * A POST that failed on the network before any answer (`mayHaveStarted`): the server may have received it and be
+ * building, so the store asks for the project list (and a follow-up's conversation) once more a little later (10 s),
+ * where such a build shows up; it never sends the POST again. A refusal with a status asks nothing more.
  */
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, mayHaveStarted, resourceSpecs } from 'agent-embed/core';
@@ -43,18 +43,29 @@ describe('a new project whose POST failed on the network', () => {
     expect(timers.pending()).toEqual([]);
   });
 
-  it('nothing is asked later for a refusal with a status, a follow-up, or a failure after the first event', async () => {
+  it('a follow-up lost the same way: its project list and its conversation are asked for once more later', async () => {
+    const page = await withListAskedFor();
+    await page.store.getState().fetchResource(resourceSpecs.conversation('p1'));
+    const conversationLoads = () =>
+      page.scripted.gets().filter((request) => request.path === '/projects/p1/conversation').length;
+    void page.store.getState().followUp('p1', { prompt });
+    page.scripted.streams[0]!.refuse(networkError());
+    await settle();
+    expect(mayHaveStarted(page.store.getState().generations.p1)).toBe(true);
+    const [lists, conversations] = [page.listLoads(), conversationLoads()];
+    await page.timers.advance(10_000);
+    expect([page.listLoads(), conversationLoads()]).toEqual([lists + 1, conversations + 1]);
+    await page.timers.advance(120_000);
+    expect([page.listLoads(), conversationLoads()]).toEqual([lists + 1, conversations + 1]);
+    expect(page.scripted.posts()).toHaveLength(1);
+  });
+
+  it('nothing is asked later for a refusal with a status, or a failure after the first event', async () => {
     const refusal = await withListAskedFor();
     void refusal.store.getState().generate({ prompt });
     refusal.scripted.streams[0]!.refuse(new AgentApiError('upstream', 'The service is unavailable.', { status: 503 }));
     await settle();
     expect(mayHaveStarted(Object.values(refusal.store.getState().generations)[0])).toBe(false);
-
-    const followUp = await withListAskedFor();
-    void followUp.store.getState().followUp('p1', { prompt });
-    followUp.scripted.streams[0]!.refuse(networkError());
-    await settle();
-    expect(mayHaveStarted(followUp.store.getState().generations.p1)).toBe(false);
 
     // Cut after it was named: a drop, recovered through the project's own status.
     const named = await withListAskedFor();
@@ -65,12 +76,10 @@ describe('a new project whose POST failed on the network', () => {
     await settle();
     expect(mayHaveStarted(named.store.getState().generations.p2)).toBe(false);
 
-    for (const page of [refusal, followUp]) {
-      const loads = page.listLoads();
-      await page.timers.advance(120_000);
-      expect(page.listLoads()).toBe(loads);
-      expect(page.scripted.posts()).toHaveLength(1);
-    }
+    const loads = refusal.listLoads();
+    await refusal.timers.advance(120_000);
+    expect(refusal.listLoads()).toBe(loads);
+    expect(refusal.scripted.posts()).toHaveLength(1);
     named.store.destroy();
   });
 

@@ -64,10 +64,10 @@ export interface AgentStoreOptions extends PlatformOptions {
 export const defaultStorageKey = 'agent-embed:last-project';
 
 /**
- * How long after a new project's POST failed on the network (`mayHaveStarted`) the store asks for the project list
- * again: time enough for a build the server received all the same to be named there.
+ * How long after a POST failed on the network (`mayHaveStarted`) the store asks for the project list (and a follow-up's
+ * conversation) again: time enough for a build the server received all the same to be recorded there.
  */
-const startedUnseenRecheckMs = 10_000;
+const lostAnswerRecheckMs = 10_000;
 
 /** Creates a store. Create one per provider (never a module singleton). */
 export function createAgentStore(options: AgentStoreOptions): AgentStore {
@@ -82,12 +82,15 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
           onLog({ id: ++logId, at: platform.now(), kind, text, key });
   let destroyed = false;
   const rechecks = new Set<unknown>();
-  /** Asks for the project list again a little later: a build whose POST's answer was lost may show up there. */
-  function recheckProjectsLater(): void {
+  /** Asks for what a build whose POST's answer was lost would change again a little later: it may show up there. */
+  function recheckLater(projectId: string | undefined): void {
     const handle = platform.setTimeout(() => {
       rechecks.delete(handle);
-      if (!destroyed) store.getState().invalidate('projects');
-    }, startedUnseenRecheckMs);
+      if (destroyed) return;
+      const state = store.getState();
+      state.invalidate('projects');
+      if (projectId !== undefined) state.invalidate(`conversation:${projectId}`);
+    }, lostAnswerRecheckMs);
     rechecks.add(handle);
   }
 
@@ -139,8 +142,8 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         state.invalidate('usage');
         state.invalidate('projects');
         if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);
-        // Its POST may have reached the server, whose build is not named yet now: the list is asked once more later.
-        if (mayHaveStarted(generation)) recheckProjectsLater();
+        // Its POST may have reached the server, whose build is not recorded yet now: asked once more a little later.
+        if (mayHaveStarted(generation)) recheckLater(generation.projectId);
       }
     },
   });

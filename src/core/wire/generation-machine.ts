@@ -210,17 +210,12 @@ export function isOutOfCredits(generation: Pick<GenerationFacts, 'status'> | und
 }
 
 /**
- * A new project whose POST failed on the network before any answer: refused as far as this page knows, yet the server
- * may have received it and be building (a refusal with a status was one). Nothing sends it again; the store asks for
- * the project list again a little later, where such a build shows up.
+ * A generate or follow-up whose POST failed on the network before any answer: refused as far as this page knows, yet
+ * the server may have received it and be building (a refusal with a status was one). Nothing sends it again; the store
+ * asks for the project list (and a follow-up's conversation) again a little later, where such a build shows up.
  */
-export function mayHaveStarted(generation: Pick<GenerationDraft, 'kind' | 'refused' | 'error'> | undefined): boolean {
-  return (
-    generation?.kind === 'generate' &&
-    generation.refused &&
-    generation.error?.kind === 'network' &&
-    generation.error.status === undefined
-  );
+export function mayHaveStarted(generation: Pick<GenerationDraft, 'refused' | 'error'> | undefined): boolean {
+  return generation?.refused === true && generation.error?.kind === 'network' && generation.error.status === undefined;
 }
 
 /** The counts of a generation, defined once: distinct files created and modified, and distinct tool steps. */

@@ -82,6 +82,7 @@ export const ar: AgentLabels = {
     followUpErrorTitle: 'تعذّر إرسال تعديلك',
     connectionDroppedTitle: 'انقطع الاتصال',
     connectionDroppedHint: 'إن بدأ بناء تطبيقك رغم ذلك، فسيظهر ضمن مشاريعك.',
+    followUpConnectionDroppedHint: 'ربما وصل تعديلك إلى الخادم. تحقّق من تطبيقك قبل إرساله مرة أخرى.',
     buyCredits: 'شراء رصيد',
     followUpTarget: (projectName) => `تُطبَّق التعديلات على ${projectName}.`,
     unnamedProject: 'تطبيقك',

@@ -89,6 +89,8 @@ export const de: AgentLabels = {
     followUpErrorTitle: 'Ihre Änderung konnte nicht gesendet werden',
     connectionDroppedTitle: 'Die Verbindung ist abgebrochen',
     connectionDroppedHint: 'Falls Ihre App trotzdem schon gebaut wird, finden Sie sie unter Ihren Projekten.',
+    followUpConnectionDroppedHint:
+      'Ihre Änderung hat den Server vielleicht erreicht. Sehen Sie in Ihrer App nach, bevor Sie sie erneut senden.',
     buyCredits: 'Guthaben kaufen',
     followUpTarget: (projectName) => `Änderungen gehen an ${projectName}.`,
     unnamedProject: 'Ihre App',

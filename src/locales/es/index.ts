@@ -93,6 +93,8 @@ export const es: AgentLabels = {
     followUpErrorTitle: 'No se pudo enviar tu cambio',
     connectionDroppedTitle: 'Se cortó la conexión',
     connectionDroppedHint: 'Si tu app empezó a construirse igualmente, aparecerá entre tus proyectos.',
+    followUpConnectionDroppedHint:
+      'Puede que tu cambio haya llegado al servidor. Revisa tu app antes de enviarlo de nuevo.',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `Los cambios se aplican a ${projectName}.`,
     unnamedProject: 'tu app',

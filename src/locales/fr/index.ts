@@ -94,6 +94,8 @@ export const fr: AgentLabels = {
     connectionDroppedTitle: 'La connexion a été coupée',
     connectionDroppedHint:
       'Si votre application a commencé à être construite malgré tout, elle apparaîtra parmi vos projets.',
+    followUpConnectionDroppedHint:
+      'Votre modification est peut-être arrivée au serveur. Vérifiez votre application avant de la renvoyer.',
     buyCredits: 'Acheter des crédits',
     followUpTarget: (projectName) => `Les modifications s’appliquent à ${projectName}.`,
     unnamedProject: 'votre application',

@@ -84,6 +84,8 @@ export const ja: AgentLabels = {
     followUpErrorTitle: '変更を送信できませんでした',
     connectionDroppedTitle: '接続が切れました',
     connectionDroppedHint: 'それでもアプリのビルドが始まっていれば、プロジェクト一覧に表示されます。',
+    followUpConnectionDroppedHint:
+      '変更はサーバーに届いている可能性があります。もう一度送信する前にアプリを確認してください。',
     buyCredits: 'クレジットを購入',
     followUpTarget: (projectName) => `変更は「${projectName}」に反映されます。`,
     unnamedProject: 'あなたのアプリ',

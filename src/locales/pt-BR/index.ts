@@ -93,6 +93,8 @@ export const ptBR: AgentLabels = {
     followUpErrorTitle: 'Não foi possível enviar sua alteração',
     connectionDroppedTitle: 'A conexão caiu',
     connectionDroppedHint: 'Se o seu app começou a ser construído mesmo assim, ele aparecerá entre seus projetos.',
+    followUpConnectionDroppedHint:
+      'Sua alteração pode ter chegado ao servidor. Confira seu app antes de enviá-la de novo.',
     buyCredits: 'Comprar créditos',
     followUpTarget: (projectName) => `As alterações vão para ${projectName}.`,
     unnamedProject: 'seu app',

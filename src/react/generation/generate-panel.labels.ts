@@ -33,6 +33,8 @@ export interface GeneratePanelLabels {
   connectionDroppedTitle: string;
   /** Its text: a build the server started anyway shows up in the end user's projects (the store looks again). */
   connectionDroppedHint: string;
+  /** Its text for a change to an existing app (a follow-up), which may have reached the server too. */
+  followUpConnectionDroppedHint: string;
   /** The next step when a request is refused for want of credits (with `onBuyCredits` or `buyCreditsUrl`). */
   buyCredits: string;
   /** Names the project follow-ups go to. */
@@ -68,6 +70,7 @@ export const defaultGeneratePanelLabels: GeneratePanelLabels = {
   followUpErrorTitle: 'Your change could not be sent',
   connectionDroppedTitle: 'The connection dropped',
   connectionDroppedHint: 'If your app started building anyway, it will show up among your projects.',
+  followUpConnectionDroppedHint: 'Your change may have reached the server. Check your app before sending it again.',
   buyCredits: 'Buy credits',
   followUpTarget: (projectName) => `Changes go to ${projectName}.`,
   unnamedProject: 'your app',

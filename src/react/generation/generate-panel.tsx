@@ -313,7 +313,13 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
               ? text.followUpErrorTitle
               : text.errorTitle
         }
-        text={lostOnTheWay ? text.connectionDroppedHint : undefined}
+        text={
+          !lostOnTheWay
+            ? undefined
+            : shown?.kind === 'followUp'
+              ? text.followUpConnectionDroppedHint
+              : text.connectionDroppedHint
+        }
         context="generation"
         action={
           generalError?.kind === 'insufficient_credits' && canBuyCredits(onBuyCredits, buyCreditsUrl) ? (
