@@ -310,6 +310,24 @@ export const ConnectionDroppedBeforeAnyAnswer: Story = {
   },
 };
 
+export const ChangeLostBeforeAnyAnswer: Story = {
+  name: 'A change whose connection dropped before any answer',
+  parameters: agentParameters(prepare.changeLost),
+  play: async (context) => {
+    const { canvas, form, prompt, submit } = panel(context.canvasElement);
+    await userEvent.type(prompt(), 'Make the header sticky please');
+    await userEvent.click(submit());
+    const alert = await canvas.findByRole('alert');
+    // It may have reached the server: not "could not be sent", and nothing sends it again.
+    await expect(alert).toHaveTextContent(
+      'The connection droppedYour change may have reached the server. Check your app before sending it again.',
+    );
+    await expect(form).toHaveAccessibleName('Refine your app');
+    await expect(prompt()).toHaveValue('Make the header sticky please');
+    await waitFor(async () => expect(await generationPosts(storyAgent(context))).toHaveLength(2));
+  },
+};
+
 function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message: string): Story {
   return {
     parameters: agentParameters(parameters),

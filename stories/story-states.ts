@@ -3,7 +3,7 @@
  * function then acts like a person would), `reach.*` also runs a generation through the store until it is
  * in the state, frozen there with a `pause_after` fault where the state would otherwise move on.
  */
-import { AgentApiError, type GenerationState } from 'agent-embed/core';
+import { AgentApiError, type AgentTransport, type GenerationState } from 'agent-embed/core';
 import type { MockFault } from 'agent-embed/mock';
 import {
   followUpUntil,
@@ -37,6 +37,25 @@ function inject(agent: StoryAgent, fault: MockFault): Promise<void> {
   return agent.admin.injectFault(fault);
 }
 
+/**
+ * A transport whose event-stream requests on the paths `lost` picks reach the server, which builds, while the page
+ * sees the network fail before any answer.
+ */
+function losingAnswers(lost: (path: string) => boolean): (mock: AgentTransport) => AgentTransport {
+  return (mock) => ({
+    json: (request) => mock.json(request),
+    async stream(request, handlers) {
+      if (!lost(request.path)) return mock.stream(request, handlers);
+      // The request goes out and the server starts the build; nothing of its answer comes back.
+      const { signal: _pageSignal, ...sent } = request;
+      void mock.stream(sent, { onEvent: () => undefined }).catch(() => undefined);
+      throw new AgentApiError('network', 'The Agent API could not be reached.', {
+        cause: new TypeError('Failed to fetch'),
+      });
+    },
+  });
+}
+
 const status = (wanted: GenerationState['status']) => (generation: GenerationState) => generation.status === wanted;
 
 /** Mock conditions only: the story's play function submits the prompt. */
@@ -61,19 +80,11 @@ export const prepare = {
    * A new project's request reaches the server, which builds it, but its answer is lost on the way back: the page sees
    * the network fail before any event, as when a connection drops just after sending.
    */
-  answerLost: {
-    transport: (mock) => ({
-      json: (request) => mock.json(request),
-      async stream(request, handlers) {
-        if (request.path !== '/agent/generate') return mock.stream(request, handlers);
-        // The request goes out and the server starts the build; nothing of its answer comes back.
-        const { signal: _pageSignal, ...sent } = request;
-        void mock.stream(sent, { onEvent: () => undefined }).catch(() => undefined);
-        throw new AgentApiError('network', 'The Agent API could not be reached.', {
-          cause: new TypeError('Failed to fetch'),
-        });
-      },
-    }),
+  answerLost: { transport: losingAnswers((path) => path === '/agent/generate') },
+  /** A project built to the end, then a change to it whose answer is lost the same way (the server builds it). */
+  changeLost: {
+    transport: losingAnswers((path) => path.startsWith('/agent/generate/')),
+    setup: async (agent) => void (await completedProject(agent)),
   },
   /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
   cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
