@@ -142,6 +142,19 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
     `${id}-quota`,
   );
 
+  // Why the submit button is held, said here or (told once) by the build log: the element that says it.
+  const heldBecause = followUpHeld
+    ? `${id}-building`
+    : goneHeld
+      ? goneToldHere
+        ? `${id}-gone`
+        : goneToldAt !== `${id}-gone`
+          ? goneToldAt
+          : undefined
+      : quotaHint === undefined
+        ? undefined
+        : quotaToldAt;
+
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
   useEffect(() => {
@@ -348,19 +361,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
           disabled={running || waiting || quotaUsedUp || followUpHeld || goneHeld}
-          aria-describedby={
-            followUpHeld
-              ? `${id}-building`
-              : goneHeld
-                ? goneToldHere
-                  ? `${id}-gone`
-                  : goneToldAt === `${id}-gone`
-                    ? undefined
-                    : goneToldAt
-                : quotaHint === undefined
-                  ? undefined
-                  : quotaToldAt
-          }
+          aria-describedby={heldBecause}
         >
           {submitLabel}
         </button>
