@@ -7,7 +7,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GeneratePanel, ProjectList } from 'agent-embed';
+import { GeneratePanel, LiveBuildLog, ProjectList } from 'agent-embed';
 import { AgentApiError, createHttpTransport, type ProjectSummary } from 'agent-embed/core';
 import { createManualTimers } from '../store/fakes.js';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
@@ -159,5 +159,59 @@ describe('the connection drops before any answer to a change', () => {
     expect(alert).not.toHaveTextContent('could not be sent');
     // The first build's POST is the mock's only one: the lost change is not sent again.
     expect(generationPosts()).toHaveLength(1);
+  });
+});
+
+describe('a change whose answer was lost, which the server builds all the same', () => {
+  it('is followed from its status: the log says it builds, the box waits, and both show its end', async () => {
+    const timers = createManualTimers(Date.now());
+    let lose = false;
+    const { user, transport, generationPosts } = renderWithMock(
+      <>
+        <GeneratePanel />
+        <LiveBuildLog />
+      </>,
+      {
+        store: { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, pollIntervalMs: 1_000 },
+        // The change reaches the server (the mock builds it); its answer never reaches the page.
+        wrapTransport: (inner) => ({
+          json: (request) => inner.json(request),
+          async stream(request, handlers) {
+            if (!lose || !request.path.startsWith('/agent/generate/')) return inner.stream(request, handlers);
+            const { signal: _page, ...sent } = request;
+            void inner.stream(sent, { onEvent: () => undefined }).catch(() => undefined);
+            throw new AgentApiError('network', 'The Agent API could not be reached.');
+          },
+        }),
+      },
+    );
+    await user.type(screen.getByLabelText('Describe the app you want'), prompt);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const change = await screen.findByLabelText('What should change?');
+    // The change builds slowly at the server, so the page sees it under way.
+    transport.api.admin.injectFault({ kind: 'slow_drip', intervalMs: 20, route: 'followUp' });
+    lose = true;
+    await user.type(change, 'Make the header sticky please');
+    await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your change may have reached the server.');
+    const log = screen.getByRole('region', { name: 'Build progress' });
+
+    // A moment later the store asks: the proxy relays the change, so its status says it builds.
+    await timers.advance(3_000);
+    await waitFor(() => expect(log).toHaveTextContent('This app is being built.'));
+    const send = screen.getByRole('button', { name: 'Send follow-up' });
+    expect(send).toBeDisabled();
+    expect(send).toHaveAccessibleDescription('This app is being built. You can send a follow-up once it is done.');
+
+    // Followed to its end by polling: the log says it is done, and the box takes a change again.
+    await waitFor(
+      async () => {
+        await timers.advance(1_000);
+        expect(log).toHaveAttribute('data-phase', 'ready');
+      },
+      { timeout: 10_000 },
+    );
+    expect(screen.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
+    expect(generationPosts()).toHaveLength(2);
   });
 });

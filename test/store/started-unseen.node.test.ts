@@ -4,8 +4,8 @@
  * where such a build shows up; it never sends the POST again. A refusal with a status asks nothing more.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, mayHaveStarted, resourceSpecs } from 'agent-embed/core';
-import { createScriptedStore, created, settle } from './fakes.js';
+import { AgentApiError, mayHaveStarted, resourceSpecs, selectProjectView } from 'agent-embed/core';
+import { createScriptedStore, created, project, settle } from './fakes.js';
 
 const prompt = 'A landing page for a bakery';
 const networkError = () => new AgentApiError('network', 'The Agent API could not be reached.');
@@ -93,5 +93,52 @@ describe('a new project whose POST failed on the network', () => {
     expect(timers.pending()).toEqual([]);
     await timers.advance(120_000);
     expect(listLoads()).toBe(loads);
+  });
+});
+
+describe('a change whose answer was lost, which the server builds all the same', () => {
+  it('is asked about 3 s later and followed by its status to its end; its records are asked again then', async () => {
+    const { store, scripted, timers } = createScriptedStore();
+    let serverStatus = 'generating';
+    scripted.setDefaultProject((projectId) => project(projectId, serverStatus));
+    await store.getState().fetchResource(resourceSpecs.conversation('p1'));
+    const conversationLoads = () => scripted.gets().filter((r) => r.path === '/projects/p1/conversation').length;
+    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
+    void store.getState().followUp('p1', { prompt });
+    scripted.streams[0]!.refuse(networkError());
+    await settle();
+    const view = () => selectProjectView(store.getState(), 'p1');
+    expect(view().building).toBe(false);
+    expect(statusPolls()).toBe(0);
+
+    await timers.advance(3_000);
+    await settle();
+    expect(statusPolls()).toBe(1);
+    expect(view()).toMatchObject({ phase: 'generating', building: true });
+    // Still refused, as far as this page's request goes: the generation is not rewritten by the poll.
+    expect(store.getState().generations.p1).toMatchObject({ refused: true, status: 'failed' });
+
+    serverStatus = 'ready';
+    const before = conversationLoads();
+    await timers.advance(1_000);
+    await settle();
+    expect(view()).toMatchObject({ phase: 'ready', building: false });
+    expect(conversationLoads()).toBeGreaterThan(before);
+    // Polling stopped at the end, and the POST was never sent again.
+    const polls = statusPolls();
+    await timers.advance(120_000);
+    expect(statusPolls()).toBe(polls);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('a change refused with a status is not asked about', async () => {
+    const { store, scripted, timers } = createScriptedStore();
+    scripted.setDefaultProject((projectId) => project(projectId, 'generating'));
+    void store.getState().followUp('p1', { prompt });
+    scripted.streams[0]!.refuse(new AgentApiError('rate_limited', 'Too Many Attempts.', { status: 429 }));
+    await settle();
+    await timers.advance(60_000);
+    expect(scripted.gets().filter((r) => r.path === '/agent/project/p1')).toHaveLength(0);
+    expect(selectProjectView(store.getState(), 'p1').building).toBe(false);
   });
 });

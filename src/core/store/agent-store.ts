@@ -17,6 +17,7 @@ import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createConversationRecorder, readSaved, type ConversationSlice } from './conversation-slice.js';
 import { generationOutcome, mayHaveStarted } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
+import { isTerminalProjectStatus } from './project-poller.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
 import { createMutationsSlice, type MutationsSlice } from './mutations.js';
 import { readPublishRecords, writePublishRecords } from './publish-records.js';
@@ -144,6 +145,16 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);
         // Its POST may have reached the server, whose build is not recorded yet now: asked once more a little later.
         if (mayHaveStarted(generation)) recheckLater(generation.projectId);
+      }
+      // A change whose answer was lost is followed by its status alone: the poll that sees its build end does the same.
+      for (const [projectId, snapshot] of Object.entries(patch.projects ?? {})) {
+        const generation = state.generations[projectId];
+        const before = state.projects[projectId]?.project?.project_status;
+        if (generation === undefined || !mayHaveStarted(generation) || isTerminalProjectStatus(before)) continue;
+        if (!isTerminalProjectStatus(snapshot.project?.project_status)) continue;
+        state.invalidate('usage');
+        state.invalidate('projects');
+        state.invalidate(`conversation:${projectId}`);
       }
     },
   });

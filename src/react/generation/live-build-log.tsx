@@ -1,7 +1,13 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
 import { forwardRef, useMemo, useRef } from 'react';
-import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
+import {
+  AgentApiError,
+  mayHaveStarted,
+  type GeneratedFile,
+  type ProjectView,
+  type ToolStep,
+} from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -156,9 +162,9 @@ function Outcome({
   switch (phase) {
     case 'provisioning':
     case 'generating':
-      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit): only its
-      // status poll is known, so the log says it is building instead of showing an empty progress.
-      if (generation !== undefined) return null;
+      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit), or it is a change
+      // whose answer was lost: only its status poll is known, so the log says it is building instead of an empty progress.
+      if (generation !== undefined && !mayHaveStarted(generation)) return null;
       return (
         <div className="ae-outcome" data-phase={phase}>
           <span className="ae-spinner" aria-hidden="true" />
