@@ -65,10 +65,12 @@ export interface AgentStoreOptions extends PlatformOptions {
 export const defaultStorageKey = 'agent-embed:last-project';
 
 /**
- * How long after a POST failed on the network (`mayHaveStarted`) the store asks for the project list (and a follow-up's
- * conversation) again: time enough for a build the server received all the same to be recorded there.
+ * How long after a POST failed on the network (`mayHaveStarted`) the store asks whether the server is building a change
+ * (its status), then what such a build changed (the project list, a change's conversation): time enough for the proxy
+ * to relay it, then to record it.
  */
-const lostAnswerRecheckMs = 10_000;
+const lostAnswerStatusMs = 3_000;
+const lostAnswerRecordsMs = 10_000;
 
 /** Creates a store. Create one per provider (never a module singleton). */
 export function createAgentStore(options: AgentStoreOptions): AgentStore {
@@ -82,17 +84,25 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       : (kind: AgentLogKind, text: string, key: string | undefined) =>
           onLog({ id: ++logId, at: platform.now(), kind, text, key });
   let destroyed = false;
-  const rechecks = new Set<unknown>();
-  /** Asks for what a build whose POST's answer was lost would change again a little later: it may show up there. */
-  function recheckLater(projectId: string | undefined): void {
+  const lookAgain = new Set<unknown>();
+  /** Runs `look` after `ms` unless the store has ended by then. */
+  function later(ms: number, look: () => void): void {
     const handle = platform.setTimeout(() => {
-      rechecks.delete(handle);
-      if (destroyed) return;
-      const state = store.getState();
-      state.invalidate('projects');
-      if (projectId !== undefined) state.invalidate(`conversation:${projectId}`);
-    }, lostAnswerRecheckMs);
-    rechecks.add(handle);
+      lookAgain.delete(handle);
+      if (!destroyed) look();
+    }, ms);
+    lookAgain.add(handle);
+  }
+  /** Loads again the proxy's records a build changes: the project list, its project's conversation. */
+  function reloadRecords(projectId: string | undefined): void {
+    const state = store.getState();
+    state.invalidate('projects');
+    if (projectId !== undefined) state.invalidate(`conversation:${projectId}`);
+  }
+  /** Loads again what a build that ended changed: usage, and the records. */
+  function reloadWhatABuildChanged(projectId: string | undefined): void {
+    store.getState().invalidate('usage');
+    reloadRecords(projectId);
   }
 
   const generations = createGenerationsSlice({
@@ -140,21 +150,20 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         if (generation === before || outcome === undefined) continue;
         const outcomeBefore = before === undefined ? undefined : generationOutcome(before);
         if (outcomeBefore === outcome || (outcomeBefore !== undefined && outcomeBefore !== 'aborted')) continue;
-        state.invalidate('usage');
-        state.invalidate('projects');
-        if (generation.projectId !== undefined) state.invalidate(`conversation:${generation.projectId}`);
-        // Its POST may have reached the server, whose build is not recorded yet now: asked once more a little later.
-        if (mayHaveStarted(generation)) recheckLater(generation.projectId);
+        reloadWhatABuildChanged(generation.projectId);
+        if (!mayHaveStarted(generation)) continue;
+        // Its POST may have reached the server: a change is followed by its status if it builds (the view shows what
+        // the poll says), and what it would change is asked for once more when the server has recorded it.
+        const { projectId } = generation;
+        if (projectId !== undefined) later(lostAnswerStatusMs, () => generations.watchUntilEnded(projectId));
+        later(lostAnswerRecordsMs, () => reloadRecords(projectId));
       }
       // A change whose answer was lost is followed by its status alone: the poll that sees its build end does the same.
       for (const [projectId, snapshot] of Object.entries(patch.projects ?? {})) {
         const generation = state.generations[projectId];
         const before = state.projects[projectId]?.project?.project_status;
         if (generation === undefined || !mayHaveStarted(generation) || isTerminalProjectStatus(before)) continue;
-        if (!isTerminalProjectStatus(snapshot.project?.project_status)) continue;
-        state.invalidate('usage');
-        state.invalidate('projects');
-        state.invalidate(`conversation:${projectId}`);
+        if (isTerminalProjectStatus(snapshot.project?.project_status)) reloadWhatABuildChanged(projectId);
       }
     },
   });
@@ -192,7 +201,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (destroyed) return;
       destroyed = true;
       lifetime.abort();
-      for (const handle of rechecks) platform.clearTimeout(handle);
+      for (const handle of lookAgain) platform.clearTimeout(handle);
       stopFlushingOnHide();
       conversation.stop();
       batcher.stop();

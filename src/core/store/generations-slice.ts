@@ -5,13 +5,7 @@
  */
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
-import {
-  adoptedStatusOf,
-  applyGenerationAction,
-  generationOutcome,
-  isRecovering,
-  mayHaveStarted,
-} from '../wire/generation-machine.js';
+import { adoptedStatusOf, applyGenerationAction, generationOutcome, isRecovering } from '../wire/generation-machine.js';
 import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
 import type { ProjectSummary } from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
@@ -95,6 +89,8 @@ export interface GenerationsController {
    * recovered through its events when the proxy saw it building), persisted as the last project.
    */
   open(projectId: string, summary: ProjectSummary | undefined): void;
+  /** Polls a project the store no longer streams until its build ends (a stopped build, a change whose answer was lost). */
+  watchUntilEnded(projectId: string): void;
   destroy(): void;
 }
 
@@ -121,9 +117,6 @@ function adoptedStatusOfSaved(status: GenerationStatus): AdoptedStatus {
   }
 }
 
-/** How long after a change's answer was lost the store asks whether the server is building it. */
-const lostChangeCheckMs = 3_000;
-
 /** Creates the generations slice of one store. */
 export function createGenerationsSlice(context: GenerationsContext): GenerationsController {
   const { client, platform, stats, requestPublish, afterPublish, publishThen } = context;
@@ -133,7 +126,6 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
   let pendingId = 0;
   let resumed = false;
   let destroyed = false;
-  const lostChangeChecks = new Set<unknown>();
 
   const { log: logLine } = context;
   const log =
@@ -225,19 +217,6 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     return generation;
   }
 
-  /**
-   * A change whose POST's answer was lost may be building on the server, where the proxy then says `generating`: its
-   * status is asked a moment later (the server has had time to start it) and, if it builds, followed to its end. The
-   * view shows what the poll says (`selectProjectView`); the refused generation stays as it is.
-   */
-  function followLostChange(projectId: string): void {
-    const handle = platform.setTimeout(() => {
-      lostChangeChecks.delete(handle);
-      if (!destroyed) watchUntilEnded(projectId);
-    }, lostChangeCheckMs);
-    lostChangeChecks.add(handle);
-  }
-
   /** Polls a project the store no longer streams until its build ends; each answer reaches its generation. */
   function watchUntilEnded(projectId: string): void {
     const stop = pollers.watch(
@@ -263,19 +242,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (active !== undefined) return active.promise;
       // The app built before stays where it is (and on screen) while the follow-up changes it.
       const previous = registry.get(projectId);
-      const promise = runs.start(
-        'followUp',
-        projectId,
-        projectId,
-        input.prompt,
-        previous?.mode ?? 'build',
-        previous?.appUrl,
-      );
-      void promise.then(() => {
-        const generation = registry.get(projectId);
-        if (generation?.kind === 'followUp' && mayHaveStarted(generation)) followLostChange(projectId);
-      });
-      return promise;
+      return runs.start('followUp', projectId, projectId, input.prompt, previous?.mode ?? 'build', previous?.appUrl);
     },
     stopWatching(key = registry.currentKey) {
       const projectId = runs.cancel(key);
@@ -364,10 +331,10 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       requestPublish('now');
       pollers.refresh(projectId);
     },
+    watchUntilEnded,
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      for (const handle of lostChangeChecks) platform.clearTimeout(handle);
       runs.destroy();
       pollers.stopAll();
     },
