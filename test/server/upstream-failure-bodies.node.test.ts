@@ -238,6 +238,15 @@ describe('a success answer about another project than the one the path names', (
     expect(logs.filter((entry) => entry.event === 'upstream_refused')).toEqual([]);
   });
 
+  it('drops a project_id that is not a string, as any field of the wrong type, and relays the rest', async () => {
+    const { proxy, logs } = setup(() => json({ ...ready, project_id: 7 }), 0);
+    const response = await proxy(call('GET', '/agent/project/p-alice'));
+    expect(response.status).toBe(200);
+    const { project_id: _dropped, ...rest } = ready;
+    expect(await response.json()).toEqual(rest);
+    expect(logs.filter((entry) => entry.event === 'upstream_refused')).toEqual([]);
+  });
+
   it('relays an answer that names the path’s project, or none', async () => {
     const { proxy, logs } = setup(
       ({ url }) =>
