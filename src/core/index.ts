@@ -140,6 +140,7 @@ export { createGenerationDraft, endedOutcome, reduceGenerationEvent } from './wi
 export type {
   AppliedEvent,
   ContainerState,
+  FileList,
   GeneratedFile,
   GenerationDraft,
   GenerationKind,

@@ -128,7 +128,7 @@ export function createStoreGeneration(init: {
 /** Builds the immutable snapshot; copies the file and tool lists only when they changed (once per flush). */
 export function snapshotGeneration(generation: StoreGeneration, count: { copied: number }): GenerationState {
   if (generation.filesDirty) {
-    generation.filesSnapshot = generation.files === undefined ? [] : Array.from(generation.files.values());
+    generation.filesSnapshot = generation.files === undefined ? [] : generation.files.toArray();
     count.copied += generation.filesSnapshot.length;
     generation.filesDirty = false;
   }

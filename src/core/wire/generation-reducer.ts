@@ -7,6 +7,7 @@
 import { creditsExhaustedError, generationFailedError, type AgentApiError } from './errors.js';
 import { fileCreatedPath, type AgentEvent } from './events.js';
 import { transitionRows, type GenerationStatus, type TransitionRow } from './generation-transitions.js';
+import { createFileList, type FileList } from './file-list.js';
 import { createRing, type Ring } from './ring.js';
 
 export {
@@ -21,13 +22,7 @@ export {
 /** A new project or a follow-up on an existing one. */
 export type GenerationKind = 'generate' | 'followUp';
 
-/** A file of the generation, listed once however many times it was touched. */
-export interface GeneratedFile {
-  path: string;
-  action: 'created' | 'modified';
-  /** How many `file_created` events named this path. */
-  updates: number;
-}
+export type { FileList, GeneratedFile } from './file-list.js';
 
 /** One step of the agent's tool use. */
 export interface ToolStep {
@@ -52,8 +47,8 @@ export interface GenerationDraft {
   projectId: string | undefined;
   appUrl: string | undefined;
   container: ContainerState;
-  /** The files by path, in first-seen order (a Map keeps it); `undefined` when no list is kept (the client's fold). */
-  files: Map<string, GeneratedFile> | undefined;
+  /** The files by path, in first-seen order; `undefined` when no list is kept (the client's fold). */
+  files: FileList | undefined;
   /**
    * How many files were seen (distinct paths); 0 when no list is kept. Past the list's memory, a path it did not
    * keep counts as a new file each time it comes.
@@ -107,7 +102,7 @@ export function createGenerationDraft(init: {
     projectId: init.projectId,
     appUrl: init.appUrl,
     container: { percentage: 0, message: undefined, ready: false },
-    files: init.keepFiles === false ? undefined : new Map(),
+    files: init.keepFiles === false ? undefined : createFileList(),
     fileCount: 0,
     fileMemory: init.fileMemoryChars ?? defaultFileMemoryChars,
     modifiedCount: 0,
@@ -155,19 +150,16 @@ function nameProject(draft: GenerationDraft, projectId: unknown, overwrite: bool
 function addFile(draft: GenerationDraft, path: string, action: 'created' | 'modified'): void {
   const { files } = draft;
   if (files === undefined) return;
-  const previous = files.get(path);
-  if (previous === undefined) {
+  const cost = path.length + fileEntryChars;
+  // Past its memory the list keeps no more paths (only a broken or hostile upstream sends that many): counted only.
+  const added = files.add(path, action, cost <= draft.fileMemory);
+  if (typeof added === 'object') {
+    if (added.action === 'created') draft.modifiedCount++;
+  } else {
     if (action === 'modified') draft.modifiedCount++;
     draft.fileCount++;
-    const cost = path.length + fileEntryChars;
-    // Past its memory the list keeps no more paths (only a broken or hostile upstream sends that many): counted only.
-    if (cost > draft.fileMemory) return;
+    if (!added) return;
     draft.fileMemory -= cost;
-    files.set(path, { path, action, updates: 1 });
-  } else {
-    if (previous.action === 'created') draft.modifiedCount++;
-    // A new object, so snapshots already published keep what they showed; the path keeps its place.
-    files.set(path, { path, action: 'modified', updates: previous.updates + 1 });
   }
   draft.filesDirty = true;
 }
