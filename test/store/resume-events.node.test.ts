@@ -146,7 +146,7 @@ describe('resume through the events route', () => {
     const replay = second.scripted.replays[0]!;
     replay.open();
     emitNumbered(replay, build.slice(0, 6), 1);
-    second.frames.runFrame();
+    await settle();
     expect(second.store.getState().generations.p1?.status).toBe('generating');
     emitNumbered(replay, build.slice(6), 7);
     replay.close();

@@ -140,12 +140,15 @@ describe('batched notifications and work per event', () => {
     expect(endedAt).toBe(2_000);
   });
 
-  it('a stream event never publishes in the middle of a slice: one frame publishes every event before it', () => {
+  it('a stream event never publishes in the middle of a slice: one frame publishes every event before it', async () => {
     const { store, scripted, frames, notifications } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });
     const stream = scripted.streams[0]!;
     stream.emit(created('p1'));
     stream.emit({ type: 'file_created', path: 'a.ts' });
+    await settle();
+    // The publish of the new status ends the frame's turn: the next frame publishes nothing of its own.
+    frames.runFrame();
     const published = notifications();
     expect(frames.pending).toBe(0);
     stream.emit({ type: 'file_created', path: 'b.ts' });
@@ -157,6 +160,20 @@ describe('batched notifications and work per event', () => {
     expect(store.getState().generations.p1?.files).toHaveLength(3);
     // A frame is asked for only when something waits for it.
     expect(frames.pending).toBe(0);
+  });
+
+  it('details that come while a new status waits for its publish go with it, and ask for no frame', async () => {
+    const { store, scripted, frames, notifications } = setup();
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.emit(created('p1'));
+    const before = notifications();
+    for (const path of ['a.ts', 'b.ts', 'c.ts']) stream.emit({ type: 'file_created', path });
+    expect(frames.pending).toBe(0);
+    expect(notifications()).toBe(before);
+    await settle();
+    expect(notifications()).toBe(before + 1);
+    expect(store.getState().generations.p1).toMatchObject({ status: 'generating', fileCount: 3 });
   });
 
   it('outside a DOM, frames fall back to 16 ms timers and visibility is assumed', async () => {
@@ -175,8 +192,9 @@ describe('batched notifications and work per event', () => {
     store.subscribe(() => void notifications++);
     void store.getState().generate({ prompt: 'A todo app with tags' });
     scripted.streams[0]!.emit(created('p1'));
-    // The first file starts generating (a new status, at once); the second waits for the frame.
+    // The first file starts generating (a new status, published with its slice); the second waits for the frame.
     scripted.streams[0]!.emit({ type: 'file_created', path: 'a.ts' });
+    await settle();
     scripted.streams[0]!.emit({ type: 'file_created', path: 'b.ts' });
     const before = notifications;
     expect(timers.pending()).toEqual([16]);

@@ -21,8 +21,11 @@ export interface GenerationRegistry {
   keyByProject(generation: StoreGeneration): void;
   /** Removes the generation under a key. */
   remove(key: string): StoreGeneration | undefined;
-  /** The generation changed: publish it with the next patch. */
-  touch(generation: StoreGeneration): void;
+  /**
+   * The generation changed: publish it with the next patch. True when it was not waiting for one yet; when it was,
+   * a publish has been asked for since (every touch is followed by one) and has not run (it takes the patch).
+   */
+  touch(generation: StoreGeneration): boolean;
   readonly currentKey: string | undefined;
   setCurrent(key: string | undefined): void;
   setProject(snapshot: ProjectSnapshot): void;
@@ -80,7 +83,9 @@ export function createGenerationRegistry(): GenerationRegistry {
       return generation;
     },
     touch(generation) {
-      if (!generation.removed) dirty.add(generation);
+      if (generation.removed) return false;
+      const waiting = dirty.size;
+      return dirty.add(generation).size !== waiting;
     },
     get currentKey() {
       return currentKey;

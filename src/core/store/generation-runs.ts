@@ -265,11 +265,11 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if (eventId !== undefined) generation.lastEventId = eventId;
     stats.events++;
     if (generation.removed) return;
-    registry.touch(generation);
-    // Most events only add detail (a file, a tool step): they show in the next frame, nothing else to do.
+    const newlyChanged = registry.touch(generation);
+    // Most events only add detail (a file, a tool step): they show in the next publish, asked for once, not per event.
     if (applied === 'applied' && !first && generation.status === before) {
       if (log !== undefined) logEvent(event, generation.key);
-      requestPublish('frame');
+      if (newlyChanged) requestPublish('frame');
       return;
     }
     registry.keyByProject(generation);
