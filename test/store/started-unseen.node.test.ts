@@ -131,6 +131,57 @@ describe('a change whose answer was lost, which the server builds all the same',
     expect(scripted.posts()).toHaveLength(1);
   });
 
+  it('one the server starts after the first look is caught by a later one (10 s, 30 s); the looks stop there', async () => {
+    const { store, scripted, timers } = createScriptedStore();
+    let serverStatus = 'ready';
+    scripted.setDefaultProject((projectId) => project(projectId, serverStatus));
+    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
+    const view = () => selectProjectView(store.getState(), 'p1');
+    void store.getState().followUp('p1', { prompt });
+    scripted.streams[0]!.refuse(networkError());
+    await settle();
+    await timers.advance(3_000);
+    await settle();
+    // The first look finds the app as it was: nothing builds yet, and nothing is polled on.
+    expect(statusPolls()).toBe(1);
+    expect(view().building).toBe(false);
+    serverStatus = 'generating';
+    await timers.advance(6_000);
+    await settle();
+    expect(statusPolls()).toBe(1);
+    await timers.advance(1_000);
+    await settle();
+    expect(statusPolls()).toBe(2);
+    expect(view()).toMatchObject({ phase: 'generating', building: true });
+    serverStatus = 'ready';
+    await timers.advance(5_000);
+    await settle();
+    expect(view()).toMatchObject({ phase: 'ready', building: false });
+    // Found and followed to its end: the look at 30 s is not taken.
+    const polls = statusPolls();
+    await timers.advance(120_000);
+    expect(statusPolls()).toBe(polls);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('a change the server never builds costs three looks, at 3, 10 and 30 s', async () => {
+    const { store, scripted, timers } = createScriptedStore();
+    scripted.setDefaultProject((projectId) => project(projectId, 'ready'));
+    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
+    void store.getState().followUp('p1', { prompt });
+    scripted.streams[0]!.refuse(networkError());
+    await settle();
+    const failedAt = timers.now();
+    const looks: number[] = [];
+    for (const second of [3, 10, 30, 120]) {
+      await timers.advance(failedAt + second * 1_000 - timers.now());
+      await settle();
+      looks.push(statusPolls());
+    }
+    expect(looks).toEqual([1, 2, 3, 3]);
+    expect(selectProjectView(store.getState(), 'p1').building).toBe(false);
+  });
+
   it('a change refused with a status is not asked about', async () => {
     const { store, scripted, timers } = createScriptedStore();
     scripted.setDefaultProject((projectId) => project(projectId, 'generating'));

@@ -65,11 +65,12 @@ export interface AgentStoreOptions extends PlatformOptions {
 export const defaultStorageKey = 'agent-embed:last-project';
 
 /**
- * How long after a POST failed on the network (`mayHaveStarted`) the store asks whether the server is building a change
- * (its status), then what such a build changed (the project list, a change's conversation): time enough for the proxy
- * to relay it, then to record it.
+ * After a POST failed on the network (`mayHaveStarted`), the waits before each look at whether the server builds the
+ * change (its status: 3, 10 and 30 s after the failure, until one finds it building), and before the store asks what
+ * such a build changed (the project list, a change's conversation): time enough for the proxy to relay it, then to
+ * record it. A server slow to start the build is caught by a later look; one that never does costs three polls.
  */
-const lostAnswerStatusMs = 3_000;
+const lostChangeLooksMs = [3_000, 7_000, 20_000];
 const lostAnswerRecordsMs = 10_000;
 
 /** Creates a store. Create one per provider (never a module singleton). */
@@ -92,6 +93,16 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       if (!destroyed) look();
     }, ms);
     lookAgain.add(handle);
+  }
+  /** Looks after each wait whether the server builds a change whose answer was lost; one found building is followed. */
+  function lookForLostChange(projectId: string, waits: readonly number[]): void {
+    const [wait, ...more] = waits;
+    if (wait === undefined) return;
+    later(wait, () =>
+      generations.watchUntilEnded(projectId, (ended) => {
+        if (ended) lookForLostChange(projectId, more);
+      }),
+    );
   }
   /** Loads again the proxy's records a build changes: the project list, its project's conversation. */
   function reloadRecords(projectId: string | undefined): void {
@@ -155,7 +166,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         // Its POST may have reached the server: a change is followed by its status if it builds (the view shows what
         // the poll says), and what it would change is asked for once more when the server has recorded it.
         const { projectId } = generation;
-        if (projectId !== undefined) later(lostAnswerStatusMs, () => generations.watchUntilEnded(projectId));
+        if (projectId !== undefined) lookForLostChange(projectId, lostChangeLooksMs);
         later(lostAnswerRecordsMs, () => reloadRecords(projectId));
       }
       // A change whose answer was lost is followed by its status alone: the poll that sees its build end does the same.

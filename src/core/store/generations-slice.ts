@@ -89,8 +89,11 @@ export interface GenerationsController {
    * recovered through its events when the proxy saw it building), persisted as the last project.
    */
   open(projectId: string, summary: ProjectSummary | undefined): void;
-  /** Polls a project the store no longer streams until its build ends (a stopped build, a change whose answer was lost). */
-  watchUntilEnded(projectId: string): void;
+  /**
+   * Polls a project the store no longer streams until its build ends (a stopped build, a change whose answer was
+   * lost); `onFirstAnswer` hears whether the first answer found it ended already.
+   */
+  watchUntilEnded(projectId: string, onFirstAnswer?: (ended: boolean) => void): void;
   destroy(): void;
 }
 
@@ -218,10 +221,20 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
   }
 
   /** Polls a project the store no longer streams until its build ends; each answer reaches its generation. */
-  function watchUntilEnded(projectId: string): void {
+  function watchUntilEnded(projectId: string, onFirstAnswer?: (ended: boolean) => void): void {
+    let answered = false;
     const stop = pollers.watch(
       projectId,
-      { onProject: (project) => isTerminalProjectStatus(project.project_status) && stop() },
+      {
+        onProject(project) {
+          const ended = isTerminalProjectStatus(project.project_status);
+          if (!answered) {
+            answered = true;
+            onFirstAnswer?.(ended);
+          }
+          if (ended) stop();
+        },
+      },
       { fresh: true },
     );
   }
