@@ -13,59 +13,41 @@ export interface Ring<T> {
   clear(): void;
 }
 
-/**
- * A class, not a closure per ring: every ring shares its methods, so a call on a generation's tool steps keeps one
- * target from build to build and stays inlined where it is hot (each stream event may touch them).
- */
-class BoundedRing<T> implements Ring<T> {
-  private readonly buffer: (T | undefined)[] = [];
-  private start = 0;
-  private count = 0;
-  private readonly capacity: number;
-
-  constructor(capacity: number) {
-    this.capacity = capacity;
-  }
-
-  get size(): number {
-    return this.count;
-  }
-
-  push(item: T): void {
-    const { capacity } = this;
-    if (capacity === 0) return;
-    if (this.count < capacity) {
-      this.buffer[(this.start + this.count) % capacity] = item;
-      this.count++;
-    } else {
-      this.buffer[this.start] = item;
-      this.start = (this.start + 1) % capacity;
-    }
-  }
-
-  last(): T | undefined {
-    return this.count === 0 ? undefined : this.buffer[(this.start + this.count - 1) % this.capacity];
-  }
-
-  replaceLast(item: T): void {
-    if (this.count > 0) this.buffer[(this.start + this.count - 1) % this.capacity] = item;
-  }
-
-  toArray(): T[] {
-    const out = new Array<T>(this.count);
-    for (let index = 0; index < this.count; index++)
-      out[index] = this.buffer[(this.start + index) % this.capacity] as T;
-    return out;
-  }
-
-  clear(): void {
-    this.buffer.length = 0;
-    this.start = 0;
-    this.count = 0;
-  }
-}
-
 /** Creates a ring that keeps at most `limit` items (0 keeps none). */
 export function createRing<T>(limit: number): Ring<T> {
-  return new BoundedRing<T>(Math.max(0, Math.floor(limit)));
+  const capacity = Math.max(0, Math.floor(limit));
+  const buffer: (T | undefined)[] = [];
+  let start = 0;
+  let size = 0;
+  return {
+    get size() {
+      return size;
+    },
+    push(item) {
+      if (capacity === 0) return;
+      if (size < capacity) {
+        buffer[(start + size) % capacity] = item;
+        size++;
+      } else {
+        buffer[start] = item;
+        start = (start + 1) % capacity;
+      }
+    },
+    last() {
+      return size === 0 ? undefined : buffer[(start + size - 1) % capacity];
+    },
+    replaceLast(item) {
+      if (size > 0) buffer[(start + size - 1) % capacity] = item;
+    },
+    toArray() {
+      const out = new Array<T>(size);
+      for (let index = 0; index < size; index++) out[index] = buffer[(start + index) % capacity] as T;
+      return out;
+    },
+    clear() {
+      buffer.length = 0;
+      start = 0;
+      size = 0;
+    },
+  };
 }
