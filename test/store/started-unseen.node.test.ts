@@ -96,18 +96,28 @@ describe('a new project whose POST failed on the network', () => {
   });
 });
 
+/** A change to p1 whose POST the network lost, on a page showing its conversation; the server's status is settable. */
+async function lostChange(status: string) {
+  const page = createScriptedStore();
+  const server = { status };
+  page.scripted.setDefaultProject((projectId) => project(projectId, server.status));
+  await page.store.getState().fetchResource(resourceSpecs.conversation('p1'));
+  void page.store.getState().followUp('p1', { prompt });
+  page.scripted.streams[0]!.refuse(networkError());
+  await settle();
+  const gets = (path: string) => page.scripted.gets().filter((request) => request.path === path).length;
+  return {
+    ...page,
+    server,
+    statusPolls: () => gets('/agent/project/p1'),
+    conversationLoads: () => gets('/projects/p1/conversation'),
+    view: () => selectProjectView(page.store.getState(), 'p1'),
+  };
+}
+
 describe('a change whose answer was lost, which the server builds all the same', () => {
   it('is asked about 3 s later and followed by its status to its end; its records are asked again then', async () => {
-    const { store, scripted, timers } = createScriptedStore();
-    let serverStatus = 'generating';
-    scripted.setDefaultProject((projectId) => project(projectId, serverStatus));
-    await store.getState().fetchResource(resourceSpecs.conversation('p1'));
-    const conversationLoads = () => scripted.gets().filter((r) => r.path === '/projects/p1/conversation').length;
-    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
-    void store.getState().followUp('p1', { prompt });
-    scripted.streams[0]!.refuse(networkError());
-    await settle();
-    const view = () => selectProjectView(store.getState(), 'p1');
+    const { store, scripted, timers, server, statusPolls, conversationLoads, view } = await lostChange('generating');
     expect(view().building).toBe(false);
     expect(statusPolls()).toBe(0);
 
@@ -118,7 +128,7 @@ describe('a change whose answer was lost, which the server builds all the same',
     // Still refused, as far as this page's request goes: the generation is not rewritten by the poll.
     expect(store.getState().generations.p1).toMatchObject({ refused: true, status: 'failed' });
 
-    serverStatus = 'ready';
+    server.status = 'ready';
     const before = conversationLoads();
     await timers.advance(1_000);
     await settle();
@@ -132,20 +142,13 @@ describe('a change whose answer was lost, which the server builds all the same',
   });
 
   it('one the server starts after the first look is caught by a later one (10 s, 30 s); the looks stop there', async () => {
-    const { store, scripted, timers } = createScriptedStore();
-    let serverStatus = 'ready';
-    scripted.setDefaultProject((projectId) => project(projectId, serverStatus));
-    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
-    const view = () => selectProjectView(store.getState(), 'p1');
-    void store.getState().followUp('p1', { prompt });
-    scripted.streams[0]!.refuse(networkError());
-    await settle();
+    const { scripted, timers, server, statusPolls, view } = await lostChange('ready');
     await timers.advance(3_000);
     await settle();
     // The first look finds the app as it was: nothing builds yet, and nothing is polled on.
     expect(statusPolls()).toBe(1);
     expect(view().building).toBe(false);
-    serverStatus = 'generating';
+    server.status = 'generating';
     await timers.advance(6_000);
     await settle();
     expect(statusPolls()).toBe(1);
@@ -153,7 +156,7 @@ describe('a change whose answer was lost, which the server builds all the same',
     await settle();
     expect(statusPolls()).toBe(2);
     expect(view()).toMatchObject({ phase: 'generating', building: true });
-    serverStatus = 'ready';
+    server.status = 'ready';
     await timers.advance(5_000);
     await settle();
     expect(view()).toMatchObject({ phase: 'ready', building: false });
@@ -165,12 +168,7 @@ describe('a change whose answer was lost, which the server builds all the same',
   });
 
   it('a change the server never builds costs three looks, at 3, 10 and 30 s', async () => {
-    const { store, scripted, timers } = createScriptedStore();
-    scripted.setDefaultProject((projectId) => project(projectId, 'ready'));
-    const statusPolls = () => scripted.gets().filter((r) => r.path === '/agent/project/p1').length;
-    void store.getState().followUp('p1', { prompt });
-    scripted.streams[0]!.refuse(networkError());
-    await settle();
+    const { timers, statusPolls, view } = await lostChange('ready');
     const failedAt = timers.now();
     const looks: number[] = [];
     for (const second of [3, 10, 30, 120]) {
@@ -179,7 +177,7 @@ describe('a change whose answer was lost, which the server builds all the same',
       looks.push(statusPolls());
     }
     expect(looks).toEqual([1, 2, 3, 3]);
-    expect(selectProjectView(store.getState(), 'p1').building).toBe(false);
+    expect(view().building).toBe(false);
   });
 
   it('a change refused with a status is not asked about', async () => {

@@ -143,17 +143,9 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   );
 
   // Why the submit button is held, said here or (told once) by the build log: the element that says it.
-  const heldBecause = followUpHeld
-    ? `${id}-building`
-    : goneHeld
-      ? goneToldHere
-        ? `${id}-gone`
-        : goneToldAt !== `${id}-gone`
-          ? goneToldAt
-          : undefined
-      : quotaHint === undefined
-        ? undefined
-        : quotaToldAt;
+  const goneSaidAt = goneToldHere ? `${id}-gone` : goneToldAt === `${id}-gone` ? undefined : goneToldAt;
+  const quotaSaidAt = quotaHint === undefined ? undefined : quotaToldAt;
+  const heldBecause = followUpHeld ? `${id}-building` : goneHeld ? goneSaidAt : quotaSaidAt;
 
   // Focus follows a new refusal: the prompt when it is the prompt's fault, the error box otherwise.
   const focusedError = useRef(refusal);
