@@ -328,6 +328,27 @@ export const ChangeLostBeforeAnyAnswer: Story = {
   },
 };
 
+export const ChangeLostThenFoundBuilding: Story = {
+  ...behaviour,
+  name: 'Behaviour: a change whose answer was lost, found building',
+  // The store's first look comes 3 s after the loss, and the change builds for about 6 s.
+  parameters: { ...agentParameters(prepare.changeLostThenFound), testTimeoutMs: 20_000 },
+  play: async (context) => {
+    const { canvas, form, prompt, submit } = panel(context.canvasElement);
+    await userEvent.type(prompt(), 'Make the header sticky please');
+    await userEvent.click(submit());
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Your change may have reached the server.');
+    // 3 s later the store looks, finds the change building, and follows it: the doubt goes with the change's text.
+    await waitFor(() => expect(canvas.queryByRole('alert')).not.toBeInTheDocument(), { timeout: 6_000 });
+    await expect(prompt()).toHaveValue('');
+    await expect(form.getAttribute('data-state')).toMatch(/^(recovering|generating)$/);
+    await waitFor(() => expect(form).toHaveAttribute('data-state', 'completed'), { timeout: 10_000 });
+    await expect(submit()).toHaveAccessibleName('Send follow-up');
+    await expect(submit()).toBeEnabled();
+    await expect(await generationPosts(storyAgent(context))).toHaveLength(2);
+  },
+};
+
 function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message: string): Story {
   return {
     parameters: agentParameters(parameters),

@@ -86,6 +86,17 @@ export const prepare = {
     transport: losingAnswers((path) => path.startsWith('/agent/generate/')),
     setup: async (agent) => void (await completedProject(agent)),
   },
+  /**
+   * The same, with the change building slowly at the server (about 6 s): the store's look 3 s after the loss finds it
+   * building, and follows it to its end.
+   */
+  changeLostThenFound: {
+    transport: losingAnswers((path) => path.startsWith('/agent/generate/')),
+    setup: async (agent) => {
+      await completedProject(agent);
+      await inject(agent, { kind: 'slow_drip', intervalMs: 700, route: 'followUp' });
+    },
+  },
   /** The stream is cut after ten events and the project stays `generating`: recovery keeps polling. */
   cutAndStalled: { setup: (agent) => inject(agent, { kind: 'pause_after', events: 10, drop: true }) },
   /** The stream is cut after ten events; the generation completes at the mock, so recovery finds it ready. */

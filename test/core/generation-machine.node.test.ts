@@ -62,6 +62,7 @@ const sampleActions: Record<GenerationActionCase, GenerationAction> = {
   poll_failed: { type: 'poll_result', project_status: 'failed', at },
   poll_credits_exhausted: { type: 'poll_result', project_status: 'credits_exhausted', at },
   poll_building: { type: 'poll_result', project_status: 'generating', at },
+  poll_building_after_loss: { type: 'poll_result', project_status: 'provisioning', at },
   recovery_failed: { type: 'recovery_failed', error: new AgentApiError('not_found', 'Project not found.'), at },
   retry: { type: 'retry' },
   adopted_unknown: { type: 'adopted', as: 'unknown', at },
@@ -73,12 +74,19 @@ const sampleActions: Record<GenerationActionCase, GenerationAction> = {
   adopted_interrupted: { type: 'adopted', as: 'interrupted', at },
 };
 
-/** A draft in `status`, as the machine leaves one there (settled statuses carry their end time). */
-function draftIn(status: GenerationStatus, named: boolean): GenerationDraft {
+/**
+ * A draft in `status`, as the machine leaves one there (settled statuses carry their end time); `lost`: refused by the
+ * network before any answer, as a POST that may have reached the server is.
+ */
+function draftIn(status: GenerationStatus, named: boolean, lost = false): GenerationDraft {
   const draft = createGenerationDraft({ kind: 'generate', projectId: named ? 'p1' : undefined, toolLimit: 10 });
   draft.status = status;
   if (isGenerationSettled(status)) draft.endedAt = 1;
   if (status === 'recovering') draft.error = new AgentApiError('network', 'The first drop.');
+  if (lost) {
+    draft.refused = true;
+    draft.error = new AgentApiError('network', 'Failed to fetch.');
+  }
   return draft;
 }
 
@@ -104,12 +112,12 @@ describe('the transition table', () => {
   it('has a sample for every action case and a row for every status', () => {
     expect(Object.keys(sampleActions).sort()).toEqual([...generationActionCases].sort());
     expect(generationStatuses).toHaveLength(10);
-    expect(generationActionCases).toHaveLength(28);
+    expect(generationActionCases).toHaveLength(29);
   });
 
   describe.each(generationStatuses)('in %s', (status) => {
     it.each(generationActionCases)('%s goes where the table says, or changes nothing', (name) => {
-      const draft = draftIn(status, name !== 'dropped_unnamed');
+      const draft = draftIn(status, name !== 'dropped_unnamed', name === 'poll_building_after_loss');
       const action = sampleActions[name];
       expect(generationActionCase(draft, action)).toBe(name);
       const before = facts(draft);
@@ -129,6 +137,8 @@ describe('the transition table', () => {
       if (next === 'failed' || next === 'credits_exhausted' || next === 'interrupted')
         expect(draft.error).toBeDefined();
       expect(draft.refused).toBe(name === 'refused' || name === 'refused_credits');
+      // A lost change found building is a dropped stream's recovery: why its answer was lost stays the reason.
+      if (name === 'poll_building_after_loss') expect(draft.error?.message).toBe('Failed to fetch.');
     });
   });
 

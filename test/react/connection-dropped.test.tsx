@@ -8,7 +8,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeneratePanel, LiveBuildLog, ProjectList } from 'agent-embed';
-import { AgentApiError, createHttpTransport, type ProjectSummary } from 'agent-embed/core';
+import { AgentApiError, createHttpTransport, type AgentLifecycleEvent, type ProjectSummary } from 'agent-embed/core';
 import { createManualTimers } from '../store/fakes.js';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
@@ -163,9 +163,10 @@ describe('the connection drops before any answer to a change', () => {
 });
 
 describe('a change whose answer was lost, which the server builds all the same', () => {
-  it('is followed from its status: the log says it builds, the box waits, and both show its end', async () => {
+  it('is followed once found building: the alert goes, the change leaves the box, and the log shows it to its end', async () => {
     const timers = createManualTimers(Date.now());
     let lose = false;
+    const milestones: AgentLifecycleEvent[] = [];
     const { user, transport, generationPosts } = renderWithMock(
       <>
         <GeneratePanel />
@@ -173,6 +174,7 @@ describe('a change whose answer was lost, which the server builds all the same',
       </>,
       {
         store: { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, pollIntervalMs: 1_000 },
+        provider: { onEvent: (event) => milestones.push(event) },
         // The change reaches the server (the mock builds it); its answer never reaches the page.
         wrapTransport: (inner) => ({
           json: (request) => inner.json(request),
@@ -194,16 +196,19 @@ describe('a change whose answer was lost, which the server builds all the same',
     await user.type(change, 'Make the header sticky please');
     await user.click(screen.getByRole('button', { name: 'Send follow-up' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Your change may have reached the server.');
+    expect(change).toHaveValue('Make the header sticky please');
     const log = screen.getByRole('region', { name: 'Build progress' });
 
-    // A moment later the store asks: the proxy relays the change, so its status says it builds.
+    // A moment later the store asks: the proxy relays the change, so its status says it builds. It did reach the
+    // server: the alert that said it might have goes, the change leaves the box as a started one does, and the log
+    // follows it (its events replayed through the proxy).
     await timers.advance(3_000);
-    await waitFor(() => expect(log).toHaveTextContent('This app is being built.'));
-    const send = screen.getByRole('button', { name: 'Send follow-up' });
-    expect(send).toBeDisabled();
-    expect(send).toHaveAccessibleDescription('This app is being built. You can send a follow-up once it is done.');
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(change).toHaveValue('');
+    expect(change).toBeDisabled();
+    expect(log.getAttribute('data-phase')).toMatch(/^(recovering|generating)$/);
 
-    // Followed to its end by polling: the log says it is done, and the box takes a change again.
+    // Followed to its end: the log says it is done, and the box takes a change again, with nothing left of the alert.
     await waitFor(
       async () => {
         await timers.advance(1_000);
@@ -212,6 +217,11 @@ describe('a change whose answer was lost, which the server builds all the same',
       { timeout: 10_000 },
     );
     expect(screen.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
+    expect(change).toHaveValue('');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // The agency's analytics hear the change end as lost, then, found, end again as it did.
+    const ends = milestones.filter((event) => event.type === 'generation_ended' && event.kind === 'followUp');
+    expect(ends.map((event) => 'outcome' in event && event.outcome)).toEqual(['failed', 'completed']);
     expect(generationPosts()).toHaveLength(2);
   });
 });

@@ -4,7 +4,7 @@
  * where such a build shows up; it never sends the POST again. A refusal with a status asks nothing more.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, mayHaveStarted, resourceSpecs, selectProjectView } from 'agent-embed/core';
+import { AgentApiError, mayHaveStarted, resourceSpecs, selectProjectView, type AgentEvent } from 'agent-embed/core';
 import { createScriptedStore, created, project, settle } from './fakes.js';
 
 const prompt = 'A landing page for a bakery';
@@ -116,23 +116,31 @@ async function lostChange(status: string) {
 }
 
 describe('a change whose answer was lost, which the server builds all the same', () => {
-  it('is asked about 3 s later and followed by its status to its end; its records are asked again then', async () => {
+  it('is asked about 3 s later; found building, it is recovered as a dropped stream is, to its end', async () => {
     const { store, scripted, timers, server, statusPolls, conversationLoads, view } = await lostChange('generating');
     expect(view().building).toBe(false);
     expect(statusPolls()).toBe(0);
 
     await timers.advance(3_000);
     await settle();
-    expect(statusPolls()).toBe(1);
-    expect(view()).toMatchObject({ phase: 'generating', building: true });
-    // Still refused, as far as this page's request goes: the generation is not rewritten by the poll.
-    expect(store.getState().generations.p1).toMatchObject({ refused: true, status: 'failed' });
+    // It reached the server: no longer a refusal, but a build whose answer was lost, recovered from its first event
+    // (this transport has no events route, as one straight to the API: by its status, polled at once).
+    const generation = store.getState().generations.p1;
+    expect(generation).toMatchObject({ refused: false, status: 'recovering', error: { kind: 'network' } });
+    expect(mayHaveStarted(generation)).toBe(false);
+    expect(scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: undefined }]);
+    expect(statusPolls()).toBe(2);
+    expect(view()).toMatchObject({ phase: 'recovering', building: true, busy: true, refusal: undefined });
+    // Its turn is in the conversation again, waiting for its outcome.
+    expect(store.getState().conversations.p1?.at(-1)).toMatchObject({ prompt, outcome: undefined });
 
     server.status = 'ready';
     const before = conversationLoads();
-    await timers.advance(1_000);
+    await timers.advance(6_000);
     await settle();
-    expect(view()).toMatchObject({ phase: 'ready', building: false });
+    expect(store.getState().generations.p1).toMatchObject({ status: 'completed', refused: false });
+    expect(view()).toMatchObject({ phase: 'ready', building: false, error: undefined });
+    expect(store.getState().conversations.p1?.at(-1)).toMatchObject({ prompt, outcome: { status: 'completed' } });
     expect(conversationLoads()).toBeGreaterThan(before);
     // Polling stopped at the end, and the POST was never sent again.
     const polls = statusPolls();
@@ -141,23 +149,55 @@ describe('a change whose answer was lost, which the server builds all the same',
     expect(scripted.posts()).toHaveLength(1);
   });
 
+  it('through the proxy, its events are replayed from the first: the files and the end come back whole', async () => {
+    const page = createScriptedStore();
+    page.scripted.scriptReplays(true);
+    page.scripted.setDefaultProject((projectId) => project(projectId, 'generating'));
+    void page.store.getState().followUp('p1', { prompt });
+    page.scripted.streams[0]!.refuse(networkError());
+    await settle();
+    await page.timers.advance(3_000);
+    await settle();
+    const [replay] = page.scripted.replays;
+    expect(page.scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: undefined }]);
+    replay!.open();
+    const events: AgentEvent[] = [
+      { type: 'file_created', path: 'src/App.tsx', action: 'modified' },
+      { type: 'file_created', path: 'src/Menu.tsx', action: 'created' },
+      { type: 'stream_end', project_id: 'p1', app_url: 'https://p1.apps.example.test' },
+    ];
+    events.forEach((event, index) => replay!.handlers.onEvent(event, index + 1));
+    replay!.close();
+    await settle();
+    await page.timers.advance(100);
+    expect(page.store.getState().generations.p1).toMatchObject({
+      status: 'completed',
+      refused: false,
+      fileCount: 2,
+      modifiedCount: 1,
+      prompt,
+    });
+    expect(page.scripted.posts()).toHaveLength(1);
+  });
+
   it('one the server starts after the first look is caught by a later one (10 s, 30 s); the looks stop there', async () => {
-    const { scripted, timers, server, statusPolls, view } = await lostChange('ready');
+    const { store, scripted, timers, server, statusPolls, view } = await lostChange('ready');
     await timers.advance(3_000);
     await settle();
     // The first look finds the app as it was: nothing builds yet, and nothing is polled on.
     expect(statusPolls()).toBe(1);
     expect(view().building).toBe(false);
+    expect(mayHaveStarted(store.getState().generations.p1)).toBe(true);
     server.status = 'generating';
     await timers.advance(6_000);
     await settle();
     expect(statusPolls()).toBe(1);
     await timers.advance(1_000);
     await settle();
-    expect(statusPolls()).toBe(2);
-    expect(view()).toMatchObject({ phase: 'generating', building: true });
+    expect(store.getState().generations.p1).toMatchObject({ refused: false, status: 'recovering' });
+    expect(view()).toMatchObject({ phase: 'recovering', building: true });
     server.status = 'ready';
-    await timers.advance(5_000);
+    await timers.advance(6_000);
     await settle();
     expect(view()).toMatchObject({ phase: 'ready', building: false });
     // Found and followed to its end: the look at 30 s is not taken.

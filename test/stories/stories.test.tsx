@@ -29,18 +29,24 @@ for (const [path, file] of Object.entries(files)) {
       expect(stories.length).toBeGreaterThan(0);
     });
     for (const [name, Story] of stories) {
-      it(name, async () => {
-        // A story without a play function would only prove that it renders.
-        expect(Story.play, `${name} has no play function`).toBeTypeOf('function');
-        await Story.run();
-        const a11y = Story.parameters.a11y as { test?: string; disable?: boolean } | undefined;
-        if (a11y?.test !== 'off' && a11y?.disable !== true) {
-          // Axe really ran on the rendered story: a missing report would hide violations.
-          expect(Story.reporting.reports.map((report) => report.type)).toContain('a11y');
-        }
-        const failed = Story.reporting.reports.filter((report) => report.status !== 'passed');
-        expect(failed.map((report) => ({ type: report.type, result: summarize(report.result) }))).toEqual([]);
-      });
+      // A story that waits on the store's own clock (a look 3 s after a loss) says how long it may take.
+      const timeout = (Story.parameters as { testTimeoutMs?: number }).testTimeoutMs;
+      it(
+        name,
+        async () => {
+          // A story without a play function would only prove that it renders.
+          expect(Story.play, `${name} has no play function`).toBeTypeOf('function');
+          await Story.run();
+          const a11y = Story.parameters.a11y as { test?: string; disable?: boolean } | undefined;
+          if (a11y?.test !== 'off' && a11y?.disable !== true) {
+            // Axe really ran on the rendered story: a missing report would hide violations.
+            expect(Story.reporting.reports.map((report) => report.type)).toContain('a11y');
+          }
+          const failed = Story.reporting.reports.filter((report) => report.status !== 'passed');
+          expect(failed.map((report) => ({ type: report.type, result: summarize(report.result) }))).toEqual([]);
+        },
+        timeout,
+      );
     }
   });
 }

@@ -17,7 +17,6 @@ import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createConversationRecorder, readSaved, type ConversationSlice } from './conversation-slice.js';
 import { generationOutcome, mayHaveStarted } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
-import { isTerminalProjectStatus } from './project-poller.js';
 import { createResourcesSlice, type ResourcesSlice } from './resources.js';
 import { createMutationsSlice, type MutationsSlice } from './mutations.js';
 import { readPublishRecords, writePublishRecords } from './publish-records.js';
@@ -104,16 +103,12 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       }),
     );
   }
-  /** Loads again the proxy's records a build changes: the project list, its project's conversation. */
-  function reloadRecords(projectId: string | undefined): void {
+  /** Loads again what a build that ended changed: usage, and the proxy's records (the project list, its conversation). */
+  function reloadWhatABuildChanged(projectId: string | undefined): void {
     const state = store.getState();
+    state.invalidate('usage');
     state.invalidate('projects');
     if (projectId !== undefined) state.invalidate(`conversation:${projectId}`);
-  }
-  /** Loads again what a build that ended changed: usage, and the records. */
-  function reloadWhatABuildChanged(projectId: string | undefined): void {
-    store.getState().invalidate('usage');
-    reloadRecords(projectId);
   }
 
   const generations = createGenerationsSlice({
@@ -163,18 +158,11 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         if (outcomeBefore === outcome || (outcomeBefore !== undefined && outcomeBefore !== 'aborted')) continue;
         reloadWhatABuildChanged(generation.projectId);
         if (!mayHaveStarted(generation)) continue;
-        // Its POST may have reached the server: a change is followed by its status if it builds (the view shows what
-        // the poll says), and what it would change is asked for once more when the server has recorded it.
+        // Its POST may have reached the server: a change is looked for (found building, the machine recovers it as a
+        // dropped stream), and what it would change is asked for once more when the server has recorded it.
         const { projectId } = generation;
         if (projectId !== undefined) lookForLostChange(projectId, lostChangeLooksMs);
-        later(lostAnswerRecordsMs, () => reloadRecords(projectId));
-      }
-      // A change whose answer was lost is followed by its status alone: the poll that sees its build end does the same.
-      for (const [projectId, snapshot] of Object.entries(patch.projects ?? {})) {
-        const generation = state.generations[projectId];
-        const before = state.projects[projectId]?.project?.project_status;
-        if (generation === undefined || !mayHaveStarted(generation) || isTerminalProjectStatus(before)) continue;
-        if (isTerminalProjectStatus(snapshot.project?.project_status)) reloadWhatABuildChanged(projectId);
+        later(lostAnswerRecordsMs, () => reloadWhatABuildChanged(projectId));
       }
     },
   });

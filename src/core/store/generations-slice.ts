@@ -155,12 +155,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     onProject(projectId, project) {
       const generation = registry.get(projectId);
       if (generation === undefined) return;
-      runs.dispatch(generation, {
-        type: 'poll_result',
-        project_status: project.project_status,
-        app_url: project.app_url,
-        at: now(),
-      });
+      const { project_status, app_url } = project;
+      const applied = runs.dispatch(generation, { type: 'poll_result', project_status, app_url, at: now() });
+      // A change whose answer was lost, found building, is recovered as a dropped stream is: from the first event.
+      if (applied && isRecovering(generation) && runs.find(generation.key) === undefined)
+        void runs.recover(generation, projectId, 0);
     },
     log(text, isError) {
       context.log?.(isError ? 'error' : 'poll', text, undefined);

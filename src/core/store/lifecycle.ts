@@ -21,7 +21,11 @@ interface GenerationFacts {
   prompt?: string;
 }
 
-/** One milestone of the end user's journey. `at` is the store's clock (ms since the epoch). */
+/**
+ * One milestone of the end user's journey. `at` is the store's clock (ms since the epoch). A generation that ended and
+ * then runs again (a change whose answer was lost, found building; an interrupted build looked for again) tells its
+ * `generation_ended` once more, with the outcome it then reaches.
+ */
 export type AgentLifecycleEvent =
   | ({ type: 'generation_started'; at: number } & GenerationFacts)
   | ({ type: 'first_event'; at: number; msSinceStart: number } & GenerationFacts)
@@ -88,6 +92,9 @@ export function observeLifecycle(
         emit({ type: 'first_event', at, msSinceStart: at - generation.startedAt, ...facts(generation) });
       }
       const outcome = generationOutcome(generation);
+      // Ended, then running again (a change lost on the network found building, an interrupted build looked for
+      // again): its new end is told too.
+      if (told.ended && outcome === undefined) told.ended = false;
       if (!told.ended && outcome !== undefined) {
         told.ended = true;
         const at = generation.endedAt ?? now();

@@ -6,13 +6,7 @@ import type { AgentApiError } from '../wire/errors.js';
 import { safeHttpUrl } from '../wire/safe-url.js';
 import type { GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
-import {
-  generationCounts,
-  generationOutcome,
-  isGenerationBusy,
-  isPreviewable,
-  mayHaveStarted,
-} from '../wire/generation-machine.js';
+import { generationCounts, generationOutcome, isGenerationBusy, isPreviewable } from '../wire/generation-machine.js';
 import type { GenerationState } from './generation.js';
 import type { ProjectSnapshot } from './project-poller.js';
 
@@ -204,10 +198,9 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     building:
       busy ||
       (phase === 'stopped' && projectId !== undefined) ||
-      // Only its status poll knows a build this store did not stream: one elsewhere, or a change whose answer was lost
-      // (the store follows that one's status to its end).
-      ((generation === undefined || mayHaveStarted(generation)) &&
-        (polled === 'provisioning' || polled === 'generating')),
+      // Only its status poll knows a build this store did not stream: one elsewhere, or an earlier visit's. (A change
+      // whose answer was lost, found building, is recovered: the machine makes it busy.)
+      (generation === undefined && (polled === 'provisioning' || polled === 'generating')),
     progress: progressOf(phase, generation),
     name: typeof project?.name === 'string' && project.name.trim() !== '' ? project.name : undefined,
     appUrl,

@@ -88,7 +88,7 @@ export function projectStatusOf(generation: Pick<GenerationDraft, 'status' | 'ki
 
 /** The column of the transition table an action falls in. */
 export function generationActionCase(
-  draft: Pick<GenerationDraft, 'projectId'>,
+  draft: Pick<GenerationDraft, 'projectId' | 'refused' | 'error'>,
   action: GenerationAction,
 ): GenerationActionCase {
   switch (action.type) {
@@ -103,8 +103,10 @@ export function generationActionCase(
       return action.error.kind === 'insufficient_credits' ? 'refused_credits' : 'refused';
     case 'dropped':
       return draft.projectId === undefined ? 'dropped_unnamed' : 'dropped';
-    case 'poll_result':
-      return `poll_${polledStatusOf(action.project_status)}`;
+    case 'poll_result': {
+      const polled = polledStatusOf(action.project_status);
+      return polled === 'building' && mayHaveStarted(draft) ? 'poll_building_after_loss' : `poll_${polled}`;
+    }
     case 'adopted':
       return `adopted_${action.as}`;
     default:
@@ -156,6 +158,12 @@ export function applyGenerationAction(draft: GenerationDraft, action: Generation
       break;
     case 'poll_result': {
       if (typeof action.app_url === 'string') draft.appUrl = action.app_url;
+      if (isGenerationRunning(next)) {
+        // Not refused after all; why its answer was lost stays the reason, as a dropped stream's does.
+        draft.refused = false;
+        draft.endedAt = undefined;
+        break;
+      }
       draft.error = errorOf(next);
       settle(draft, action.at);
       break;

@@ -77,6 +77,7 @@ export type GenerationActionCase =
   | 'dropped_unnamed'
   | 'stop_watching'
   | `poll_${PolledStatus}`
+  | 'poll_building_after_loss'
   | 'recovery_failed'
   | 'retry'
   | `adopted_${AdoptedStatus}`;
@@ -122,6 +123,9 @@ export const generationTransitions: Readonly<Record<GenerationActionCase, Readon
   poll_failed: all(watchedByPolling, 'failed'),
   poll_credits_exhausted: all(watchedByPolling, 'credits_exhausted'),
   poll_building: {},
+  // A change whose POST was lost on the network (failed as far as this page knew) is being built: it reached the
+  // server, and its outcome is recovered as a dropped stream's.
+  poll_building_after_loss: { failed: 'recovering' },
   recovery_failed: { recovering: 'interrupted' },
   retry: { interrupted: 'recovering' },
   adopted_unknown: { idle: 'idle' },

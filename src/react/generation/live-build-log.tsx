@@ -1,13 +1,7 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
 import { forwardRef, useMemo, useRef } from 'react';
-import {
-  AgentApiError,
-  mayHaveStarted,
-  type GeneratedFile,
-  type ProjectView,
-  type ToolStep,
-} from '../../core/index.js';
+import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
 import { BuyCreditsAction } from '../shared/buy-credits-action.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -162,9 +156,9 @@ function Outcome({
   switch (phase) {
     case 'provisioning':
     case 'generating':
-      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit), or it is a change
-      // whose answer was lost: only its status poll is known, so the log says it is building instead of an empty progress.
-      if (generation !== undefined && !mayHaveStarted(generation)) return null;
+      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit): only its status
+      // poll is known, so the log says it is building instead of an empty progress.
+      if (generation !== undefined) return null;
       return (
         <div className="ae-outcome" data-phase={phase}>
           <span className="ae-spinner" aria-hidden="true" />
