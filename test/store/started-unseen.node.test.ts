@@ -220,6 +220,27 @@ describe('a change whose answer was lost, which the server builds all the same',
     expect(view().building).toBe(false);
   });
 
+  it('a change refused while the project builds elsewhere: the view builds, as the poll says', async () => {
+    const { store, scripted } = createScriptedStore();
+    scripted.setDefaultProject((projectId) => project(projectId, 'generating'));
+    void store.getState().followUp('p1', { prompt });
+    scripted.streams[0]!.refuse(new AgentApiError('rate_limited', 'Too Many Attempts.', { status: 429 }));
+    await settle();
+    // A part of the screen watches the project (ProjectStatus, the builder): its poll says another build runs.
+    const stop = store.getState().watchProject('p1');
+    await settle();
+    // The refusal built nothing and left the project as the poll has it: building, followed to its end, with no
+    // second reading of the refusal (a phase of `generating` beside `building: false` held nothing back).
+    expect(selectProjectView(store.getState(), 'p1')).toMatchObject({
+      phase: 'generating',
+      building: true,
+      busy: false,
+    });
+    expect(store.getState().generations.p1).toMatchObject({ status: 'failed', refused: true });
+    stop();
+    store.destroy();
+  });
+
   it('a change refused with a status is not asked about', async () => {
     const { store, scripted, timers } = createScriptedStore();
     scripted.setDefaultProject((projectId) => project(projectId, 'generating'));

@@ -49,7 +49,10 @@ export interface ProjectView {
   phase: ProjectPhase;
   /** A stream or a recovery is in flight: a second generation for this project would be de-duplicated. */
   busy: boolean;
-  /** The build is still going somewhere (streaming, recovering, or stopped but still building on the server). */
+  /**
+   * The build is still going somewhere: streaming, recovering, stopped but still building on the server, or in a build
+   * phase only its status poll knows (a build this store did not start).
+   */
   building: boolean;
   progress: ProjectProgress;
   name: string | undefined;
@@ -198,9 +201,11 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     building:
       busy ||
       (phase === 'stopped' && projectId !== undefined) ||
-      // Only its status poll knows a build this store did not stream: one elsewhere, or an earlier visit's. (A change
-      // whose answer was lost, found building, is recovered: the machine makes it busy.)
-      (generation === undefined && (polled === 'provisioning' || polled === 'generating')),
+      // A build phase with nothing streaming is its status poll's: a build this store did not start (another tab, an
+      // earlier visit), beside no generation here, one adopted before it started, or a change this page had refused.
+      // (A change whose answer was lost, found building, is recovered: the machine makes it busy.)
+      phase === 'provisioning' ||
+      phase === 'generating',
     progress: progressOf(phase, generation),
     name: typeof project?.name === 'string' && project.name.trim() !== '' ? project.name : undefined,
     appUrl,

@@ -156,9 +156,9 @@ function Outcome({
   switch (phase) {
     case 'provisioning':
     case 'generating':
-      // Without a generation of this store the build runs elsewhere (another tab, an earlier visit): only its status
-      // poll is known, so the log says it is building instead of an empty progress.
-      if (generation !== undefined) return null;
+      // Nothing streams here: the build runs elsewhere (another tab, an earlier visit) and only its status poll is
+      // known, so the log says it is building instead of an empty progress.
+      if (view.busy) return null;
       return (
         <div className="ae-outcome" data-phase={phase}>
           <span className="ae-spinner" aria-hidden="true" />
