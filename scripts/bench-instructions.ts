@@ -8,7 +8,7 @@
  * ratios larger than timed ones; compare them with each other, not with `npm run bench`'s.
  *
  * Needs valgrind (`apt-get install -y valgrind`); takes about 10 minutes. BENCH_RUNS (default 6), BENCH_EVENTS
- * (default 20,000) and BENCH_CASES (a comma-separated subset of bare,parser,client,store,replay) change the defaults.
+ * (default 20,000) and BENCH_CASES (a comma-separated subset of bare,parser,client,store,clientReplay,replay) change the defaults.
  * The replay is compared with bare `JSON.parse` of its own bytes (`bareReplay`: an `id:` line before each event).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,7 +19,7 @@ import { buildSync } from 'esbuild';
 import { createParser } from 'eventsource-parser';
 import { createAgentClient, createAgentStore, createHttpTransport } from '../src/core/index.ts';
 
-const caseNames = ['bare', 'parser', 'client', 'store', 'bareReplay', 'replay'] as const;
+const caseNames = ['bare', 'parser', 'client', 'store', 'bareReplay', 'clientReplay', 'replay'] as const;
 type CaseName = (typeof caseNames)[number];
 const eventCount = Number(process.env.BENCH_EVENTS ?? 20_000);
 
@@ -103,6 +103,7 @@ async function drive(name: CaseName, runs: number): Promise<void> {
         parser.feed(decoder.decode(next.value, { stream: true }));
     },
     client: () => client.generate({ prompt: 'A benchmark of the pipeline' }),
+    clientReplay: () => client.projects.events('bench', { onEvent: () => {} }),
     async store() {
       const store = createAgentStore({ client, storage: null, scheduleFlush: flushEachTurn });
       await store.getState().generate({ prompt: 'A benchmark of the pipeline' });
@@ -165,8 +166,8 @@ if (child !== undefined) {
     (caseNames as readonly string[]).includes(name),
   );
   if (!chosen.includes('bare')) chosen.unshift('bare');
-  if (chosen.includes('replay') && !chosen.includes('bareReplay'))
-    chosen.splice(chosen.indexOf('replay'), 0, 'bareReplay');
+  const firstReplay = chosen.findIndex((name) => name === 'replay' || name === 'clientReplay');
+  if (firstReplay !== -1 && !chosen.includes('bareReplay')) chosen.splice(firstReplay, 0, 'bareReplay');
   console.log(
     `${eventCount + 2} events per build; instructions per build = (count of ${2 * runs} - count of ${runs}) / ${runs}`,
   );
@@ -188,7 +189,7 @@ if (child !== undefined) {
   for (const name of chosen) {
     const cost = (instructions(bundle, name, 2 * runs) - instructions(bundle, name, runs)) / runs;
     perBuild.set(name, cost);
-    const baseline = name === 'replay' ? 'bareReplay' : 'bare';
+    const baseline = name === 'replay' || name === 'clientReplay' ? 'bareReplay' : 'bare';
     const ratio = cost / (perBuild.get(baseline) as number);
     console.log(
       `${name.padEnd(10)} ${(cost / 1e6).toFixed(0).padStart(6)}M instructions per build  ${ratio.toFixed(2)}x ${baseline}`,
