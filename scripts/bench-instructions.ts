@@ -7,9 +7,11 @@
  * single-threaded there (`--single-threaded`, so its compiler and collector work is counted too), which makes the
  * ratios larger than timed ones; compare them with each other, not with `npm run bench`'s.
  *
- * Needs valgrind (`apt-get install -y valgrind`); takes about 10 minutes. BENCH_RUNS (default 6), BENCH_EVENTS
- * (default 20,000) and BENCH_CASES (a comma-separated subset of bare,parser,client,store,clientReplay,replay) change the defaults.
- * The replay is compared with bare `JSON.parse` of its own bytes (`bareReplay`: an `id:` line before each event).
+ * Needs valgrind (`apt-get install -y valgrind`); takes about 12 minutes. BENCH_RUNS (default 6), BENCH_EVENTS
+ * (default 20,000) and BENCH_CASES (a comma-separated subset of bare,parser,client,store,storeIds,clientReplay,replay)
+ * change the defaults. The cases that read the numbered build (an `id:` line before each event, as the proxy's events
+ * route sends it) are compared with bare `JSON.parse` of those bytes (`bareReplay`): the live store fed them
+ * (`storeIds`), the client's replay and the store's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,8 +21,10 @@ import { buildSync } from 'esbuild';
 import { createParser } from 'eventsource-parser';
 import { createAgentClient, createAgentStore, createHttpTransport } from '../src/core/index.ts';
 
-const caseNames = ['bare', 'parser', 'client', 'store', 'bareReplay', 'clientReplay', 'replay'] as const;
+const caseNames = ['bare', 'parser', 'client', 'store', 'bareReplay', 'storeIds', 'clientReplay', 'replay'] as const;
 type CaseName = (typeof caseNames)[number];
+/** The cases that read the numbered build (an `id:` line before each event), compared with `bareReplay`. */
+const numbered: ReadonlySet<CaseName> = new Set(['storeIds', 'clientReplay', 'replay']);
 const eventCount = Number(process.env.BENCH_EVENTS ?? 20_000);
 
 /** The build as the bench streams it: a third tool steps, the rest files, numbered (`id:`) for the replay. */
@@ -61,16 +65,20 @@ async function drive(name: CaseName, runs: number): Promise<void> {
       { headers: { 'content-type': 'text/event-stream' } },
     );
   const status = JSON.stringify({ status: true, project_id: 'bench', project_status: 'completed', name: 'Bench' });
-  const client = createAgentClient({
-    transport: createHttpTransport({
-      baseUrl: 'http://bench.invalid/api/v1',
-      fetch: async (url, init) => {
-        if (init?.method !== 'GET') return streamed(chunks);
-        if (String(url).includes('/events')) return streamed(replayChunks);
-        return new Response(status, { headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  });
+  /** A client whose POST streams `posted`; the events route replays the numbered build. */
+  const clientStreaming = (posted: Uint8Array[]) =>
+    createAgentClient({
+      transport: createHttpTransport({
+        baseUrl: 'http://bench.invalid/api/v1',
+        fetch: async (url, init) => {
+          if (init?.method !== 'GET') return streamed(posted);
+          if (String(url).includes('/events')) return streamed(replayChunks);
+          return new Response(status, { headers: { 'content-type': 'application/json' } });
+        },
+      }),
+    });
+  const client = clientStreaming(chunks);
+  const numberedClient = clientStreaming(replayChunks);
   const reader = (body: Uint8Array[]) => (streamed(body).body as ReadableStream<Uint8Array>).getReader();
   const flushEachTurn = (flush: () => void) => {
     const handle = setImmediate(flush);
@@ -106,6 +114,12 @@ async function drive(name: CaseName, runs: number): Promise<void> {
     clientReplay: () => client.projects.events('bench', { onEvent: () => {} }),
     async store() {
       const store = createAgentStore({ client, storage: null, scheduleFlush: flushEachTurn });
+      await store.getState().generate({ prompt: 'A benchmark of the pipeline' });
+      store.destroy();
+    },
+    // The live store fed the replay's bytes: what the `id:` lines cost it, with nothing of a resume.
+    async storeIds() {
+      const store = createAgentStore({ client: numberedClient, storage: null, scheduleFlush: flushEachTurn });
       await store.getState().generate({ prompt: 'A benchmark of the pipeline' });
       store.destroy();
     },
@@ -166,7 +180,7 @@ if (child !== undefined) {
     (caseNames as readonly string[]).includes(name),
   );
   if (!chosen.includes('bare')) chosen.unshift('bare');
-  const firstReplay = chosen.findIndex((name) => name === 'replay' || name === 'clientReplay');
+  const firstReplay = chosen.findIndex((name) => numbered.has(name));
   if (firstReplay !== -1 && !chosen.includes('bareReplay')) chosen.splice(firstReplay, 0, 'bareReplay');
   console.log(
     `${eventCount + 2} events per build; instructions per build = (count of ${2 * runs} - count of ${runs}) / ${runs}`,
@@ -189,7 +203,7 @@ if (child !== undefined) {
   for (const name of chosen) {
     const cost = (instructions(bundle, name, 2 * runs) - instructions(bundle, name, runs)) / runs;
     perBuild.set(name, cost);
-    const baseline = name === 'replay' || name === 'clientReplay' ? 'bareReplay' : 'bare';
+    const baseline = numbered.has(name) ? 'bareReplay' : 'bare';
     const ratio = cost / (perBuild.get(baseline) as number);
     console.log(
       `${name.padEnd(10)} ${(cost / 1e6).toFixed(0).padStart(6)}M instructions per build  ${ratio.toFixed(2)}x ${baseline}`,
