@@ -2,7 +2,7 @@ import type { Decorator, Meta, StoryObj } from '@storybook/react-vite';
 import { AgentBuilder } from 'agent-embed';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { agentParameters, installCodehost, storyPrompt, storyUser } from './story-agent.js';
-import { reach } from './story-states.js';
+import { prepare, reach } from './story-states.js';
 
 const meta = {
   title: 'Builder/AgentBuilder',
@@ -204,6 +204,33 @@ export const OutOfCreditsDuring: Story = {
     await expect(view.queryByRole('region', { name: 'App preview' })).not.toBeInTheDocument();
     await expect(creditsTold(element)).toHaveLength(1);
     await expect(within(log).getByRole('button', { name: 'Buy credits' })).toBeEnabled();
+  },
+};
+
+export const ChangeLostThenFoundBuilding: Story = {
+  ...behaviour,
+  name: 'Behaviour: a change whose answer was lost, found building, then built',
+  // The store's first look comes 3 s after the loss, and the change builds for about 6 s.
+  parameters: { ...agentParameters(prepare.changeLostThenFound), testTimeoutMs: 20_000 },
+  play: async ({ canvasElement }) => {
+    const { element, view } = builder(canvasElement);
+    const change = 'Make the header sticky please';
+    await userEvent.type(await view.findByLabelText('What should change?'), change);
+    await userEvent.click(view.getByRole('button', { name: 'Send follow-up' }));
+    // The prompt box says the change may have reached the server until a status poll finds it building (the pill's
+    // own poll may find it before the store's look 3 s later). Then every part says so at once: the doubt goes, and
+    // the change is a turn of the conversation, built on the stage.
+    await waitFor(
+      () => {
+        expect(view.getByRole('region', { name: 'Conversation' })).toHaveTextContent(change);
+        expect(view.queryByRole('alert')).not.toBeInTheDocument();
+      },
+      { timeout: 6_000 },
+    );
+    await expect(view.getByLabelText('What should change?')).toHaveValue('');
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'completed'), { timeout: 10_000 });
+    await expect(view.getByRole('button', { name: 'Send follow-up' })).toBeEnabled();
+    await expect(view.queryByRole('alert')).not.toBeInTheDocument();
   },
 };
 
