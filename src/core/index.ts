@@ -94,7 +94,7 @@ export type {
   Usage,
   UsageBody,
 } from './wire/proxy-resources.js';
-export { firstEventIdOfGeneration, generationOfEventId } from './wire/proxy-resources.js';
+export { afterGenerationOf, firstEventIdOfGeneration, generationOfEventId } from './wire/proxy-resources.js';
 export type {
   AgentErrorBody,
   CodehostConnection,

@@ -4,6 +4,7 @@
  * as for a project that does not exist.
  */
 import {
+  firstEventIdOfGeneration,
   generationOfEventId,
   type ConversationBody,
   type ProjectListBody,
@@ -155,10 +156,13 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     try {
       const first = await store.readEvents(projectId, after, maxBufferedBytes);
       // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
-      // a newer one (it polls the status instead), or the generation has ended and it has seen every event.
+      // a newer one (it polls the status instead), or the generation has ended and it has seen every event. An
+      // `after` that is the last id of the generation before the latest asks for the latest from its start
+      // (`afterGenerationOf`: a change whose answer was lost, or cut before its first event).
+      const replaced = after > 0 && generationOfEventId(after) !== first?.generation;
       if (
         first === undefined ||
-        (after > 0 && generationOfEventId(after) !== first.generation) ||
+        (replaced && after !== firstEventIdOfGeneration(first.generation) - 1) ||
         (first.ended && first.events.length === 0)
       )
         return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationBody, ProjectListBody } from 'agent-embed/core';
+import {
+  afterGenerationOf,
+  firstEventIdOfGeneration,
+  type ConversationBody,
+  type ProjectListBody,
+} from 'agent-embed/core';
 import { createAgentProxy, createMemoryProxyStore } from 'agent-embed/server';
 import { sessionCookie, startMockStack, type Person } from './proxy-stack.js';
 import { readSse, typesOf } from './sse-reader.js';
@@ -107,6 +112,27 @@ describe('the proxy records generations, projects and conversations (memory stor
     expect(await readSse(await send('alice', 'GET', `/projects/${projectId}/events?after=${within}`))).toEqual(
       followUp.slice(3),
     );
+  });
+
+  it('replays the generation after a known one from its start, and nothing while the known one is the latest', async () => {
+    const { send, generate } = await stackFor();
+    const first = await readSse(await generate('alice', 'A recipe book with search'));
+    const projectId = (JSON.parse(first[0]?.data ?? '{}') as { project_id: string }).project_id;
+    const known = afterGenerationOf(first.at(-1)?.id ?? 0);
+    expect(known).toBe(firstEventIdOfGeneration(2) - 1);
+    // A change whose answer was lost before the proxy recorded it: the build before it is not shown as the change's.
+    expect((await send('alice', 'GET', `/projects/${projectId}/events?after=${known}`)).status).toBe(204);
+    const followUp = await readSse(
+      await send('alice', 'POST', `/agent/generate/${projectId}`, {
+        body: JSON.stringify({ prompt: 'Add a dark mode' }),
+      }),
+    );
+    expect(await readSse(await send('alice', 'GET', `/projects/${projectId}/events?after=${known}`))).toEqual(followUp);
+    // Two generations on, that id is a replaced one's again.
+    await readSse(
+      await send('alice', 'POST', `/agent/generate/${projectId}`, { body: JSON.stringify({ prompt: 'Add a footer' }) }),
+    );
+    expect((await send('alice', 'GET', `/projects/${projectId}/events?after=${known}`)).status).toBe(204);
   });
 
   it('resumes a build cut after 3 events: replayed plus live events equal an uncut stream', async () => {

@@ -4,8 +4,15 @@
  * where such a build shows up; it never sends the POST again. A refusal with a status asks nothing more.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, mayHaveStarted, resourceSpecs, selectProjectView, type AgentEvent } from 'agent-embed/core';
-import { createScriptedStore, created, project, settle } from './fakes.js';
+import {
+  AgentApiError,
+  firstEventIdOfGeneration,
+  mayHaveStarted,
+  resourceSpecs,
+  selectProjectView,
+  type AgentEvent,
+} from 'agent-embed/core';
+import { createScriptedStore, created, end, project, settle, untilSent } from './fakes.js';
 
 const prompt = 'A landing page for a bakery';
 const networkError = () => new AgentApiError('network', 'The Agent API could not be reached.');
@@ -178,6 +185,33 @@ describe('a change whose answer was lost, which the server builds all the same',
       prompt,
     });
     expect(page.scripted.posts()).toHaveLength(1);
+  });
+
+  it('after a build this page followed, the replay asks for the generation after it: never that build again', async () => {
+    const page = createScriptedStore();
+    page.scripted.scriptReplays(true);
+    void page.store.getState().generate({ prompt: 'A landing page for a bakery' });
+    await untilSent(page.scripted);
+    const build = page.scripted.streams[0]!;
+    build.open();
+    [created('p1'), end('p1')].forEach((event, index) => build.handlers.onEvent(event, index + 1));
+    build.close();
+    await settle();
+    page.scripted.setDefaultProject((projectId) => project(projectId, 'generating'));
+    void page.store.getState().followUp('p1', { prompt });
+    await untilSent(page.scripted);
+    page.scripted.streams[1]!.refuse(networkError());
+    await settle();
+    await page.timers.advance(3_000);
+    await settle();
+    // The proxy answers nothing (204) while that build is still its latest, and the change from its first event once
+    // the proxy has recorded it.
+    expect(page.scripted.replayRequests.at(-1)).toEqual({
+      method: 'GET',
+      path: '/projects/p1/events',
+      query: { after: firstEventIdOfGeneration(2) - 1 },
+    });
+    page.store.destroy();
   });
 
   it('one the server starts after the first look is caught by a later one (10 s, 30 s); the looks stop there', async () => {

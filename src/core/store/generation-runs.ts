@@ -8,9 +8,8 @@ import type { AgentClient, GenerationResult } from '../wire/client.js';
 import { AgentApiError, errorFromThrown, streamInterruptedError } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
 import { applyGenerationAction, generationOutcome, type GenerationAction } from '../wire/generation-machine.js';
-import { reduceGenerationEvent, type GenerationKind } from '../wire/generation-reducer.js';
+import { reduceGenerationEvent } from '../wire/generation-reducer.js';
 import { isGenerationReporting, isGenerationRunning, isGenerationSettled } from '../wire/generation-transitions.js';
-import type { GenerationMode } from '../wire/resources.js';
 import type { FrameBatcher, PublishTiming } from './frame-batcher.js';
 import {
   createStoreGeneration,
@@ -19,6 +18,7 @@ import {
   type AgentStoreStats,
   type GenerationActionResult,
   type StoreGeneration,
+  type StoreGenerationInit,
 } from './generation.js';
 import type { GenerationRegistry } from './generation-registry.js';
 import { describeRecovery, recoverOutcome, type RecoveryMethod } from './generation-recovery.js';
@@ -61,15 +61,8 @@ export interface GenerationRunsContext extends Pick<FrameBatcher, 'afterPublish'
 
 /** The runs of one store. */
 export interface GenerationRuns {
-  /** Sends the POST of a new generation or a follow-up, under `key`. */
-  start(
-    kind: GenerationKind,
-    key: string,
-    projectId: string | undefined,
-    prompt: string,
-    mode: GenerationMode,
-    appUrl?: string,
-  ): Promise<GenerationActionResult>;
+  /** Sends the POST of a new generation or a follow-up, under its `key`. */
+  start(init: Omit<StoreGenerationInit, 'startedAt' | 'toolLimit'>): Promise<GenerationActionResult>;
   /** Recovers the outcome of a generation the store no longer streams (a reload, an opened project). */
   recover(
     generation: StoreGeneration,
@@ -282,24 +275,9 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     if ((applied === 'ended' || first) && generation.projectId !== undefined) pollers.refresh(generation.projectId);
   }
 
-  function start(
-    kind: GenerationKind,
-    key: string,
-    projectId: string | undefined,
-    prompt: string,
-    mode: GenerationMode,
-    appUrl?: string,
-  ): Promise<GenerationActionResult> {
-    const generation = createStoreGeneration({
-      key,
-      kind,
-      mode,
-      prompt,
-      projectId,
-      startedAt: now(),
-      toolLimit: context.toolLimit,
-      appUrl,
-    });
+  function start(init: Omit<StoreGenerationInit, 'startedAt' | 'toolLimit'>): Promise<GenerationActionResult> {
+    const { kind, key, projectId, prompt, mode } = init;
+    const generation = createStoreGeneration({ ...init, startedAt: now(), toolLimit: context.toolLimit });
     applyGenerationAction(generation, { type: 'started' });
     const run = createRun(generation);
     registry.place(generation);

@@ -80,8 +80,8 @@ export interface StoreGeneration extends GenerationDraft {
   toolsSnapshot: readonly ToolStep[];
 }
 
-/** Creates the store's generation, `idle` until the machine's `started` or `adopted` action. */
-export function createStoreGeneration(init: {
+/** What a store generation starts from. */
+export interface StoreGenerationInit {
   key: string;
   kind: GenerationKind;
   mode: GenerationMode;
@@ -90,7 +90,15 @@ export function createStoreGeneration(init: {
   startedAt: number;
   toolLimit: number;
   appUrl?: string | undefined;
-}): StoreGeneration {
+  /**
+   * The events route's id before the generation's first event, where the build before it is known
+   * (`afterGenerationOf`): a drop before any event, or a change whose answer was lost, is replayed from there.
+   */
+  lastEventId?: number;
+}
+
+/** Creates the store's generation, `idle` until the machine's `started` or `adopted` action. */
+export function createStoreGeneration(init: StoreGenerationInit): StoreGeneration {
   const draft = createGenerationDraft(init);
   return {
     kind: draft.kind,
@@ -117,7 +125,7 @@ export function createStoreGeneration(init: {
     prompt: init.prompt,
     name: undefined,
     startedAt: init.startedAt,
-    lastEventId: 0,
+    lastEventId: init.lastEventId ?? 0,
     removed: false,
     containerSnapshot: { ...draft.container },
     filesSnapshot: [],

@@ -7,7 +7,7 @@ import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import { adoptedStatusOf, applyGenerationAction, generationOutcome, isRecovering } from '../wire/generation-machine.js';
 import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
-import type { ProjectSummary } from '../wire/proxy-resources.js';
+import { afterGenerationOf, type ProjectSummary } from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
 import {
   createStoreGeneration,
@@ -157,9 +157,9 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       if (generation === undefined) return;
       const { project_status, app_url } = project;
       const applied = runs.dispatch(generation, { type: 'poll_result', project_status, app_url, at: now() });
-      // A change whose answer was lost, found building, is recovered as a dropped stream is: from the first event.
+      // A change whose answer was lost, found building, is recovered as a dropped stream is: from its first event.
       if (applied && isRecovering(generation) && runs.find(generation.key) === undefined)
-        void runs.recover(generation, projectId, 0);
+        void runs.recover(generation, projectId, generation.lastEventId);
     },
     log(text, isError) {
       context.log?.(isError ? 'error' : 'poll', text, undefined);
@@ -247,14 +247,30 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       // build of another project, left in the background when the person opened this one, does not hold a new one.
       const active = runs.find(registry.currentKey);
       if (active !== undefined) return active.promise;
-      return runs.start('generate', `pending:${++pendingId}`, undefined, input.prompt, input.mode ?? 'build');
+      const key = `pending:${++pendingId}`;
+      return runs.start({
+        kind: 'generate',
+        key,
+        projectId: undefined,
+        prompt: input.prompt,
+        mode: input.mode ?? 'build',
+      });
     },
     followUp(projectId, input) {
       const active = runs.ofProject(projectId);
       if (active !== undefined) return active.promise;
-      // The app built before stays where it is (and on screen) while the follow-up changes it.
+      // The app built before stays where it is (and on screen) while the follow-up changes it; a replay of the
+      // follow-up asks for the generation after that build's, never that build again.
       const previous = registry.get(projectId);
-      return runs.start('followUp', projectId, projectId, input.prompt, previous?.mode ?? 'build', previous?.appUrl);
+      return runs.start({
+        kind: 'followUp',
+        key: projectId,
+        projectId,
+        prompt: input.prompt,
+        mode: previous?.mode ?? 'build',
+        appUrl: previous?.appUrl,
+        lastEventId: afterGenerationOf(previous?.lastEventId ?? 0),
+      });
     },
     stopWatching(key = registry.currentKey) {
       const projectId = runs.cancel(key);

@@ -84,3 +84,13 @@ export function firstEventIdOfGeneration(generation: number): number {
 export function generationOfEventId(id: number): number {
   return Math.floor((id - 1) / idsPerGeneration) + 1;
 }
+
+/**
+ * The `after` that asks the events route for the generation after the one `eventId` belongs to, from its first event:
+ * the last id that generation could have. While the known generation is still the project's latest, the route has
+ * nothing after it (204): a change that has not reached the proxy's record yet is never shown the build before it.
+ * 0 (the latest generation, whichever it is) when no id is known.
+ */
+export function afterGenerationOf(eventId: number): number {
+  return eventId > 0 ? firstEventIdOfGeneration(generationOfEventId(eventId) + 1) - 1 : 0;
+}
