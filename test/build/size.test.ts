@@ -112,9 +112,14 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // one target from build to build: about 650 bytes) and the later looks for a change whose answer was lost (about
   // 60): a build's 13,334 paths cost 1.0 ms there against 3.7 ms in a Map, and the store's pipeline fell from
   // 1.8-2.3x bare JSON.parse to 1.65-1.72x.
+  // Session 28 (2026-12-06): the React entry to 55,936 (55,837 measured; core 27,220 within its budget) for a change
+  // whose answer was lost, found building by a status poll, recovered as a dropped stream (the machine's new case, the
+  // lifecycle telling its new end: about 30 bytes), and a follow-up starting at the events route's id after the build
+  // before it (`afterGenerationOf`, the runs' one init object: about 90 bytes), so a replay is never the build before
+  // the change.
   it.each([
     ['dist/core.js', 27_264],
-    ['dist/index.js', 55_808],
+    ['dist/index.js', 55_936],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
