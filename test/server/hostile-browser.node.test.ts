@@ -4,6 +4,7 @@
  * odd bodies and content types, odd resume ids, racing generates against a quota, cross-site POSTs.
  */
 import { describe, expect, it } from 'vitest';
+import { generationOfEventId } from 'agent-embed/core';
 import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
 import { createScriptedProxy, json, specAnswer, type UpstreamCall } from './scripted-upstream.js';
 
@@ -327,7 +328,9 @@ describe('events route: resume ids', () => {
             )
           : specAnswer(call),
     );
+    // Two generations of p-alice: the first replaced by the second.
     await (await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make it blue please' }))).text();
+    await (await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make it green please' }))).text();
     await (await proxy(call('POST', '/agent/generate/p-bob', { prompt: 'Make it blue please' }, {}, 'bob'))).text();
     const ids = [
       '-1',
@@ -340,12 +343,18 @@ describe('events route: resume ids', () => {
       '9007199254740993',
       '1000000001',
       '2000000001',
+      // The last ids a generation could have: each asks for the generation after it from its start (the second), or
+      // for one p-alice does not have yet.
+      '1000000000',
+      '2000000000',
+      '999999999',
       ' 1 ',
       '1.5',
       '',
       'abc',
       '0,5',
     ];
+    let servedEvents = 0;
     for (const id of ids) {
       for (const request of [
         call('GET', '/projects/p-alice/events', undefined, { 'last-event-id': id }),
@@ -356,10 +365,16 @@ describe('events route: resume ids', () => {
         expect([200, 204], id).toContain(response.status);
         const text = await response.text();
         expect(text, id).not.toContain('bob-secret');
+        // Only p-alice's latest generation is ever served, whatever the id asks for: never the one it replaced.
+        const served = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => generationOfEventId(Number(match[1])));
+        expect(new Set(served), id).toEqual(new Set(served.length === 0 ? [] : [2]));
+        servedEvents += served.length;
       }
       const bobs = await proxy(call('GET', '/projects/p-bob/events', undefined, { 'last-event-id': id }));
       expect(bobs.status).toBe(404);
     }
+    // The ids read as 0 (from the start), and the first generation's last id, did replay it: the check saw events.
+    expect(servedEvents).toBeGreaterThan(0);
   });
 });
 
