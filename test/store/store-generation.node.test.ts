@@ -51,6 +51,29 @@ describe('generation state machine', () => {
     expect(generation.endedAt).toBeDefined();
   });
 
+  it('a published tool step keeps what it showed when its running step reports again', async () => {
+    const { store, scripted, frames } = setup();
+    void store.getState().generate({ prompt: 'A todo app with tags' });
+    const stream = scripted.streams[0]!;
+    stream.open();
+    stream.emit(created('p1'));
+    stream.emit({ type: 'tool_progress', tool: 'write_file', message: 'Writing 1', status: 'running' });
+    stream.emit({ type: 'tool_progress', tool: 'write_file', message: 'Writing 2', status: 'running' });
+    await settle();
+    const shown = store.getState().generations.p1!.tools;
+    expect(shown.map((step) => step.message)).toEqual(['Writing 2']);
+    const shownStep = { ...shown[0] };
+    stream.emit({ type: 'tool_progress', tool: 'write_file', message: 'Writing 3', status: 'running' });
+    stream.emit({ type: 'tool_progress', tool: 'write_file', message: 'Written', status: 'completed' });
+    frames.runFrame();
+    await settle();
+    // What the first publish showed is unchanged; the next publish shows the same one step, finished.
+    expect(shown).toEqual([shownStep]);
+    expect(store.getState().generations.p1!.tools.map((step) => [step.id, step.message, step.status])).toEqual([
+      [1, 'Written', 'completed'],
+    ]);
+  });
+
   it('de-duplicates files by path, keeps first-seen order and counts modified files', async () => {
     const { store, scripted } = setup();
     void store.getState().generate({ prompt: 'A todo app with tags' });
