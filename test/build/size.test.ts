@@ -117,8 +117,11 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // lifecycle telling its new end: about 30 bytes), and a follow-up starting at the events route's id after the build
   // before it (`afterGenerationOf`, the runs' one init object: about 90 bytes), so a replay is never the build before
   // the change.
+  // Session 29 (2026-12-06): core to 27,328 (27,268 measured; the React entry 55,890 within its budget) for the slicer
+  // reading the clock after each event once two reads were over 1 ms apart, until events are fast again (about 50
+  // bytes), so a slow `onEvent` handler or a slow device no longer holds a slice for 32 slow events.
   it.each([
-    ['dist/core.js', 27_264],
+    ['dist/core.js', 27_328],
     ['dist/index.js', 55_936],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);

@@ -85,6 +85,50 @@ describe('time-sliced ingestion', () => {
     expect(slices).toEqual([...slices].sort((a, b) => a - b));
   });
 
+  it('slow events (a slow handler, a slow device) are timed one by one: no slice runs 32 of them past its deadline', async () => {
+    let clock = 0;
+    const seen: AgentEvent[] = [];
+    const slices: number[] = [];
+    const slicing: StreamSlicing = { now: () => clock, yieldTask: async () => void slices.push(seen.length) };
+    const build = [...events.slice(0, 199), events.at(-1) as AgentEvent];
+    const result = await clientOver(streamOf(build, 16 * 1024), slicing).generate(
+      { prompt: 'A todo list app' },
+      {
+        onEvent(event) {
+          seen.push(event);
+          clock += 5;
+        },
+      },
+    );
+    expect(result.outcome).toBe('completed');
+    expect(seen).toHaveLength(200);
+    // 5 ms an event and a slice of 8 ms: the first slice reads the clock after 32 events, as any does while events are
+    // fast; found slow, the clock is read after each event, so every later slice ends after its second.
+    const sizes = slices.map((count, index) => count - (slices[index - 1] ?? 0));
+    expect(sizes[0]).toBe(32);
+    expect(Math.max(...sizes.slice(1))).toBeLessThanOrEqual(2);
+  });
+
+  it('fast events read the clock every 32', async () => {
+    let clock = 0;
+    let reads = 0;
+    const slicing: StreamSlicing = {
+      now: () => {
+        reads++;
+        return clock;
+      },
+      yieldTask: async () => {},
+    };
+    const result = await clientOver(streamOf(events, 1 << 24), slicing).generate(
+      { prompt: 'A todo list app' },
+      { onEvent: () => void (clock += 0.01) },
+    );
+    expect(result.outcome).toBe('completed');
+    // 2,202 events: a read every 32 (69), and a few more (the stream's start, its chunk's arrival): never every few events.
+    expect(reads).toBeGreaterThanOrEqual(2202 / 32);
+    expect(reads).toBeLessThan(2202 / 24);
+  });
+
   it('a clock that does not advance never yields: the same loop runs straight through', async () => {
     const seen: AgentEvent[] = [];
     let yields = 0;

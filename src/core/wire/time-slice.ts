@@ -16,9 +16,11 @@ export interface StreamSlicing {
   yieldTask(afterWait?: boolean): Promise<void>;
 }
 
-/** Work done before the thread is handed back, in milliseconds, and how many events pass between clock reads. */
+/** Work done before the thread is handed back, in milliseconds, and the most events that pass between clock reads. */
 export const sliceMs = 8;
 export const eventsPerCheck = 32;
+// The longest time between two clock reads before a slicer reads the clock after each event (see `createSlicer`).
+const checkMs = 1;
 // A frame is awaited once a display refresh has passed without one: `scheduler.yield()` continuations run ahead of
 // rendering, and at 50 ms one frame ran every 60-70 ms of a burst (1.2-1.7 commits per frame run, against
 // 1.06-1.25 at 16 ms, for a third more time to the final render; see docs/performance.md).
@@ -49,7 +51,10 @@ export function yieldToBrowser(): Promise<void> {
 
 /** A slice's deadline over a `StreamSlicing`, for any loop that works through a burst one item at a time. */
 export interface Slicer {
-  /** Asked after each item: whether the slice has run out (the clock is read every `eventsPerCheck` asks). */
+  /**
+   * Asked after each item: whether the slice has run out. The clock is read every `eventsPerCheck` items, and after
+   * each item once an interval took over a millisecond, until the items are fast again.
+   */
   due(): boolean;
   /**
    * Reads the clock now: whether the slice has run out. Asked when a network chunk arrives: one that arrives in a
@@ -68,21 +73,43 @@ const sliceStarts = new WeakMap<StreamSlicing, number>();
 
 /** A slicer over `slicing`; without one it is never due (Node, workers, tests that want no slicing). */
 export function createSlicer(slicing: StreamSlicing | undefined): Slicer {
+  // Items between two clock reads: `eventsPerCheck` while they are fast, one after an interval that took longer than
+  // `checkMs` (a slow handler, a device much slower than this one), then twice as many each interval they are fast
+  // again. The first interval stays at `eventsPerCheck`: the first slice then holds the build's first rows with its
+  // status (a first slice cut after the first event showed them a frame later; docs/performance.md, session 19).
+  let checkEvery = eventsPerCheck;
   let untilCheck = eventsPerCheck;
+  let checkedAt = 0;
+  const ranOut = (at: number) => at - (sliceStarts.get(slicing as StreamSlicing) ?? 0) >= sliceMs;
   // A stream starts in a task of its own (its answer's arrival): a new slice.
-  if (slicing !== undefined) sliceStarts.set(slicing, slicing.now());
-  const overdue = () => {
-    untilCheck = eventsPerCheck;
-    if (slicing === undefined) return false;
-    return slicing.now() - (sliceStarts.get(slicing) ?? 0) >= sliceMs;
-  };
+  if (slicing !== undefined) {
+    checkedAt = slicing.now();
+    sliceStarts.set(slicing, checkedAt);
+  }
   return {
-    due: () => --untilCheck <= 0 && overdue(),
-    overdue,
+    due() {
+      if (--untilCheck > 0) return false;
+      if (slicing === undefined) {
+        untilCheck = eventsPerCheck;
+        return false;
+      }
+      const at = slicing.now();
+      checkEvery = at - checkedAt > checkMs ? 1 : Math.min(eventsPerCheck, 2 * checkEvery);
+      untilCheck = checkEvery;
+      checkedAt = at;
+      return ranOut(at);
+    },
+    overdue() {
+      untilCheck = checkEvery;
+      if (slicing === undefined) return false;
+      checkedAt = slicing.now();
+      return ranOut(checkedAt);
+    },
     async pause(afterWait) {
       if (slicing === undefined) return;
       await slicing.yieldTask(afterWait);
-      sliceStarts.set(slicing, slicing.now());
+      checkedAt = slicing.now();
+      sliceStarts.set(slicing, checkedAt);
     },
   };
 }
