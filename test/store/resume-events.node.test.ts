@@ -4,8 +4,8 @@
  * when that has nothing (204/404) or fails does it poll the status. It never sends a POST again.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, type AgentEvent, type AgentStoreOptions } from 'agent-embed/core';
-import { project, settle, createScriptedStore, untilSent } from './fakes.js';
+import { AgentApiError, firstEventIdOfGeneration, type AgentEvent, type AgentStoreOptions } from 'agent-embed/core';
+import { createMemoryStorage, project, settle, createScriptedStore, untilSent } from './fakes.js';
 
 function setup(overrides: Partial<AgentStoreOptions> = {}) {
   const stack = createScriptedStore(overrides);
@@ -183,5 +183,76 @@ describe('resume through the events route', () => {
     expect((await done).outcome).toBe('aborted');
     expect(scripted.replays[0]!.aborted).toBe(true);
     expect(scripted.posts()).toHaveLength(1);
+  });
+});
+
+describe('the last event id saved with the project (a reload)', () => {
+  const change: AgentEvent[] = [
+    { type: 'file_created', path: 'src/Header.tsx', action: 'created' },
+    { type: 'stream_end', project_id: 'p1', app_url: 'https://p1.apps.example.test' },
+  ];
+  const afterFirstBuild = firstEventIdOfGeneration(2) - 1;
+
+  /** A page that followed the whole build (ids 1–9) through the proxy: its project is saved, finished. */
+  async function builtPage() {
+    const page = setup();
+    const done = page.store.getState().generate({ prompt: 'A todo app with tags' });
+    await untilSent(page.scripted);
+    page.scripted.streams[0]!.open();
+    emitNumbered(page.scripted.streams[0]!, build, 1);
+    page.scripted.streams[0]!.close();
+    await done;
+    return page;
+  }
+
+  it("a follow-up after the reload replays the generation after the saved build's, never that build", async () => {
+    const first = await builtPage();
+    const second = setup({ storage: first.storage });
+    second.store.getState().resume();
+    expect(second.store.getState().generations.p1?.status).toBe('completed');
+    void second.store.getState().followUp('p1', { prompt: 'Make the header sticky' });
+    await untilSent(second.scripted);
+    second.scripted.streams[0]!.open();
+    second.scripted.streams[0]!.fail(new AgentApiError('network', 'The connection dropped.'));
+    await settle();
+    expect(second.scripted.replayRequests).toEqual([
+      { method: 'GET', path: '/projects/p1/events', query: { after: afterFirstBuild } },
+    ]);
+    expect(second.scripted.posts()).toHaveLength(1);
+  });
+
+  it('a reload during a follow-up replays that follow-up from its first event, whether or not it had one', async () => {
+    for (const applied of [0, 1]) {
+      const first = await builtPage();
+      void first.store.getState().followUp('p1', { prompt: 'Make the header sticky' });
+      await untilSent(first.scripted);
+      first.scripted.streams[1]!.open();
+      emitNumbered(first.scripted.streams[1]!, change.slice(0, applied), afterFirstBuild + 1);
+      await settle();
+      const second = setup({ storage: first.storage });
+      second.store.getState().resume();
+      expect(second.store.getState().generations.p1?.status).toBe('recovering');
+      expect(second.scripted.replayRequests).toEqual([
+        { method: 'GET', path: '/projects/p1/events', query: { after: afterFirstBuild } },
+      ]);
+      const replay = second.scripted.replays[0]!;
+      replay.open();
+      emitNumbered(replay, change, afterFirstBuild + 1);
+      replay.close();
+      await settle();
+      expect(second.store.getState().generations.p1).toMatchObject({ status: 'completed', kind: 'followUp' });
+      expect(second.store.getState().generations.p1?.files.map((file) => file.path)).toEqual(['src/Header.tsx']);
+    }
+  });
+
+  it('a saved id that is not a positive whole number is ignored: the reload replays the latest generation', async () => {
+    for (const lastEventId of [-1, 0, 1.5, '5', 2 ** 60, null]) {
+      const storage = createMemoryStorage();
+      const saved = { projectId: 'p1', status: 'generating', kind: 'followUp', mode: 'build', lastEventId };
+      storage.setItem('agent-embed:last-project', JSON.stringify(saved));
+      const page = setup({ storage });
+      page.store.getState().resume();
+      expect(page.scripted.replayRequests).toEqual([{ method: 'GET', path: '/projects/p1/events', query: undefined }]);
+    }
   });
 });

@@ -92,9 +92,10 @@ export interface StoreGenerationInit {
   appUrl?: string | undefined;
   /**
    * The events route's id before the generation's first event, where the build before it is known
-   * (`afterGenerationOf`): a drop before any event, or a change whose answer was lost, is replayed from there.
+   * (`afterGenerationOf`): a drop before any event, or a change whose answer was lost, is replayed from there. A
+   * generation adopted after a reload starts with the one it saved (`SavedProject.lastEventId`).
    */
-  lastEventId?: number;
+  lastEventId?: number | undefined;
 }
 
 /** Creates the store's generation, `idle` until the machine's `started` or `adopted` action. */

@@ -7,7 +7,12 @@ import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import { adoptedStatusOf, applyGenerationAction, generationOutcome, isRecovering } from '../wire/generation-machine.js';
 import type { AdoptedStatus, GenerationStatus } from '../wire/generation-transitions.js';
-import { afterGenerationOf, type ProjectSummary } from '../wire/proxy-resources.js';
+import {
+  afterGenerationOf,
+  firstEventIdOfGeneration,
+  generationOfEventId,
+  type ProjectSummary,
+} from '../wire/proxy-resources.js';
 import type { FollowUpInput, GenerateInput } from '../wire/resources.js';
 import {
   createStoreGeneration,
@@ -120,6 +125,15 @@ function adoptedStatusOfSaved(status: GenerationStatus): AdoptedStatus {
   }
 }
 
+/**
+ * The `after` of a replay of the generation a saved id was noted in, from its first event (0, the latest generation,
+ * without an id). A follow-up saved before its first event holds the last id of the build before it (`afterGenerationOf`):
+ * its replay is then the generation after that build.
+ */
+function replayStartOf(savedId: number): number {
+  return savedId > 0 ? firstEventIdOfGeneration(generationOfEventId(savedId + 1)) - 1 : 0;
+}
+
 /** Creates the generations slice of one store. */
 export function createGenerationsSlice(context: GenerationsContext): GenerationsController {
   const { client, platform, stats, requestPublish, afterPublish, publishThen } = context;
@@ -191,6 +205,8 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     appUrl: string | undefined;
     name?: string | undefined;
     error?: AgentApiError | undefined;
+    /** The saved project's last event id (`SavedProject.lastEventId`), if it has one. */
+    lastEventId?: number | undefined;
   }) {
     const generation = createStoreGeneration({
       key: init.projectId,
@@ -200,6 +216,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
       projectId: init.projectId,
       startedAt: now(),
       toolLimit: context.toolLimit,
+      lastEventId: init.lastEventId,
     });
     generation.name = init.name;
     applyGenerationAction(generation, {
@@ -212,8 +229,11 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
     // After a reload the outcome of an interrupted generation may well be known by now: look again.
     applyGenerationAction(generation, { type: 'retry' });
     registry.place(generation);
-    // A fresh generation replayed from the first event, so the whole file list, steps and progress come back.
-    if (isRecovering(generation)) void runs.recover(generation, init.projectId, 0);
+    // A fresh generation replayed from its first event, so the whole file list, steps and progress come back.
+    if (isRecovering(generation)) {
+      generation.lastEventId = replayStartOf(generation.lastEventId);
+      void runs.recover(generation, init.projectId, generation.lastEventId);
+    }
     // One the person stopped watching before the reload is watched by polling until it ends, as it was then.
     else if (init.as === 'stopped') watchUntilEnded(init.projectId);
     return generation;
@@ -305,6 +325,7 @@ export function createGenerationsSlice(context: GenerationsContext): Generations
         as: adoptedStatusOfSaved(saved.status),
         appUrl: saved.appUrl,
         error: savedError(saved),
+        lastEventId: saved.lastEventId,
       });
       if (registry.currentKey === undefined) registry.setCurrent(generation.key);
       log?.('action', () => `Resumed project ${saved.projectId} (${saved.status})`, generation.key);

@@ -21,16 +21,25 @@ export interface SavedProject {
   errorKind?: AgentErrorKind;
   errorCode?: AgentErrorCode;
   errorMessage?: string;
+  /**
+   * The last id of the proxy's events route the page had applied or started after (`StoreGenerationInit.lastEventId`),
+   * so that a reloaded page replays the same generation, and a follow-up after it the one after, never the build before.
+   */
+  lastEventId?: number;
 }
 
 /** What is kept of a generation once its project is named (`undefined` before). */
 export function savedProjectOf(
-  generation: Pick<GenerationDraft, 'projectId' | 'status' | 'kind' | 'appUrl' | 'error'> & { mode: GenerationMode },
+  generation: Pick<GenerationDraft, 'projectId' | 'status' | 'kind' | 'appUrl' | 'error'> & {
+    mode: GenerationMode;
+    lastEventId: number;
+  },
 ): SavedProject | undefined {
-  const { projectId, appUrl, error } = generation;
+  const { projectId, appUrl, error, lastEventId } = generation;
   if (projectId === undefined) return undefined;
   const saved: SavedProject = { projectId, status: generation.status, kind: generation.kind, mode: generation.mode };
   if (appUrl !== undefined) saved.appUrl = appUrl;
+  if (lastEventId > 0) saved.lastEventId = lastEventId;
   if (error !== undefined) {
     saved.errorKind = error.kind;
     saved.errorCode = error.code;
@@ -89,6 +98,9 @@ export function createProjectPersistence(storage: AgentStorage | null, storageKe
       ...(typeof record.errorKind === 'string' ? { errorKind: record.errorKind } : {}),
       ...(typeof record.errorCode === 'string' ? { errorCode: record.errorCode } : {}),
       ...(typeof record.errorMessage === 'string' ? { errorMessage: record.errorMessage } : {}),
+      ...(Number.isSafeInteger(record.lastEventId) && (record.lastEventId as number) > 0
+        ? { lastEventId: record.lastEventId }
+        : {}),
     };
   }
 
