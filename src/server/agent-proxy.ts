@@ -124,7 +124,16 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     relayingProjects,
     onGeneration: options.onGeneration,
   };
-  const projectRoutes = createProjectRoutes({ store, timers, now, ...relaying, log, drainState, usage: quotas.usage });
+  const projectRoutes = createProjectRoutes({
+    store,
+    timers,
+    now,
+    ...relaying,
+    log,
+    drainState,
+    usage: quotas.usage,
+    isRelayed: relayingProjects.isRelayed,
+  });
   const answerContext = (userId: string, projectId?: string): AnswerContext => ({
     userId,
     projectId,
@@ -263,6 +272,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       // One of the user's open streams, reserved before the quota, the budget and the upstream; given back if none starts.
       const release = stream ? reserveStream(drainState, user.externalUserId) : undefined;
       let handedOver = false;
+      let projectHold: (() => Promise<void> | undefined) | undefined;
       try {
         // Counted before the team's budget and the upstream, so an end user over the quota spends neither and
         // concurrent requests never pass the limit; given back whenever the upstream surely did not start it.
@@ -273,6 +283,13 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           throw thrown;
         };
         await acquire(user.externalUserId, match.name).catch(giveBackAndThrow);
+        // A follow-up's project is held as building from the moment the upstream hears of it, not from its answer:
+        // meanwhile the upstream may already say `generating` while the record's latest build is the one before, and
+        // the events route must not replay that build as this change (nor the status route end it).
+        projectHold =
+          match.name === 'followUp' && projectId !== undefined
+            ? relayingProjects.hold(projectId, 'followUp')
+            : undefined;
         const response = await upstream
           .call(upstream.url(match.name, params, query), match.route.method, body, stream)
           .catch(giveBackAndThrow);
@@ -294,7 +311,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               match.name,
               user.externalUserId,
               policy.recordsOwner,
-              { projectId, requestBody: body, receivedAt },
+              { projectId, requestBody: body, receivedAt, projectHold },
               { ...relayContext, onClosed: release },
             ),
           };
@@ -308,7 +325,10 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
           log({ level: 'warn', event: 'upstream_refused', method: request.method, route: match.name, reason });
         return { response: relayedResponse(relayed), ...(reason === undefined ? {} : { reason }) };
       } finally {
-        if (!handedOver) release?.();
+        if (!handedOver) {
+          release?.();
+          void projectHold?.();
+        }
       }
     } catch (thrown) {
       if (thrown instanceof ProxyStoreUnavailableError)

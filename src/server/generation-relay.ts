@@ -47,7 +47,13 @@ export function relayGenerationStream(
   route: AgentRouteName,
   userId: string,
   recordsOwner: boolean,
-  turn: { projectId: string | undefined; requestBody: string | undefined; receivedAt: number },
+  turn: {
+    projectId: string | undefined;
+    requestBody: string | undefined;
+    receivedAt: number;
+    /** A follow-up's hold on its project, taken before the upstream heard of it; the relay gives it back. */
+    projectHold?: (() => Promise<void> | undefined) | undefined;
+  },
   context: GenerationRelayContext,
 ): Response {
   const { store, timers, heartbeatMs, log, now, drainState } = context;
@@ -55,7 +61,7 @@ export function relayGenerationStream(
   const kind = route === 'followUp' ? 'followUp' : 'generate';
   // Held from the moment the project is known until the upstream stream is over (not when the browser leaves).
   let upstreamOver = false;
-  let releaseProject: (() => Promise<void> | undefined) | undefined;
+  let releaseProject = turn.projectHold;
   const holdProject = (projectId: string) => {
     if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId, kind);
   };

@@ -63,6 +63,8 @@ export interface ProjectRoutesOptions {
   drainState?: DrainState;
   /** The signed-in user's quota usage (the `getUsage` route). */
   usage?(user: AgentProxyUser): Promise<Usage>;
+  /** Whether a generation of the project is on its way through a proxy (its upstream has heard of it). */
+  isRelayed?(projectId: string): Promise<boolean>;
 }
 
 /** A woken follower still re-reads this often, in case a wake-up was lost (Redis reconnecting). */
@@ -156,14 +158,18 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
     try {
       const first = await store.readEvents(projectId, after, maxBufferedBytes);
       // 204 tells the browser (an EventSource too) to stop: nothing is recorded, its generation was replaced by
-      // a newer one (it polls the status instead), or the generation has ended and it has seen every event. An
+      // a newer one (it polls the status instead), the generation has ended and it has seen every event, or a newer
+      // one is starting. An
       // `after` that is the last id of the generation before the latest asks for the latest from its start
       // (`afterGenerationOf`: a change whose answer was lost, or cut before its first event).
       const replaced = after > 0 && generationOfEventId(after) !== first?.generation;
       if (
         first === undefined ||
         (replaced && after !== firstEventIdOfGeneration(first.generation) - 1) ||
-        (first.ended && first.events.length === 0)
+        (first.ended && first.events.length === 0) ||
+        // No id asks for the latest generation, whichever it is: while a follow-up is held and the latest recorded one
+        // has ended, the latest is that change, not recorded yet, and the ended build is not it.
+        (after === 0 && first.ended && (await options.isRelayed?.(projectId)) === true)
       )
         return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
       const stop = new AbortController();

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createRelayingProxy } from '../server/relaying-proxy.js';
-import { createManualTimers } from '../server/scripted-upstream.js';
+import { createManualTimers, json } from '../server/scripted-upstream.js';
+import { appOrigin, basePath } from '../server/recording-helpers.js';
 import { useTestRedis } from './redis-server.js';
 
 describe('relay leases on Redis', () => {
@@ -77,5 +78,35 @@ describe('relay leases on Redis', () => {
     await expect.poll(() => other.status()).toBe('ready');
     expect(await other.store.isRelayed!('p-alice')).toBe(false);
     await followUp.body?.cancel();
+  });
+
+  it('holds a follow-up’s project on every instance from the moment the upstream hears of it', async () => {
+    const keyPrefix = `test-${randomUUID()}:`;
+    const instance = () => {
+      const store = redis.newStore({ keyPrefix });
+      return { ...createRelayingProxy({ store, timers: createManualTimers() }), store };
+    };
+    const relaying = instance();
+    const other = instance();
+    await relaying.store.setProjectOwner('p-alice', 'alice');
+    const events = async () =>
+      (await other.proxy(new Request(`${appOrigin}${basePath}/projects/p-alice/events`))).status;
+    // An ended build in the record.
+    const first = await relaying.post('/agent/generate/p-alice');
+    relaying.streams[0]!.event({ type: 'file_created', path: 'src/Old.tsx' });
+    await relaying.endUpstream(relaying.streams[0]!);
+    await first.body?.cancel();
+    expect(await events()).toBe(200);
+
+    // A change the upstream has heard of but not answered: the ended build is not replayed as it, anywhere.
+    const open = relaying.gatePost();
+    const followUp = relaying.post('/agent/generate/p-alice');
+    await relaying.untilPosted(2);
+    await expect.poll(events).toBe(204);
+    expect(await other.status()).toBe('generating');
+    open(json({ status: false, message: 'Insufficient credits' }, 402));
+    expect((await followUp).status).toBe(402);
+    await expect.poll(events).toBe(200);
+    expect(await other.status()).toBe('ready');
   });
 });

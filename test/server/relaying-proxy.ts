@@ -23,11 +23,25 @@ export function createRelayingProxy(options: Partial<AgentProxyOptions> & { stor
   /** A whole status body of the upstream's for a project, in place of the usual one (a broken upstream). */
   const bodies: Record<string, unknown> = {};
   const streams: Stream[] = [];
+  // While set, a generate or follow-up waits for it: a Response is the upstream's answer, else a new stream.
+  let postGate: Promise<Response | undefined> | undefined;
+  /** Holds the next generate or follow-up's upstream answer; gives its opening (with a refusal, or a new stream). */
+  const gatePost = () => {
+    let open!: (answer?: Response) => void;
+    postGate = new Promise<Response | undefined>((resolve) => (open = resolve));
+    return (answer?: Response) => {
+      postGate = undefined;
+      open(answer);
+    };
+  };
+  const streamAnswer = () => {
+    const stream = createScriptedStream();
+    streams.push(stream);
+    return stream.response();
+  };
   const answer = (call: UpstreamCall) => {
     if (call.method === 'POST') {
-      const stream = createScriptedStream();
-      streams.push(stream);
-      return stream.response();
+      return postGate === undefined ? streamAnswer() : postGate.then((answered) => answered ?? streamAnswer());
     }
     const projectId = call.url.pathname.split('/').pop() ?? '';
     if (projectId in bodies) return json(bodies[projectId], codes[projectId]);
@@ -81,5 +95,21 @@ export function createRelayingProxy(options: Partial<AgentProxyOptions> & { stor
     stream.close();
     await expect.poll(closedStreams).toBe(closed + 1);
   };
-  return { ...proxied, store, statuses, codes, bodies, streams, post, status, statusText, endUpstream };
+  /** Waits until the upstream has heard of this many generates and follow-ups. */
+  const untilPosted = (posts: number) =>
+    expect.poll(() => proxied.upstream.calls.filter((call) => call.method === 'POST').length).toBe(posts);
+  return {
+    ...proxied,
+    store,
+    statuses,
+    codes,
+    bodies,
+    streams,
+    gatePost,
+    untilPosted,
+    post,
+    status,
+    statusText,
+    endUpstream,
+  };
 }

@@ -1,0 +1,131 @@
+/**
+ * Between a follow-up's POST reaching the upstream and the upstream's answer, the upstream may already say
+ * `generating` while the proxy's record still ends with the build before it. A browser that opens the project then
+ * (from the list, in another tab, after a reload: no event id known) asks the events route for the latest generation;
+ * it must not be shown the ended build as the change. The proxy holds the project from the moment the upstream hears
+ * of the follow-up, on every instance that shares its store.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryProxyStore, type ProxyStore } from 'agent-embed/server';
+import { json } from './scripted-upstream.js';
+import { appOrigin, basePath } from './recording-helpers.js';
+import { createRelayingProxy } from './relaying-proxy.js';
+
+type RelayingProxy = ReturnType<typeof createRelayingProxy>;
+
+/** Runs a follow-up of p-alice to its end, so the record's latest generation is an ended build. */
+async function recordEndedBuild(proxied: RelayingProxy) {
+  const followUp = await proxied.post('/agent/generate/p-alice');
+  const stream = proxied.streams.at(-1)!;
+  stream.event({ type: 'file_created', path: 'src/Old.tsx' });
+  await proxied.endUpstream(stream);
+  await followUp.body?.cancel();
+}
+
+const eventsOf = (proxied: RelayingProxy, after?: number) =>
+  proxied.proxy(
+    new Request(`${appOrigin}${basePath}/projects/p-alice/events${after === undefined ? '' : `?after=${after}`}`),
+  );
+
+describe('the events route while a follow-up is on its way to the upstream', () => {
+  it('answers a request without an id with nothing, not the ended build, until the change is recorded', async () => {
+    const proxied = createRelayingProxy();
+    await recordEndedBuild(proxied);
+    const before = await eventsOf(proxied);
+    expect(before.status).toBe(200);
+    expect(await before.text()).toContain('src/Old.tsx');
+
+    const open = proxied.gatePost();
+    const followUp = proxied.post('/agent/generate/p-alice');
+    await proxied.untilPosted(2);
+    expect((await eventsOf(proxied)).status).toBe(204);
+    expect((await eventsOf(proxied, 0)).status).toBe(204);
+    // The status route tells the same: a build is on its way, whatever the upstream's first status says.
+    expect(await proxied.status()).toBe('generating');
+    // An id names its generation: a browser finishing the ended build's replay still gets it.
+    const resumed = await eventsOf(proxied, 1);
+    expect(resumed.status).toBe(200);
+    expect(await resumed.text()).toContain('stream_end');
+
+    open();
+    const answered = await followUp;
+    expect(answered.status).toBe(200);
+    const stream = proxied.streams.at(-1)!;
+    stream.event({ type: 'file_created', path: 'src/New.tsx' });
+    // The change is recorded: a browser without an id follows it.
+    const live = await eventsOf(proxied);
+    expect(live.status).toBe(200);
+    const reader = live.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('src/New.tsx');
+    expect(first).not.toContain('src/Old.tsx');
+    await reader.cancel();
+    await proxied.endUpstream(stream);
+    await answered.body?.cancel();
+    // Once the change has ended, it is the latest build and is replayed.
+    const replay = await (await eventsOf(proxied)).text();
+    expect(replay).toContain('src/New.tsx');
+    expect(replay).not.toContain('src/Old.tsx');
+  });
+
+  it.each([
+    ['refuses the change (no credits)', () => json({ status: false, message: 'Insufficient credits' }, 402)],
+    ['fails', () => json({ status: false, message: 'Internal error' }, 500)],
+  ])('lets go of the project when the upstream %s: the ended build is the latest again', async (_, refusal) => {
+    const proxied = createRelayingProxy();
+    await recordEndedBuild(proxied);
+    const open = proxied.gatePost();
+    const followUp = proxied.post('/agent/generate/p-alice');
+    await proxied.untilPosted(2);
+    expect((await eventsOf(proxied)).status).toBe(204);
+
+    open(refusal());
+    expect((await followUp).status).toBeGreaterThanOrEqual(400);
+    const replay = await eventsOf(proxied);
+    expect(replay.status).toBe(200);
+    expect(await replay.text()).toContain('src/Old.tsx');
+    expect(await proxied.status()).toBe('ready');
+  });
+
+  it('holds the project after the browser left, until the upstream answers (the change may start anyway)', async () => {
+    const proxied = createRelayingProxy();
+    await recordEndedBuild(proxied);
+    const open = proxied.gatePost();
+    const leave = new AbortController();
+    const followUp = proxied.post('/agent/generate/p-alice', leave.signal);
+    await proxied.untilPosted(2);
+    leave.abort();
+    expect((await eventsOf(proxied)).status).toBe(204);
+    open(json({ status: false, message: 'Internal error' }, 500));
+    await followUp.catch(() => undefined);
+    await expect.poll(async () => (await eventsOf(proxied)).status).toBe(200);
+  });
+
+  it('holds the project on every instance that shares the store (relay leases)', async () => {
+    // Two proxies over one store with leases stand for two instances (the Redis suite runs leases on a real Redis).
+    const memory = createMemoryProxyStore({ owners: { 'p-alice': 'alice' } });
+    const leases = new Map<string, Set<string>>();
+    const store: ProxyStore = {
+      ...memory,
+      async holdRelay(projectId, holder) {
+        leases.set(projectId, (leases.get(projectId) ?? new Set()).add(holder));
+      },
+      async releaseRelay(projectId, holder) {
+        leases.get(projectId)?.delete(holder);
+      },
+      async isRelayed(projectId) {
+        return (leases.get(projectId)?.size ?? 0) > 0;
+      },
+    };
+    const relaying = createRelayingProxy({ store });
+    const other = createRelayingProxy({ store });
+    await recordEndedBuild(relaying);
+    const open = relaying.gatePost();
+    const followUp = relaying.post('/agent/generate/p-alice');
+    await relaying.untilPosted(2);
+    await expect.poll(async () => (await eventsOf(other)).status).toBe(204);
+    open(json({ status: false, message: 'Insufficient credits' }, 402));
+    await followUp;
+    await expect.poll(async () => (await eventsOf(other)).status).toBe(200);
+  });
+});
