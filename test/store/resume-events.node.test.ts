@@ -115,6 +115,55 @@ describe('resume through the events route', () => {
     expect(scripted.posts()).toHaveLength(1);
   });
 
+  it('tries a replay that found nothing recorded (204) again once a poll says the build goes on, and follows it', async () => {
+    // The proxy records a change only once the upstream has answered it: until then its route has nothing.
+    const { store, scripted, timers } = await droppedAfterFive();
+    scripted.queueProject(project('p1', 'generating'));
+    scripted.replays[0]!.refuse(new AgentApiError('protocol', 'Expected an event stream.', { status: 204 }));
+    await timers.advance(0);
+    await settle();
+    expect(scripted.replayRequests).toHaveLength(2);
+    expect(scripted.replayRequests[1]).toEqual({ method: 'GET', path: '/projects/p1/events', query: { after: 5 } });
+    const replay = scripted.replays[1]!;
+    replay.open();
+    emitNumbered(replay, build.slice(5), 6);
+    replay.close();
+    await settle();
+    expect(store.getState().generations.p1?.status).toBe('completed');
+    expect(store.getState().generations.p1?.files.map((file) => file.path)).toEqual([
+      'src/App.tsx',
+      'src/main.tsx',
+      'index.html',
+    ]);
+    expect(scripted.posts()).toHaveLength(1);
+  });
+
+  it('tries it again at most three times, only while polls say it builds, and never after a 404', async () => {
+    const refused = (status: number) => new AgentApiError('protocol', 'Expected an event stream.', { status });
+    const { scripted, timers, done } = await droppedAfterFive();
+    scripted.setDefaultProject(project('p1', 'generating'));
+    for (let attempt = 0; attempt < 6; attempt++) {
+      scripted.replays.at(-1)?.refuse(refused(204));
+      await timers.advance(1000);
+      await settle();
+    }
+    expect(scripted.replayRequests).toHaveLength(4);
+    scripted.setDefaultProject(project('p1', 'ready'));
+    await timers.advance(1000);
+    expect(await done).toMatchObject({ outcome: 'completed' });
+
+    // Without the proxy's route (404) there is nothing to wait for: polled only.
+    const other = await droppedAfterFive();
+    other.scripted.setDefaultProject(project('p1', 'generating'));
+    other.scripted.replays[0]!.refuse(refused(404));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await other.timers.advance(1000);
+      await settle();
+    }
+    expect(other.scripted.replayRequests).toHaveLength(1);
+    expect(other.scripted.gets().length).toBeGreaterThanOrEqual(3);
+  });
+
   it('falls back to polling when the replay itself breaks before the end', async () => {
     const { store, scripted, timers } = setup();
     scripted.setDefaultProject(project('p1', 'failed'));

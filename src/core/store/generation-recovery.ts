@@ -2,12 +2,14 @@
  * How the store learns the outcome of a generation whose stream it lost (a drop, a reload): first through
  * the agency proxy's events route (a replay after the last event applied, then live to the end, so files,
  * steps and progress come back whole), and when that has nothing or fails, by watching the project status
- * (each answer reaches the generation machine as a `poll_result`). It never sends a generate or follow-up POST.
+ * (each answer reaches the generation machine as a `poll_result`); a replay that found nothing recorded yet is tried
+ * again when a poll says the build goes on. It never sends a generate or follow-up POST.
  */
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import type { AgentEvent } from '../wire/events.js';
 import type { GenerationDraft } from '../wire/generation-reducer.js';
+import { polledStatusOf } from '../wire/generation-machine.js';
 import type { ProjectPollers } from './project-poller.js';
 
 /** How a recovery is getting the outcome: replaying events through the proxy, or polling the status. */
@@ -35,6 +37,12 @@ export function describeRecovery(projectId: string, method: RecoveryMethod): str
   return `Recovering the outcome of ${projectId} by ${method === 'replay' ? 'replaying its events' : 'polling its status'}`;
 }
 
+/**
+ * How many more times a replay that found nothing recorded (204) is tried, each once a status poll says the project
+ * builds: the proxy records a change only once the upstream has answered it, and until then has nothing to replay.
+ */
+const replayRetries = 3;
+
 /** Starts recovering; returns the function that stops it (the run stops it once its generation has settled). */
 export function recoverOutcome(options: RecoveryOptions): () => void {
   const { projectId } = options;
@@ -42,12 +50,23 @@ export function recoverOutcome(options: RecoveryOptions): () => void {
   let stopPolling: (() => void) | undefined;
   let stopped = false;
 
-  function poll(): void {
+  let retriesLeft = replayRetries;
+
+  /** Polls the status; with `replayAgainAfter`, a poll that says the build goes on tries that replay once more. */
+  function poll(replayAgainAfter: number | undefined): void {
     if (stopped) return;
     options.onMethod('polling');
     stopPolling = options.pollers.watch(
       projectId,
       {
+        onProject(project) {
+          if (stopped || replayAgainAfter === undefined || retriesLeft === 0) return;
+          if (polledStatusOf(project.project_status) !== 'building') return;
+          retriesLeft -= 1;
+          stopPolling?.();
+          stopPolling = undefined;
+          replay(replayAgainAfter);
+        },
         onFatal(error) {
           if (!stopped) options.onFatal(error);
         },
@@ -57,27 +76,24 @@ export function recoverOutcome(options: RecoveryOptions): () => void {
     if (stopped) stopPolling();
   }
 
-  if (options.replayAfter === undefined) {
-    poll();
-  } else {
+  function replay(after: number): void {
     options.onMethod('replay');
     // A replay that reached a terminal event has settled the generation, and so stopped this recovery.
     options.client.projects
-      .events(projectId, {
-        after: options.replayAfter,
-        signal: controller.signal,
-        onEvent: options.onEvent,
-        folded: options.folded,
-      })
+      .events(projectId, { after, signal: controller.signal, onEvent: options.onEvent, folded: options.folded })
       .then(
         (result) => {
-          if (!stopped && options.onReplayEnded(result.error)) poll();
+          // 204: the proxy has nothing after that id yet, as for a change on its way to it that it has not recorded.
+          if (!stopped && options.onReplayEnded(result.error)) poll(result.error?.status === 204 ? after : undefined);
         },
         () => {
-          if (!stopped && options.onReplayEnded(undefined)) poll();
+          if (!stopped && options.onReplayEnded(undefined)) poll(undefined);
         },
       );
   }
+
+  if (options.replayAfter === undefined) poll(undefined);
+  else replay(options.replayAfter);
 
   return () => {
     stopped = true;
