@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryProxyStore, type ProxyStore } from 'agent-embed/server';
-import { json } from './scripted-upstream.js';
+import { createManualTimers, json } from './scripted-upstream.js';
 import { appOrigin, basePath } from './recording-helpers.js';
 import { createRelayingProxy } from './relaying-proxy.js';
 
@@ -99,6 +99,19 @@ describe('the events route while a follow-up is on its way to the upstream', () 
     open(json({ status: false, message: 'Internal error' }, 500));
     await followUp.catch(() => undefined);
     await expect.poll(async () => (await eventsOf(proxied)).status).toBe(200);
+  });
+
+  it('lets go of the project when the upstream never answers, at the headers deadline', async () => {
+    const timers = createManualTimers();
+    const proxied = createRelayingProxy({ timers, upstreamHeadersTimeoutMs: 30_000 });
+    await recordEndedBuild(proxied);
+    proxied.gatePost();
+    const followUp = proxied.post('/agent/generate/p-alice');
+    await proxied.untilPosted(2);
+    expect((await eventsOf(proxied)).status).toBe(204);
+    timers.fireAll();
+    expect((await followUp).status).toBe(504);
+    expect((await eventsOf(proxied)).status).toBe(200);
   });
 
   it('holds the project on every instance that shares the store (relay leases)', async () => {
