@@ -12,6 +12,19 @@ import { useTestRedis } from './redis-server.js';
 describe('relay leases on Redis', () => {
   const redis = useTestRedis();
 
+  /** Two proxy instances over one Redis (a key prefix of their own), for alice, who owns p-alice. */
+  async function twoInstances() {
+    const keyPrefix = `test-${randomUUID()}:`;
+    const instance = () => {
+      const store = redis.newStore({ keyPrefix });
+      return { ...createRelayingProxy({ store, timers: createManualTimers() }), store };
+    };
+    const relaying = instance();
+    const other = instance();
+    await relaying.store.setProjectOwner('p-alice', 'alice');
+    return { keyPrefix, relaying, other };
+  }
+
   it('is relayed while any holder’s lease is unexpired, and not after each gave it back', async () => {
     const store = redis.newStore();
     expect(await store.isRelayed!('p-lease')).toBe(false);
@@ -52,14 +65,7 @@ describe('relay leases on Redis', () => {
   });
 
   it('lets a second instance answer generating while the first relays a follow-up, then ready', async () => {
-    const keyPrefix = `test-${randomUUID()}:`;
-    const instance = () => {
-      const store = redis.newStore({ keyPrefix });
-      return { ...createRelayingProxy({ store, timers: createManualTimers() }), store };
-    };
-    const relaying = instance();
-    const other = instance();
-    await relaying.store.setProjectOwner('p-alice', 'alice');
+    const { keyPrefix, relaying, other } = await twoInstances();
     expect(await other.status()).toBe('ready');
     // With the status cache off (as here), no instance claims a refresh that others would wait on.
     const { createClient } = await import('redis');
@@ -81,14 +87,7 @@ describe('relay leases on Redis', () => {
   });
 
   it('holds a follow-up’s project on every instance from the moment the upstream hears of it', async () => {
-    const keyPrefix = `test-${randomUUID()}:`;
-    const instance = () => {
-      const store = redis.newStore({ keyPrefix });
-      return { ...createRelayingProxy({ store, timers: createManualTimers() }), store };
-    };
-    const relaying = instance();
-    const other = instance();
-    await relaying.store.setProjectOwner('p-alice', 'alice');
+    const { relaying, other } = await twoInstances();
     const events = async () =>
       (await other.proxy(new Request(`${appOrigin}${basePath}/projects/p-alice/events`))).status;
     // An ended build in the record.
