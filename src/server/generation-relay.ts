@@ -59,13 +59,13 @@ export function relayGenerationStream(
   const { store, timers, heartbeatMs, log, now, drainState } = context;
   let recordedProject: string | undefined;
   const kind = route === 'followUp' ? 'followUp' : 'generate';
-  // Held from the moment the project is known until the upstream stream is over (not when the browser leaves).
+  // Held until the upstream stream is over (not when the browser leaves): a follow-up's from before its POST went
+  // upstream, a generate's from its `project_created`.
   let upstreamOver = false;
   let releaseProject = turn.projectHold;
   const holdProject = (projectId: string) => {
     if (!upstreamOver) releaseProject ??= context.relayingProjects.hold(projectId, kind);
   };
-  if (turn.projectId !== undefined) holdProject(turn.projectId);
   const internalError = (reason: string, projectId?: string) =>
     log({
       level: 'error',
