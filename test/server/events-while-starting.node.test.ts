@@ -1,7 +1,7 @@
 /**
  * Between a follow-up's POST reaching the upstream and the upstream's answer, the upstream may already say
- * `generating` while the proxy's record still ends with the build before it. A browser that opens the project then
- * (from the list, in another tab, after a reload: no event id known) asks the events route for the latest generation;
+ * `generating` while the proxy's record still ends with the build before it. A browser that resumes the project then
+ * with no event id (the list shows it building, a record saved without one) asks the events route for the latest generation;
  * it must not be shown the ended build as the change. The proxy holds the project from the moment the upstream hears
  * of the follow-up, on every instance that shares its store.
  */

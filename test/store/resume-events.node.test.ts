@@ -115,12 +115,16 @@ describe('resume through the events route', () => {
     expect(scripted.posts()).toHaveLength(1);
   });
 
-  it('tries a replay that found nothing recorded (204) again once a poll says the build goes on, and follows it', async () => {
+  it('tries a replay that found nothing recorded (204) again once a later poll says the build goes on, and follows it', async () => {
     // The proxy records a change only once the upstream has answered it: until then its route has nothing.
     const { store, scripted, timers } = await droppedAfterFive();
-    scripted.queueProject(project('p1', 'generating'));
+    scripted.queueProject(project('p1', 'generating'), project('p1', 'generating'));
     scripted.replays[0]!.refuse(new AgentApiError('protocol', 'Expected an event stream.', { status: 204 }));
     await timers.advance(0);
+    await settle();
+    // The poll that answers at once comes too soon after the 204: the next one tries again.
+    expect(scripted.replayRequests).toHaveLength(1);
+    await timers.advance(1000);
     await settle();
     expect(scripted.replayRequests).toHaveLength(2);
     expect(scripted.replayRequests[1]).toEqual({ method: 'GET', path: '/projects/p1/events', query: { after: 5 } });
@@ -138,16 +142,16 @@ describe('resume through the events route', () => {
     expect(scripted.posts()).toHaveLength(1);
   });
 
-  it('tries it again at most three times, only while polls say it builds, and never after a 404', async () => {
+  it('tries it again at most five times, only while polls say it builds, and never after a 404', async () => {
     const refused = (status: number) => new AgentApiError('protocol', 'Expected an event stream.', { status });
     const { scripted, timers, done } = await droppedAfterFive();
     scripted.setDefaultProject(project('p1', 'generating'));
-    for (let attempt = 0; attempt < 6; attempt++) {
+    for (let attempt = 0; attempt < 20; attempt++) {
       scripted.replays.at(-1)?.refuse(refused(204));
       await timers.advance(1000);
       await settle();
     }
-    expect(scripted.replayRequests).toHaveLength(4);
+    expect(scripted.replayRequests).toHaveLength(6);
     scripted.setDefaultProject(project('p1', 'ready'));
     await timers.advance(1000);
     expect(await done).toMatchObject({ outcome: 'completed' });

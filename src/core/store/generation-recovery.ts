@@ -38,10 +38,12 @@ export function describeRecovery(projectId: string, method: RecoveryMethod): str
 }
 
 /**
- * How many more times a replay that found nothing recorded (204) is tried, each once a status poll says the project
- * builds: the proxy records a change only once the upstream has answered it, and until then has nothing to replay.
+ * How many more times a replay that found nothing recorded (204) is tried, each when a status poll after the first
+ * says the project builds: the proxy records a change only once the upstream has answered it (within its 30 s
+ * headers deadline; five polls 6 s apart by default), and until then has nothing to replay. The first poll answers at
+ * once, too soon after the 204 to find more.
  */
-const replayRetries = 3;
+const replayRetries = 5;
 
 /** Starts recovering; returns the function that stops it (the run stops it once its generation has settled). */
 export function recoverOutcome(options: RecoveryOptions): () => void {
@@ -52,15 +54,17 @@ export function recoverOutcome(options: RecoveryOptions): () => void {
 
   let retriesLeft = replayRetries;
 
-  /** Polls the status; with `replayAgainAfter`, a poll that says the build goes on tries that replay once more. */
+  /** Polls the status; with `replayAgainAfter`, a later poll that says the build goes on tries that replay again. */
   function poll(replayAgainAfter: number | undefined): void {
     if (stopped) return;
     options.onMethod('polling');
+    let answers = 0;
     stopPolling = options.pollers.watch(
       projectId,
       {
         onProject(project) {
-          if (stopped || replayAgainAfter === undefined || retriesLeft === 0) return;
+          answers += 1;
+          if (stopped || replayAgainAfter === undefined || retriesLeft === 0 || answers === 1) return;
           if (polledStatusOf(project.project_status) !== 'building') return;
           retriesLeft -= 1;
           stopPolling?.();
