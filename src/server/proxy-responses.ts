@@ -68,6 +68,7 @@ export const proxyMessages = {
   notConfigured: 'This feature is not set up on the server yet.',
   unsupportedMediaType: 'The request body must be sent as application/json.',
   invalidReturnUrl: 'The return url must be an http or https URL the agency allows.',
+  invalidMode: 'The mode must be build or design.',
   upstreamUnreachable: 'The Agent API could not be reached.',
   upstreamTimeout: 'The Agent API did not answer in time.',
   draining: 'The service is restarting. Please try again in a moment.',

@@ -109,6 +109,9 @@ export function createQuotas(
       route: 'generate',
       reason: `quota not given back: ${String(error)}`,
     });
+  // A fixed limit is checked at once: a misspelt one fails the proxy's creation, not every build's request.
+  if (option !== undefined && typeof option !== 'function' && !isQuotaLimit(option))
+    throw new TypeError('quota must give { generations, per } or undefined.');
   const limitOf = async (user: AgentProxyUser): Promise<QuotaLimit | undefined> => {
     const limit = typeof option === 'function' ? await option(user) : option;
     if (limit === undefined) return undefined;

@@ -275,6 +275,12 @@ export function buildUpstreamBody(
   // The browser's copy of the session's own profile is expected (the components send it); a different one is not.
   for (const field of identityFields)
     if (field !== 'external_user_id' && field in body && body[field] !== session[field]) warn(field);
+  // The mode names what is built and billed, and the record keeps it: a value the spec does not name is refused, not
+  // sent on (the upstream might read it one way and the record another).
+  if (policy.body.mode !== undefined && body.mode !== undefined && body.mode !== 'build' && body.mode !== 'design')
+    throw new ProxyRefusal(422, proxyMessages.invalidMode, 'mode refused', {
+      errors: { mode: [proxyMessages.invalidMode] },
+    });
   const upstream: Record<string, unknown> = pick(body, policy.body, (text) => text);
   if (policy.identity !== 'none') upstream.external_user_id = user.externalUserId;
   if (policy.identity === 'profile') {

@@ -194,6 +194,26 @@ describe('bodies: smuggling, duplicates, prototype keys', () => {
     });
   });
 
+  it('refuses a generate mode the spec does not name, before the quota and the upstream; sends build and design on', async () => {
+    const { proxy, upstream } = setup(() => sse({ type: 'stream_end', project_id: 'p-new' }), {
+      quota: { generations: 1, per: 'day' },
+    });
+    for (const mode of ['DESIGN-premium', 'Design', 'build ', '', null, 1, true, ['design'], { build: true }]) {
+      const response = await proxy(call('POST', '/agent/generate', { prompt: 'A bakery site', mode }));
+      expect(response.status, JSON.stringify(mode)).toBe(422);
+      expect(await response.json()).toMatchObject({
+        message: 'The mode must be build or design.',
+        errors: { mode: ['The mode must be build or design.'] },
+      });
+    }
+    expect(upstream.calls).toHaveLength(0);
+    // None of them spent the quota of one build a day.
+    const design = await proxy(call('POST', '/agent/generate', { prompt: 'A bakery site', mode: 'design' }));
+    expect(design.status).toBe(200);
+    await design.text();
+    expect(JSON.parse(upstream.calls[0]?.body ?? '{}')).toMatchObject({ mode: 'design' });
+  });
+
   it('refuses content-type, length and JSON tricks without 500 and without reaching the upstream', async () => {
     const { proxy, upstream } = setup();
     const cases: { body: string; headers?: Record<string, string>; status: number[] }[] = [

@@ -153,6 +153,25 @@ describe('per-end-user quotas', () => {
     expect(upstream.calls).toHaveLength(4);
   });
 
+  it('reports a misspelt fixed limit once, as unusable options, and sends nothing upstream', async () => {
+    for (const quota of [
+      { limit: 1, period: 'day' },
+      { generations: -1, per: 'day' },
+      { generations: 1, per: 'year' },
+    ]) {
+      const { proxy, upstream, logs } = setup(acceptGeneration, { quota: quota as never });
+      expect((await proxy(generate())).status).toBe(500);
+      expect((await proxy(generate())).status).toBe(500);
+      expect(logs).toEqual([
+        expect.objectContaining({
+          event: 'invalid_options',
+          reason: 'quota must give { generations, per } or undefined.',
+        }),
+      ]);
+      expect(upstream.calls).toHaveLength(0);
+    }
+  });
+
   it('spends none of the team’s budget on a generation refused for the quota', async () => {
     const { proxy, upstream } = setup(acceptGeneration, {
       quota: { generations: 1, per: 'day' },
