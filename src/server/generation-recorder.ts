@@ -92,6 +92,20 @@ function turnOf(recording: GenerationRecording): ConversationTurn {
   };
 }
 
+/**
+ * An event's data as the browser gets it when the event names another project than its generation's (a broken or
+ * hostile upstream): the generation's own id (null when the upstream named another end user's project), and no
+ * address, which would be that other project's.
+ */
+function namingProject(data: string, projectId: string | null): string {
+  const value = JSON.parse(data) as Record<string, unknown>;
+  return JSON.stringify({
+    ...value,
+    project_id: projectId,
+    ...(Object.hasOwn(value, 'app_url') ? { app_url: null } : {}),
+  });
+}
+
 /** Returns the upstream's events (their data), each numbered, recording them on the way (folded as read once). */
 export function recordGeneration(
   upstream: ReadableStream<UpstreamEvent>,
@@ -104,6 +118,9 @@ export function recordGeneration(
   let firstEventAt: number | undefined;
   let projectId = recording.projectId;
   let generation: number | undefined;
+  // The project the browser is told of: the path's for a follow-up, a generate's once its `project_created` is
+  // recorded as this user's, null once the upstream named another user's project (then no event names any).
+  let decidedProject: string | null | undefined = recording.projectId;
   let recordingOn = true;
   // A terminal event ends the generation: the upstream is not waited on after it (it might hold the connection open).
   let terminated = false;
@@ -213,8 +230,11 @@ export function recordGeneration(
       if ((await recording.onProject?.(named)) === false) {
         recordingOn = false;
         pending.length = 0;
+        decidedProject = null;
+        event.data = namingProject(event.data, null);
         return;
       }
+      decidedProject ??= named;
       await begin(named);
       if (generation !== undefined) await append(named, generation, event);
     } finally {
@@ -288,6 +308,9 @@ export function recordGeneration(
     firstEventAt ??= recording.now();
     // Numbered before it is recorded: naming the project may move the next id (see `begin`).
     const event = { id: nextId++, data: value.data };
+    const named = (value.event as { project_id?: unknown }).project_id;
+    if (decidedProject !== undefined && typeof named === 'string' && named !== decidedProject)
+      event.data = namingProject(event.data, decidedProject);
     const written = record(event, value.event);
     if (written !== undefined) void watch(written);
     ahead.push({ event, written });

@@ -10,6 +10,7 @@ import {
   createManualTimers,
   createScriptedProxy,
   createScriptedStream,
+  eventsOf,
   json,
   type UpstreamCall,
 } from './scripted-upstream.js';
@@ -74,9 +75,17 @@ describe('a generation the upstream attributes to another end user’s project',
     await generate('alice', 'Alice secret business plan site', 'p-alice', 'src/alice.tsx');
     expect(await store.getProjectOwner('p-alice')).toBe('alice');
 
-    // Bob's generate: the upstream names Alice's project. Bob's browser still gets his stream.
+    // Bob's generate: the upstream names Alice's project. Bob's browser still gets his stream, which names no
+    // project and no address: neither Alice's id nor her app's.
     const bobStream = await generate('bob', 'Bob confidential prompt text', 'p-alice', 'src/bob-secret.tsx');
     expect(bobStream).toContain('bob-secret');
+    expect(bobStream).not.toContain('p-alice');
+    expect(bobStream).not.toContain('built.example');
+    expect(eventsOf(bobStream).map(({ data }) => JSON.parse(data) as unknown)).toEqual([
+      { type: 'project_created', project_id: null, app_url: null },
+      { type: 'file_created', path: 'src/bob-secret.tsx' },
+      { type: 'stream_end', project_id: null, app_url: null },
+    ]);
 
     expect(await store.getProjectOwner('p-alice')).toBe('alice');
     const conversation = (await (await proxy(call('alice', 'GET', '/projects/p-alice/conversation'))).json()) as {
