@@ -1,8 +1,9 @@
 /**
  * Keeps the API token out of everything the proxy passes on (answers, relayed and stored events, logs),
  * also when the upstream spells it with JSON escapes (`\u0074…`, `\/`), in valid JSON or not, or cuts it across data
- * lines; percent-encoded (`7%7CAbc…`, hex digits in either case, `+` for a space, encoded again as `%257C`); and, for a
- * token of the `id|secret` shape (Laravel Sanctum), its secret part on its own, which is a working token too.
+ * lines; percent-encoded (`7%7CAbc…`, hex digits in either case, `+` for a space, encoded again as `%257C`); in base64
+ * (standard or URL-safe, at any offset: inside a `Basic` credential too) or in hex; and, for a token of the `id|secret`
+ * shape (Laravel Sanctum), its secret part on its own, which is a working token too.
  */
 
 const mark = '[redacted]';
@@ -60,6 +61,24 @@ function secretsOf(token: string): string[] {
 }
 
 /**
+ * The parts of a secret's base64 spellings that do not depend on what is encoded with it: one for each of the three
+ * offsets it can start at within a group of three bytes, in the standard and the URL-safe alphabets. Replacing one
+ * leaves at most a character's worth of the secret's bits on either side.
+ */
+function base64CoresOf(secret: string): string[] {
+  const bytes = utf8.encode(secret);
+  const cores = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length + 2);
+    padded.set(bytes, offset);
+    const encoded = btoa(String.fromCharCode(...padded));
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    cores.add(core).add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...cores];
+}
+
+/**
  * A redactor of one secret: `text` for any text, `json` for JSON text (valid or not: an event may be cut short). The
  * data lines of one event reach the browser joined by newlines, so the secret cut across lines is redacted too.
  */
@@ -80,9 +99,28 @@ export function createRedactor(secret: string) {
   const spaced = secret.includes(' ');
   const mayHold = (value: string) =>
     value.includes(shortest) || value.includes('\n') || value.includes('%') || (spaced && value.includes('+'));
+  // Base64 and hex, of each secret. A JSON text may escape a base64 `/` as `\/`.
+  const cores = secrets.flatMap(base64CoresOf);
+  const hexes = secrets.map((each) => [...utf8.encode(each)].map((byte) => hexOf(byte, 2)).join(''));
+  const encodedIn = (json: boolean) =>
+    new RegExp(
+      [...cores.map((core) => literal(core).replace(/\\\//g, json ? '\\\\?\\/' : '\\/')), ...hexes].join('|'),
+      'g',
+    );
+  const encodedPlain = encodedIn(false);
+  const encodedJson = encodedIn(true);
+  const shortestEncoding = Math.min(...cores.map((core) => core.length));
+  const hexLength = 2 * utf8.encode(shortest).length;
+  const mayBeEncoded = (value: string, json: boolean) =>
+    value.length >= shortestEncoding &&
+    (cores.some((core) => value.includes(core)) ||
+      (json && value.includes('\\/')) ||
+      (value.length >= hexLength && /[0-9a-fA-F]{8}/.test(value)));
+  const unencoded = (value: string, json: boolean) =>
+    mayBeEncoded(value, json) ? value.replace(json ? encodedJson : encodedPlain, mark) : value;
   // Checked first because it runs for every string of every relayed event: most hold none of these.
-  const text = (value: string): string => (mayHold(value) ? value.replace(plain, mark) : value);
+  const text = (value: string): string => unencoded(mayHold(value) ? value.replace(plain, mark) : value, false);
   const json = (value: string): string =>
-    mayHold(value) || value.includes('\\') ? value.replace(spelled, mark) : value;
+    unencoded(mayHold(value) || value.includes('\\') ? value.replace(spelled, mark) : value, true);
   return { text, json };
 }

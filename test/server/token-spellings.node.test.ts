@@ -1,8 +1,8 @@
 /**
  * The token leaves in no spelling a URL or a form gives it (percent-encoded, hex digits in either case, encoded twice,
- * `+` for a space), nor, for an `id|secret` token (Laravel Sanctum), as its secret part alone, which is a working token
- * on its own: not in a JSON answer, an error's message or field errors, a URL field, a relayed or replayed event, or
- * the log.
+ * `+` for a space), in base64 (standard or URL-safe, at any offset, as in a `Basic` credential) or in hex, nor, for an
+ * `id|secret` token (Laravel Sanctum), as its secret part alone, which is a working token on its own: not in a JSON
+ * answer, an error's message or field errors, a URL field, a relayed or replayed event, or the log.
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentProxyOptions } from 'agent-embed/server';
@@ -147,5 +147,80 @@ describe('spellings beyond a Sanctum token', () => {
     );
     const text = await (await proxy(call('GET', '/subscription-plans'))).text();
     expect(JSON.parse(text)).toMatchObject({ message: `${ordinary} [redacted]` });
+  });
+});
+
+/** Base64 of a text's UTF-8 bytes. */
+const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+const hex = (text: string) =>
+  [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/** Whether a run of base64 or hex in `text`, read from any offset, decodes to something holding the secret part. */
+function decodesToSecret(text: string): boolean {
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+    const standard = run.replace(/-/g, '+').replace(/_/g, '/');
+    for (let offset = 0; offset < 4; offset++) {
+      const body = standard.slice(offset);
+      const decoded = atob(body.slice(0, body.length - (body.length % 4)));
+      if (decoded.includes(secretPart)) return true;
+    }
+    for (let offset = 0; offset < 2; offset++) {
+      const pairs = run.slice(offset).match(/[0-9a-fA-F]{2}/g) ?? [];
+      if (
+        pairs
+          .map((pair) => String.fromCharCode(parseInt(pair, 16)))
+          .join('')
+          .includes(secretPart)
+      )
+        return true;
+    }
+  }
+  return false;
+}
+
+describe.each([
+  ['in base64', base64(sanctumToken)],
+  ['in base64 from the second byte of a group, as a `Basic` credential holds it', base64(`:${sanctumToken}`)],
+  ['in base64 from the third byte of a group', base64(`ab${sanctumToken}`)],
+  ['in URL-safe base64', base64(sanctumToken).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')],
+  ['in hex', hex(sanctumToken)],
+  ['in upper-case hex', hex(sanctumToken).toUpperCase()],
+  ['its secret part alone, in base64', base64(`x${secretPart}`)],
+])('the token %s', (_, spelled) => {
+  it('decodes to no secret in a JSON answer, a relayed and a replayed event, or the log', async () => {
+    const { proxy: answering } = setup(() =>
+      json({ success: false, message: `Rejected Basic ${spelled}`, data: null, errors: null }, 401),
+    );
+    const answered = await (await answering(call('GET', '/codehost/connections'))).text();
+    expect(decodesToSecret(answered)).toBe(false);
+    expect(answered).toContain('[redacted]');
+
+    const { proxy, stream, logs } = createStreamingProxy({
+      apiToken: sanctumToken,
+      onGeneration: () => {
+        throw new Error(`upstream said ${spelled}`);
+      },
+    });
+    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+    const relaying = createBodyReader(response.body).rest();
+    stream.event({ type: 'project_created', project_id: 'p-spelled' });
+    stream.event({ type: 'error', message: `auth header was ${spelled}`, project_id: 'p-spelled' });
+    stream.close();
+    const relayed = await relaying;
+    const replayed = await (await proxy(call('GET', '/projects/p-spelled/events'))).text();
+    for (const sent of [relayed, replayed]) {
+      expect(decodesToSecret(sent)).toBe(false);
+      expect(sent).toContain('[redacted]');
+    }
+    expect(decodesToSecret(JSON.stringify(logs))).toBe(false);
+  });
+});
+
+describe('base64 and hex that are not the token', () => {
+  it('are left as they are', async () => {
+    const ordinary = `sha256 ${hex('a commit of the app')} image ${base64('a picture of a bakery, not a secret')}`;
+    const { proxy } = setup(() => json({ success: true, message: ordinary, data: [], errors: null }));
+    const text = await (await proxy(call('GET', '/subscription-plans'))).text();
+    expect(JSON.parse(text)).toMatchObject({ message: ordinary });
   });
 });
