@@ -37,12 +37,30 @@ export interface UpstreamEvent {
   event: AgentEvent;
 }
 
+// Data past this length is parsed only if it opens few arrays and objects: an allow-listed event keeps none of them,
+// and megabytes of `[[],[],…]` would have the engine build millions (over ten times the data's size in memory) just
+// for them to be dropped.
+const nestingCheckedChars = 1024 * 1024;
+const maxOpenings = 65_536;
+
+/** Whether long data opens more arrays and objects than an event could need (strings' brackets count too). */
+function opensTooMany(data: string): boolean {
+  if (data.length <= nestingCheckedChars) return false;
+  let openings = 0;
+  for (const bracket of ['[', '{'])
+    for (let at = data.indexOf(bracket); at !== -1; at = data.indexOf(bracket, at + 1))
+      if (++openings > maxOpenings) return true;
+  return false;
+}
+
 /**
- * The event the browser gets for one upstream event's data, or undefined when the data is not a JSON object (dropped:
- * the browser would only have refused it). Strings pass through `clean` (the token redactor). An event of a type this
- * version does not know keeps only its type, so it is still counted.
+ * The event the browser gets for one upstream event's data, or undefined when the data is not a JSON object, or is
+ * over a megabyte and opens more than 65,536 arrays and objects (dropped: the browser would only have refused it, or
+ * the proxy would have dropped all but a few fields). Strings pass through `clean` (the token redactor). An event of a
+ * type this version does not know keeps only its type, so it is still counted.
  */
 export function relayedEvent(data: string, clean: (text: string) => string): UpstreamEvent | undefined {
+  if (opensTooMany(data)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(data);

@@ -93,6 +93,22 @@ describe('a deeply nested event', () => {
     expect(replay.map(({ id }) => id)).toEqual(['1', '2', '3']);
   });
 
+  it('an event of megabytes opening a million arrays is dropped unread; long text with few brackets is relayed', async () => {
+    const { stream, text } = await generate();
+    const arrays = `{"type":"tool_progress","message":"Filling memory","x":[${'[],'.repeat(1_000_000)}[]]}`;
+    const long = `{"type":"tool_progress","message":"${'[ok] ' + 'done, '.repeat(200_000)}"}`;
+    expect(arrays.length).toBeGreaterThan(1024 * 1024);
+    expect(long.length).toBeGreaterThan(1024 * 1024);
+    stream.event({ type: 'project_created', project_id: 'p-arrays', app_url: 'https://p.example' });
+    stream.write(`data: ${arrays}\n\n`);
+    stream.write(`data: ${long}\n\n`);
+    stream.event({ type: 'stream_end', project_id: 'p-arrays' });
+    stream.close();
+    const events = eventsOf(await text).map(({ data }) => JSON.parse(data) as { type: string; message?: string });
+    expect(events.map((event) => event.type)).toEqual(['project_created', 'tool_progress', 'stream_end']);
+    expect(events[1]?.message).toBe('[ok] ' + 'done, '.repeat(200_000));
+  });
+
   it('an event over the size limit fails the stream only after the events of the same upstream write', async () => {
     const { stream, text, store, logs } = await generate();
     stream.write(
