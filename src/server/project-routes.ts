@@ -70,9 +70,10 @@ export interface ProjectRoutesOptions {
 /** A woken follower still re-reads this often, in case a wake-up was lost (Redis reconnecting). */
 const rereadMs = 5_000;
 
-/** The replay's starting point: `Last-Event-ID`, else `?after=N`, else 0. */
+/** The replay's starting point: `Last-Event-ID`, else `?after=N`, else 0 (a blank one is no value). */
 function replayAfter(request: Request): number {
-  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after') ?? '0';
+  const raw =
+    request.headers.get('last-event-id')?.trim() || new URL(request.url).searchParams.get('after')?.trim() || '0';
   const after = Number(raw);
   return Number.isSafeInteger(after) && after >= 0 ? after : 0;
 }

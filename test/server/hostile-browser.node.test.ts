@@ -396,6 +396,22 @@ describe('events route: resume ids', () => {
     // The ids read as 0 (from the start), and the first generation's last id, did replay it: the check saw events.
     expect(servedEvents).toBeGreaterThan(0);
   });
+
+  it('reads a blank Last-Event-ID as none: `?after` still says where the replay starts', async () => {
+    const { proxy } = setup(() =>
+      sse(
+        { type: 'tool_progress', tool: 'write' },
+        { type: 'stream_end', project_id: 'p-alice', app_url: 'https://a.example' },
+      ),
+    );
+    await (await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Make it blue please' }))).text();
+    for (const blank of ['', '   ']) {
+      const response = await proxy(
+        call('GET', '/projects/p-alice/events?after=1', undefined, { 'last-event-id': blank }),
+      );
+      expect([...(await response.text()).matchAll(/^id: (\d+)$/gm)].map((match) => match[1])).toEqual(['2']);
+    }
+  });
 });
 
 describe('quota races', () => {
