@@ -119,7 +119,7 @@ export function recordGeneration(
   let projectId = recording.projectId;
   let generation: number | undefined;
   // The project the browser is told of: the path's for a follow-up, a generate's once its `project_created` is
-  // recorded as this user's, null once the upstream named another user's project (then no event names any).
+  // recorded as this user's (none before), null once the upstream named another user's project (then none at all).
   let decidedProject: string | null | undefined = recording.projectId;
   let recordingOn = true;
   // A terminal event ends the generation: the upstream is not waited on after it (it might hold the connection open).
@@ -308,9 +308,13 @@ export function recordGeneration(
     firstEventAt ??= recording.now();
     // Numbered before it is recorded: naming the project may move the next id (see `begin`).
     const event = { id: nextId++, data: value.data };
+    // Before a generate's project is decided, only a `project_created` with an id of the API's shape may name one (it
+    // is then checked as the user's); any other event names none.
     const named = (value.event as { project_id?: unknown }).project_id;
-    if (decidedProject !== undefined && typeof named === 'string' && named !== decidedProject)
-      event.data = namingProject(event.data, decidedProject);
+    const mayName =
+      decidedProject === undefined && value.event.type === 'project_created' && agentIdPattern.test(String(named));
+    if (typeof named === 'string' && named !== decidedProject && !mayName)
+      event.data = namingProject(event.data, decidedProject ?? null);
     const written = record(event, value.event);
     if (written !== undefined) void watch(written);
     ahead.push({ event, written });

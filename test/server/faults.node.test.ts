@@ -366,11 +366,17 @@ describe('misbehaving upstream answers', () => {
   it('relays gzip-encoded SSE decoded and without the upstream encoding', async () => {
     const { status, text } = await generateAgainst((exchange) => {
       exchange.response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
-      exchange.response.end(gzipSync('data: {"type":"stream_end","project_id":"p-gzip"}\n\n'));
+      exchange.response.end(
+        gzipSync(
+          'data: {"type":"project_created","project_id":"p-gzip"}\n\ndata: {"type":"stream_end","project_id":"p-gzip"}\n\n',
+        ),
+      );
     });
     expect(status).toBe(200);
     // Decoded, with the SSE id the proxy gives every relayed event.
-    expect(text).toMatch(/^id: \d+\ndata: \{"type":"stream_end","project_id":"p-gzip"\}\n\n$/);
+    expect(text).toMatch(
+      /^id: \d+\ndata: \{"type":"project_created","project_id":"p-gzip"\}\n\nid: \d+\ndata: \{"type":"stream_end","project_id":"p-gzip"\}\n\n$/,
+    );
   });
 
   it('relays a 5 MB event intact', async () => {

@@ -84,4 +84,27 @@ describe('a follow-up stream naming another project than the path’s', () => {
     expect(await store.getProjectOwner('p-new')).toBe('alice');
     expect(relayed).not.toContain('p-bob');
   });
+
+  it('a generate’s events name no project before its project_created is recorded as the user’s', async () => {
+    const stream = createScriptedStream();
+    const store = createMemoryProxyStore({ owners: { 'p-bob': 'bob' } });
+    const { proxy } = createScriptedProxy(() => stream.response(), {
+      basePath,
+      authorize: () => ({ externalUserId: 'alice' }),
+      appUrl: appOrigin,
+      timers: createManualTimers(),
+      heartbeatMs: 0,
+      store,
+    });
+    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+    const text = createBodyReader(response.body).rest();
+    stream.event({ type: 'file_created', path: 'src/App.tsx' });
+    stream.event({ type: 'stream_end', project_id: 'p-bob', app_url: 'https://p-bob.example/' });
+    stream.close();
+    const relayed = eventsOf(await text).map(({ data }) => JSON.parse(data) as unknown);
+    expect(relayed).toEqual([
+      { type: 'file_created', path: 'src/App.tsx' },
+      { type: 'stream_end', project_id: null, app_url: null },
+    ]);
+  });
 });
