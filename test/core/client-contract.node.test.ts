@@ -97,7 +97,10 @@ describe('the client and the route contract', () => {
     const client = createAgentClient({ transport });
     expect(await client.codehost.listConnections()).toEqual([{ id: 1 }]);
     expect(await client.plans.list()).toEqual([{ id: 'pro' }]);
-    expect(await client.projects.list()).toEqual([{ project_id: 'p1' }]);
+    // The proxy's own list is read field by field: what an entry lacks is null (or an empty time).
+    expect(await client.projects.list()).toEqual([
+      { project_id: 'p1', name: null, app_url: null, project_status: null, created_at: '', updated_at: '' },
+    ]);
     expect(await client.deployments.listConnections('vercel')).toEqual([]);
     expect(await client.codehost.link('p1', { external_user_id: 'ada', repo_owner: 'ada', repo_name: 'site' })).toEqual(
       { project_id: 'p1', codehost_login: '', repo_url: '', branch: '' },

@@ -113,7 +113,9 @@ function isEntry(value: unknown): value is ConversationEntry {
   return (
     typeof entry.id === 'string' &&
     typeof entry.prompt === 'string' &&
+    // A time a `Date` can hold (the conversation formats it).
     typeof entry.at === 'number' &&
+    Math.abs(entry.at) <= 8.64e15 &&
     (entry.kind === 'generate' || entry.kind === 'followUp')
   );
 }

@@ -1,4 +1,5 @@
 /** Keeps the last project of a store in Web Storage (sessionStorage by default) so a reload can resume it. */
+import { agentIdPattern } from '../wire/routes.js';
 import { AgentApiError, type AgentErrorCode, type AgentErrorKind } from '../wire/errors.js';
 import type { GenerationMode } from '../wire/resources.js';
 import {
@@ -84,7 +85,7 @@ export function createProjectPersistence(storage: AgentStorage | null, storageKe
     const record = value as Partial<SavedProject>;
     if (
       typeof record.projectId !== 'string' ||
-      record.projectId === '' ||
+      !agentIdPattern.test(record.projectId) ||
       typeof record.status !== 'string' ||
       !statuses.has(record.status)
     )

@@ -1,5 +1,5 @@
 /** The typed Agent API client: one method per endpoint of the spec. */
-import { errorFromThrown, streamInterruptedError, type AgentApiError } from './errors.js';
+import { AgentApiError, errorFromThrown, streamInterruptedError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import { applyGenerationAction } from './generation-machine.js';
 import {
@@ -9,8 +9,9 @@ import {
   type GenerationDraft,
   type GenerationOutcome,
 } from './generation-reducer.js';
-import type { Usage } from './proxy-resources.js';
+import type { ConversationTurn, ConversationTurnOutcome, ProjectSummary, Usage } from './proxy-resources.js';
 import {
+  agentIdPattern,
   fillPath,
   routeContract,
   type AgentPathOverrides,
@@ -188,6 +189,11 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const { transport } = options;
 
   function path<Name extends RouteName>(name: Name, params: RouteParams<Name>): string {
+    // A project id from an answer or a saved record goes into a path only if it can name one: `.` and `..` would
+    // take the request to another route once the URL is resolved.
+    const { projectId } = params as { projectId?: string };
+    if (projectId !== undefined && !agentIdPattern.test(projectId))
+      throw new AgentApiError('validation', 'That is not a project id.');
     return fillPath(options.paths?.[name] ?? routeContract[name].path, params);
   }
 
@@ -346,14 +352,68 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       list: (options) => send('listPlans', {}, { options }),
     },
     projects: {
-      list: (options) => send('listProjects', {}, { options }),
-      conversation: (projectId, options) => send('getConversation', { projectId }, { options }),
+      list: async (options) => projectsOf(await send('listProjects', {}, { options })),
+      conversation: async (projectId, options) => turnsOf(await send('getConversation', { projectId }, { options })),
       events: replayEvents,
     },
     usage: {
       get: async (options) => usageOf(await send('getUsage', {}, { options })),
     },
   };
+}
+
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const countOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * The proxy's project list, read defensively (a proxy other than the library's may answer anything): only entries with
+ * an id that can name a project, each field of its type or null.
+ */
+function projectsOf(items: readonly unknown[]): ProjectSummary[] {
+  return items.filter(isObject).flatMap((item) => {
+    const { project_id } = item;
+    if (typeof project_id !== 'string' || !agentIdPattern.test(project_id)) return [];
+    return [
+      {
+        project_id,
+        name: textOrNull(item.name),
+        app_url: textOrNull(item.app_url),
+        project_status: textOrNull(item.project_status),
+        created_at: textOrNull(item.created_at) ?? '',
+        updated_at: textOrNull(item.updated_at) ?? '',
+      },
+    ];
+  });
+}
+
+const turnStatuses: ReadonlySet<unknown> = new Set(['completed', 'credits_exhausted', 'failed', 'interrupted']);
+
+/** The proxy's conversation, read defensively: only turns with a prompt and a kind, each field of its type. */
+function turnsOf(items: readonly unknown[]): ConversationTurn[] {
+  return items.filter(isObject).flatMap((item): ConversationTurn[] => {
+    const { kind, prompt, mode, outcome } = item;
+    if ((kind !== 'generate' && kind !== 'followUp') || typeof prompt !== 'string') return [];
+    const message = isObject(outcome) ? textOrNull(outcome.message) : null;
+    return [
+      {
+        kind,
+        prompt,
+        mode: mode === 'build' || mode === 'design' ? mode : null,
+        at: textOrNull(item.at) ?? '',
+        outcome:
+          isObject(outcome) && turnStatuses.has(outcome.status)
+            ? {
+                status: outcome.status as ConversationTurnOutcome['status'],
+                files_created: countOf(outcome.files_created),
+                files_modified: countOf(outcome.files_modified),
+                steps: countOf(outcome.steps),
+                ...(message === null ? {} : { message }),
+              }
+            : null,
+      },
+    ];
+  });
 }
 
 /** The usage of a `GET {basePath}/usage` answer, read defensively (no quota unless the answer says one). */

@@ -9,6 +9,7 @@ import { fileCreatedPath, type AgentEvent } from './events.js';
 import { transitionRows, type GenerationStatus, type TransitionRow } from './generation-transitions.js';
 import { createFileList, type FileList } from './file-list.js';
 import { createRing, type Ring } from './ring.js';
+import { agentIdPattern } from './routes.js';
 
 export {
   generationStatuses,
@@ -141,7 +142,8 @@ function percentageOf(value: unknown): number | undefined {
 }
 
 function nameProject(draft: GenerationDraft, projectId: unknown, overwrite: boolean): boolean {
-  if (typeof projectId !== 'string' || projectId === '' || projectId === draft.projectId) return false;
+  // Only an id that can name a project in a path and key its records: `..` would change a request's route.
+  if (typeof projectId !== 'string' || !agentIdPattern.test(projectId) || projectId === draft.projectId) return false;
   if (!overwrite && draft.projectId !== undefined) return false;
   draft.projectId = projectId;
   return true;

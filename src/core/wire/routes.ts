@@ -65,8 +65,14 @@ export type RouteFamily = 'agent' | 'envelope' | 'proxy';
 /** Upstream routes that an upstream rate-limits together, so the proxy's budget counts them together. */
 export type BudgetFamily = 'agent' | 'deployments' | 'codehost' | 'plans';
 
-/** The ids allowed in a path (project, provider, external user): no slash, dot or control character. */
-export const agentIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * The ids allowed in a path (project, provider, external user): no slash, dot or control character, and not a name
+ * every plain object already has (`constructor`, `__proto__`, `toString`…): ids key the store's records, where such a
+ * name would read the object's own machinery instead of a project.
+ */
+export const agentIdPattern = new RegExp(
+  `^(?!(?:${Object.getOwnPropertyNames(Object.prototype).join('|')})$)[A-Za-z0-9_-]{1,128}$`,
+);
 
 /** The spec's minimum prompt length of generate and follow-up, in characters (code points). */
 export const minimumPromptLength = 10;

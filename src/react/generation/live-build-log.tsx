@@ -1,5 +1,6 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
+import { ownLabel } from '../shared/own-label.js';
 import { forwardRef, useMemo, useRef } from 'react';
 import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';
@@ -77,7 +78,7 @@ function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: 
 
 /** A tool id as words: `write_files` → "Write files"; known tools get their own label. */
 export function toolWords(tool: string, names: Record<string, string>): string {
-  const known = names[tool];
+  const known = ownLabel(names, tool);
   if (known !== undefined) return known;
   const words = tool
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -3,6 +3,7 @@
  * Connects the end user's code host: starts the install flow, sends the user to the installation page
  * (http/https addresses only), and shows the connected account when they come back.
  */
+import { ownLabel } from '../shared/own-label.js';
 import { forwardRef, useEffect, useId, useRef, useState } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -231,7 +232,7 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
                 <span className="ae-visually-hidden">{text.installationLabel}: </span>
                 {installation === undefined
                   ? text.installationUnknown
-                  : (text.installationStatuses[installation] ?? installation)}
+                  : (ownLabel(text.installationStatuses, installation) ?? installation)}
               </span>
               <span className="ae-hint">
                 {text.connectedLabel} <Time value={details.connected_at} />

@@ -4,6 +4,7 @@
  * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
  * after a refusal), never held in React state.
  */
+import { ownLabel } from '../shared/own-label.js';
 import { forwardRef, useId } from 'react';
 import { safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -79,7 +80,7 @@ function viewState(
 }
 
 function statusName(status: string, names: Record<string, string>): string {
-  return names[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
+  return ownLabel(names, status) ?? status.charAt(0).toUpperCase() + status.slice(1);
 }
 
 /** A deploy button with the provider connection it needs. */

@@ -1,4 +1,5 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
+import { ownLabel } from './own-label.js';
 import type { AgentApiError, AgentErrorKind, QuotaDetails } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { plural } from '../../locales/plural.js';
@@ -134,7 +135,7 @@ export function errorCopy(
   // A missing connection reads best in the words of the component that needs it.
   const forContext =
     code === 'connection_not_found' && context !== undefined ? labels.connectionMissing[context] : undefined;
-  const forCode = forContext ?? labels.codes[code];
+  const forCode = forContext ?? ownLabel(labels.codes, code);
   if (forCode !== undefined) return forCode;
   switch (error.kind) {
     case 'not_found':
@@ -145,6 +146,6 @@ export function errorCopy(
       if (secondsLeft === undefined) return labels.kinds.rate_limited;
       return secondsLeft > 0 ? labels.rateLimitedFor(secondsLeft) : labels.rateLimitOver;
     default:
-      return labels.kinds[error.kind];
+      return ownLabel(labels.kinds, error.kind) ?? labels.kinds.upstream;
   }
 }
