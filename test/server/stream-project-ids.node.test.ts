@@ -26,82 +26,67 @@ const call = (method: string, path: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
+/** Alice's proxy over a stream the test writes (the status answer names p-alice), with these owners. */
+function aliceProxy(owners: Record<string, string>) {
+  const stream = createScriptedStream();
+  const store = createMemoryProxyStore({ owners });
+  const { proxy } = createScriptedProxy(
+    (upstreamCall) =>
+      upstreamCall.method === 'POST' ? stream.response() : json({ status: true, project_id: 'p-alice' }),
+    {
+      basePath,
+      authorize: () => ({ externalUserId: 'alice' }),
+      appUrl: appOrigin,
+      timers: createManualTimers(),
+      heartbeatMs: 0,
+      store,
+    },
+  );
+  /** Posts to `path`, writes `events` upstream and ends it: the events the browser got, as objects. */
+  const relay = async (path: string, events: object[]) => {
+    const response = await proxy(call('POST', path, { prompt: 'A recipe box with tags please' }));
+    expect(response.status).toBe(200);
+    const text = createBodyReader(response.body).rest();
+    for (const event of events) stream.event(event);
+    stream.close();
+    return eventsOf(await text).map(({ data }) => JSON.parse(data) as unknown);
+  };
+  return { proxy, store, relay };
+}
+
+const bobEnd = { type: 'stream_end', project_id: 'p-bob', app_url: 'https://p-bob.example/' };
+
 describe('a follow-up stream naming another project than the path’s', () => {
   it.each([
     ['project_created', { type: 'project_created', project_id: 'p-bob', app_url: 'https://p-bob.example/' }],
-    ['stream_end', { type: 'stream_end', project_id: 'p-bob', app_url: 'https://p-bob.example/' }],
+    ['stream_end', bobEnd],
   ])('does not reach Alice’s browser with the other project’s id (%s)', async (_, event) => {
-    const stream = createScriptedStream();
-    const store = createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } });
-    const { proxy } = createScriptedProxy(
-      (upstreamCall) =>
-        upstreamCall.method === 'POST' ? stream.response() : json({ status: true, project_id: 'p-alice' }),
-      {
-        basePath,
-        authorize: () => ({ externalUserId: 'alice' }),
-        appUrl: appOrigin,
-        timers: createManualTimers(),
-        heartbeatMs: 0,
-        store,
-      },
+    const { proxy, relay } = aliceProxy({ 'p-alice': 'alice', 'p-bob': 'bob' });
+    const relayed = await relay('/agent/generate/p-alice', [{ type: 'file_created', path: 'src/Dark.tsx' }, event]);
+    const replayed = eventsOf(await (await proxy(call('GET', '/projects/p-alice/events?after=0'))).text()).map(
+      ({ data }) => JSON.parse(data) as unknown,
     );
-    const response = await proxy(call('POST', '/agent/generate/p-alice', { prompt: 'Add a dark mode toggle please' }));
-    expect(response.status).toBe(200);
-    const text = createBodyReader(response.body).rest();
-    stream.event({ type: 'file_created', path: 'src/Dark.tsx' });
-    stream.event(event);
-    stream.close();
-    const relayed = eventsOf(await text);
-    const replayed = eventsOf(await (await proxy(call('GET', '/projects/p-alice/events?after=0'))).text());
-    // Alice's build was relayed (the file), but nothing in it names Bob's project as the project of her build.
-    expect(relayed.map(({ data }) => data).join('\n')).toContain('src/Dark.tsx');
-    for (const events of [relayed, replayed]) {
-      const text = events.map(({ data }) => data).join('\n');
-      expect(text).not.toContain('p-bob');
-      expect(JSON.parse(events.at(-1)?.data ?? '{}')).toEqual({ ...event, project_id: 'p-alice', app_url: null });
-    }
+    // Alice's build is relayed (the file), but nothing in it names Bob's project as the project of her build.
+    for (const events of [relayed, replayed])
+      expect(events).toEqual([
+        { type: 'file_created', path: 'src/Dark.tsx' },
+        { ...event, project_id: 'p-alice', app_url: null },
+      ]);
   });
 
   it('a generate’s later events naming another project than the one recorded from its project_created', async () => {
-    const stream = createScriptedStream();
-    const store = createMemoryProxyStore({ owners: { 'p-bob': 'bob' } });
-    const { proxy } = createScriptedProxy(() => stream.response(), {
-      basePath,
-      authorize: () => ({ externalUserId: 'alice' }),
-      appUrl: appOrigin,
-      timers: createManualTimers(),
-      heartbeatMs: 0,
-      store,
-    });
-    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
-    const text = createBodyReader(response.body).rest();
-    stream.event({ type: 'project_created', project_id: 'p-new' });
-    stream.event({ type: 'stream_end', project_id: 'p-bob', app_url: 'https://p-bob.example/' });
-    stream.close();
-    const relayed = eventsOf(await text)
-      .map(({ data }) => data)
-      .join('\n');
+    const { store, relay } = aliceProxy({ 'p-bob': 'bob' });
+    const relayed = await relay('/agent/generate', [{ type: 'project_created', project_id: 'p-new' }, bobEnd]);
     expect(await store.getProjectOwner('p-new')).toBe('alice');
-    expect(relayed).not.toContain('p-bob');
+    expect(relayed).toEqual([
+      { type: 'project_created', project_id: 'p-new' },
+      { type: 'stream_end', project_id: 'p-new', app_url: null },
+    ]);
   });
 
   it('a generate’s events name no project before its project_created is recorded as the user’s', async () => {
-    const stream = createScriptedStream();
-    const store = createMemoryProxyStore({ owners: { 'p-bob': 'bob' } });
-    const { proxy } = createScriptedProxy(() => stream.response(), {
-      basePath,
-      authorize: () => ({ externalUserId: 'alice' }),
-      appUrl: appOrigin,
-      timers: createManualTimers(),
-      heartbeatMs: 0,
-      store,
-    });
-    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
-    const text = createBodyReader(response.body).rest();
-    stream.event({ type: 'file_created', path: 'src/App.tsx' });
-    stream.event({ type: 'stream_end', project_id: 'p-bob', app_url: 'https://p-bob.example/' });
-    stream.close();
-    const relayed = eventsOf(await text).map(({ data }) => JSON.parse(data) as unknown);
+    const { relay } = aliceProxy({ 'p-bob': 'bob' });
+    const relayed = await relay('/agent/generate', [{ type: 'file_created', path: 'src/App.tsx' }, bobEnd]);
     expect(relayed).toEqual([
       { type: 'file_created', path: 'src/App.tsx' },
       { type: 'stream_end', project_id: null, app_url: null },

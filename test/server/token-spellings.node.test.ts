@@ -58,6 +58,26 @@ function setup(answer: (call: UpstreamCall) => Response, options: Partial<AgentP
   });
 }
 
+/**
+ * A generate of p-spelled whose upstream sends `events` (and whose `onGeneration` throws with `spelled` in its message):
+ * the browser's stream, the events route's replay of it, and the log.
+ */
+async function relayAndReplay(spelled: string, events: object[]) {
+  const { proxy, stream, logs } = createStreamingProxy({
+    apiToken: sanctumToken,
+    onGeneration: () => {
+      throw new Error(`upstream said ${spelled}`);
+    },
+  });
+  const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
+  const relaying = createBodyReader(response.body).rest();
+  for (const event of events) stream.event(event);
+  stream.close();
+  const relayed = await relaying;
+  const replayed = await (await proxy(call('GET', '/projects/p-spelled/events'))).text();
+  return { relayed, replayed, logs };
+}
+
 describe.each(spellings)('the token %s', (_, spelled) => {
   it('is redacted in a JSON answer’s message and in its URL field', async () => {
     const { proxy } = setup(() =>
@@ -96,20 +116,11 @@ describe.each(spellings)('the token %s', (_, spelled) => {
   });
 
   it('is redacted in a relayed and a replayed event, and in the log', async () => {
-    const { proxy, stream, logs } = createStreamingProxy({
-      apiToken: sanctumToken,
-      onGeneration: () => {
-        throw new Error(`upstream said ${spelled}`);
-      },
-    });
-    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
-    const relaying = createBodyReader(response.body).rest();
-    stream.event({ type: 'project_created', project_id: 'p-spelled', app_url: `https://p.example/?t=${spelled}` });
-    stream.event({ type: 'tool_progress', message: `Bearer ${spelled}` });
-    stream.event({ type: 'stream_end', project_id: 'p-spelled' });
-    stream.close();
-    const relayed = await relaying;
-    const replayed = await (await proxy(call('GET', '/projects/p-spelled/events'))).text();
+    const { relayed, replayed, logs } = await relayAndReplay(spelled, [
+      { type: 'project_created', project_id: 'p-spelled', app_url: `https://p.example/?t=${spelled}` },
+      { type: 'tool_progress', message: `Bearer ${spelled}` },
+      { type: 'stream_end', project_id: 'p-spelled' },
+    ]);
 
     for (const sent of [relayed, replayed]) {
       expect(sent).not.toContain(spelled);
@@ -195,19 +206,10 @@ describe.each([
     expect(decodesToSecret(answered)).toBe(false);
     expect(answered).toContain('[redacted]');
 
-    const { proxy, stream, logs } = createStreamingProxy({
-      apiToken: sanctumToken,
-      onGeneration: () => {
-        throw new Error(`upstream said ${spelled}`);
-      },
-    });
-    const response = await proxy(call('POST', '/agent/generate', { prompt: 'A recipe box with tags please' }));
-    const relaying = createBodyReader(response.body).rest();
-    stream.event({ type: 'project_created', project_id: 'p-spelled' });
-    stream.event({ type: 'error', message: `auth header was ${spelled}`, project_id: 'p-spelled' });
-    stream.close();
-    const relayed = await relaying;
-    const replayed = await (await proxy(call('GET', '/projects/p-spelled/events'))).text();
+    const { relayed, replayed, logs } = await relayAndReplay(spelled, [
+      { type: 'project_created', project_id: 'p-spelled' },
+      { type: 'error', message: `auth header was ${spelled}`, project_id: 'p-spelled' },
+    ]);
     for (const sent of [relayed, replayed]) {
       expect(decodesToSecret(sent)).toBe(false);
       expect(sent).toContain('[redacted]');
