@@ -71,6 +71,15 @@ describe('the events route while a follow-up is on its way to the upstream', () 
   it.each([
     ['refuses the change (no credits)', () => json({ status: false, message: 'Insufficient credits' }, 402)],
     ['fails', () => json({ status: false, message: 'Internal error' }, 500)],
+    ['answers 200 with JSON, not a stream', () => json({ status: true, project_id: 'p-alice', extra: 'x' })],
+    [
+      'answers an event stream under another content type, with odd headers',
+      () =>
+        new Response('data: {"type":"stream_end","project_id":"p-alice"}\n\n', {
+          headers: { 'content-type': 'text/html', 'set-cookie': 'a=1', location: 'https://evil.example' },
+        }),
+    ],
+    ['redirects', () => new Response(null, { status: 307, headers: { location: 'https://evil.example/x' } })],
   ])('lets go of the project when the upstream %s: the ended build is the latest again', async (_, refusal) => {
     const proxied = createRelayingProxy();
     await recordEndedBuild(proxied);
@@ -85,6 +94,50 @@ describe('the events route while a follow-up is on its way to the upstream', () 
     expect(replay.status).toBe(200);
     expect(await replay.text()).toContain('src/Old.tsx');
     expect(await proxied.status()).toBe('ready');
+  });
+
+  it('lets no other user touch the hold, nor a follow-up with another identity take one', async () => {
+    const proxied = createRelayingProxy({
+      authorize: (request) => ({ externalUserId: request.headers.get('x-user') ?? 'alice' }),
+    });
+    await recordEndedBuild(proxied);
+    const asBob = (method: string, path: string, body?: unknown) =>
+      proxied.proxy(
+        new Request(`${appOrigin}${basePath}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-user': 'bob' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+    // Alice's follow-up naming Bob in its body is refused before anything is held or sent.
+    const forged = await proxied.proxy(
+      new Request(`${appOrigin}${basePath}/agent/generate/p-alice`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'Add a dark mode toggle please', external_user_id: 'bob' }),
+      }),
+    );
+    expect(forged.status).toBe(403);
+    expect((await eventsOf(proxied)).status).toBe(200);
+
+    const open = proxied.gatePost();
+    const followUp = proxied.post('/agent/generate/p-alice');
+    await proxied.untilPosted(2);
+    // Bob reaches nothing of Alice's project while it is held, and sends nothing upstream.
+    for (const [method, path] of [
+      ['GET', '/projects/p-alice/events'],
+      ['GET', '/agent/project/p-alice'],
+      ['POST', '/agent/generate/p-alice'],
+    ] as const) {
+      const response = await asBob(method, path, method === 'POST' ? { prompt: 'Make it red please' } : undefined);
+      expect(response.status, path).toBe(404);
+    }
+    expect(proxied.upstream.calls.filter((call) => call.method === 'POST')).toHaveLength(2);
+    // Alice's hold is still on.
+    expect((await eventsOf(proxied)).status).toBe(204);
+    open(json({ status: false, message: 'Insufficient credits' }, 402));
+    await followUp;
+    expect((await eventsOf(proxied)).status).toBe(200);
   });
 
   it('holds the project after the browser left, until the upstream answers (the change may start anyway)', async () => {
