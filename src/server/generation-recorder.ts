@@ -184,10 +184,8 @@ export function recordGeneration(
     if (isTerminalEvent(event)) terminated = true;
     // The time only stamps tool steps, which the recording does not keep.
     const applied = reduceGenerationEvent(draft, event, 0);
-    const named = draft.projectId;
-    return applied === 'project' && projectId === undefined && named !== undefined && agentIdPattern.test(named)
-      ? named
-      : undefined;
+    // The fold names a project only with an id of the API's shape (`agentIdPattern`).
+    return applied === 'project' && projectId === undefined ? draft.projectId : undefined;
   };
   /** Runs a store write; what to wait for, which never rejects (a failure stops recording); nothing once stopped. */
   const write = (call: () => Promise<void>): Promise<void> | undefined => {
