@@ -120,6 +120,7 @@ export type {
   StartCodehostConnectResult,
   SubscriptionPlan,
 } from './wire/resources.js';
+export { repositoryPaging } from './wire/resources.js';
 export { createAgentStore, defaultStorageKey } from './store/agent-store.js';
 export { observeLifecycle } from './store/lifecycle.js';
 export type { AgentLifecycleEvent, LifecycleOptions } from './store/lifecycle.js';
@@ -203,7 +204,6 @@ export {
   idleResource,
   plansInDisplayOrder,
   repositoryKeyPrefix,
-  repositoryPaging,
   resourceSpecs,
   selectResource,
 } from './store/resources.js';

@@ -79,7 +79,7 @@ describe('the client and the route contract', () => {
   it('reads a listing bare, under a usual key or not at all, and an empty success as what is known', async () => {
     const answers: Record<string, unknown> = {
       '/codehost/connections': [{ id: 1 }],
-      '/subscription-plans': { success: true, data: { plans: [{ id: 'pro' }] } },
+      '/subscription-plans': { success: true, data: { plans: [{ id: 'pro', name: 'Pro' }, { id: 'nameless' }] } },
       '/projects': { status: true, projects: [{ project_id: 'p1' }] },
       '/deployments/vercel/connections': { success: true, data: { unexpected: true } },
       '/codehost/project/p1/link': '',
@@ -96,7 +96,8 @@ describe('the client and the route contract', () => {
     };
     const client = createAgentClient({ transport });
     expect(await client.codehost.listConnections()).toEqual([{ id: 1 }]);
-    expect(await client.plans.list()).toEqual([{ id: 'pro' }]);
+    // A plan without a name to show is not listed.
+    expect(await client.plans.list()).toEqual([{ id: 'pro', name: 'Pro' }]);
     // The proxy's own list is read field by field: what an entry lacks is null (or an empty time).
     expect(await client.projects.list()).toEqual([
       { project_id: 'p1', name: null, app_url: null, project_status: null, created_at: '', updated_at: '' },
@@ -113,7 +114,7 @@ describe('the client and the route contract', () => {
     });
     expect(await client.codehost.listRepositories('ada', { page: 2, per_page: 5 })).toEqual({
       items: [],
-      meta: { total_count: 0 },
+      meta: { total_count: 0, page: 2, per_page: 5 },
     });
     expect(sent.at(-1)).toMatchObject({ method: 'GET', query: { page: 2, per_page: 5 } });
   });

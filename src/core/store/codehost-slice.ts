@@ -57,8 +57,9 @@ export function codehostConnectionStatus(resource: Resource<CodehostConnection |
   if (connection === null) return 'missing';
   if (connection === undefined) return resource.status === 'success' ? 'missing' : resource.status;
   if (isPast(connection.expires_at, resource.updatedAt ?? 0)) return 'expired';
-  const installation = connection.installation_status;
-  if (connection.user_authorized === false || (installation !== undefined && installation !== 'active'))
+  // A status in any casing; none (absent, null, blank) is not news of an inactive installation.
+  const installation = typeof connection.installation_status === 'string' ? connection.installation_status.trim() : '';
+  if (connection.user_authorized === false || (installation !== '' && installation.toLowerCase() !== 'active'))
     return 'inactive';
   return 'connected';
 }
@@ -86,7 +87,8 @@ export function selectRepositoryPages(
     .flat()
     .filter((repository) => !seen.has(repository.id) && seen.add(repository.id));
   const totalCount = newest.meta?.total_count;
-  return { pages, loaded, totalCount: typeof totalCount === 'number' ? totalCount : null };
+  // A count below what is listed is wrong by what is listed.
+  return { pages, loaded, totalCount: typeof totalCount === 'number' ? Math.max(totalCount, loaded.length) : null };
 }
 
 /** A "connection not found" from any code-host call is news about the connection itself: it is `null` now. */

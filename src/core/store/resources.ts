@@ -6,7 +6,13 @@
 import type { AgentClient } from '../wire/client.js';
 import type { AgentApiError } from '../wire/errors.js';
 import type { ConversationTurn, ProjectSummary, Usage } from '../wire/proxy-resources.js';
-import type { CodehostConnection, DeploymentConnection, RepositoryList, SubscriptionPlan } from '../wire/resources.js';
+import {
+  repositoryPaging,
+  type CodehostConnection,
+  type DeploymentConnection,
+  type RepositoryList,
+  type SubscriptionPlan,
+} from '../wire/resources.js';
 import { withProxyTurns, type ConversationSlice } from './conversation-slice.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
 import type { GenerationState } from './generation.js';
@@ -66,9 +72,6 @@ export function plansInDisplayOrder(plans: readonly SubscriptionPlan[]): Subscri
     .sort((a, b) => (a.plan.sort_order as number) - (b.plan.sort_order as number) || a.index - b.index)
     .map(({ plan }) => plan);
 }
-
-/** The API's repository page size bounds and the default the library asks for. */
-export const repositoryPaging = { minPerPage: 1, maxPerPage: 100, defaultPerPage: 30 } as const;
 
 /** A page size within the API's bounds (1 to 100), from any number. */
 export function clampPerPage(value: number | undefined): number {
@@ -168,11 +171,8 @@ export const resourceSpecs = {
     const perPage = clampPerPage(query.perPage);
     return {
       key: `${repositoryKeyPrefix(externalUserId, perPage)}${page}`,
-      fetch: async (client, signal) => {
-        const list = await client.codehost.listRepositories(externalUserId, { page, per_page: perPage }, { signal });
-        // The page's items are read tolerantly: an answer without a list is an empty page.
-        return { ...list, items: Array.isArray(list?.items) ? list.items : [] };
-      },
+      fetch: (client, signal) =>
+        client.codehost.listRepositories(externalUserId, { page, per_page: perPage }, { signal }),
     };
   },
   codehostConnections: {

@@ -9,7 +9,7 @@ import {
   type GenerationDraft,
   type GenerationOutcome,
 } from './generation-reducer.js';
-import { projectsOf, turnsOf, usageOf } from './proxy-answers.js';
+import { plansOf, projectsOf, repositoryPageOf, turnsOf, usageOf } from './proxy-answers.js';
 import type { Usage } from './proxy-resources.js';
 import {
   agentIdPattern,
@@ -23,15 +23,16 @@ import {
   type RouteName,
   type RouteParams,
 } from './routes.js';
-import type {
-  ConnectDeploymentInput,
-  DeployInput,
-  FollowUpInput,
-  GenerateInput,
-  LinkRepositoryInput,
-  PushInput,
-  RepositoryListQuery,
-  StartCodehostConnectInput,
+import {
+  repositoryPaging,
+  type ConnectDeploymentInput,
+  type DeployInput,
+  type FollowUpInput,
+  type GenerateInput,
+  type LinkRepositoryInput,
+  type PushInput,
+  type RepositoryListQuery,
+  type StartCodehostConnectInput,
 } from './resources.js';
 import type { AgentTransport, TransportRequest } from './transport.js';
 
@@ -326,11 +327,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       startConnect: (body, options) => send('startCodehostConnect', {}, { body, options }),
       getConnection: (externalUserId, options) => send('getCodehostConnection', { externalUserId }, { options }),
       listConnections: (options) => send('listCodehostConnections', {}, { options }),
-      listRepositories: (externalUserId, query = {}, options) =>
-        send(
-          'listRepositories',
-          { externalUserId },
-          { query: { page: query.page, per_page: query.per_page }, options },
+      listRepositories: async (externalUserId, query = {}, options) =>
+        repositoryPageOf(
+          await send(
+            'listRepositories',
+            { externalUserId },
+            { query: { page: query.page, per_page: query.per_page }, options },
+          ),
+          { page: query.page ?? 1, perPage: query.per_page ?? repositoryPaging.maxPerPage },
         ),
       link: (projectId, body, options) =>
         send(
@@ -350,7 +354,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         ),
     },
     plans: {
-      list: (options) => send('listPlans', {}, { options }),
+      list: async (options) => plansOf(await send('listPlans', {}, { options })),
     },
     projects: {
       list: async (options) => projectsOf(await send('listProjects', {}, { options })),

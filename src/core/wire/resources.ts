@@ -109,6 +109,9 @@ export interface Repository {
   permissions: string | Record<string, boolean>;
 }
 
+/** The API's repository page size bounds and the default the library asks for. */
+export const repositoryPaging = { minPerPage: 1, maxPerPage: 100, defaultPerPage: 30 } as const;
+
 /** Paging of a repository listing. */
 export interface RepositoryListQuery {
   page?: number;
