@@ -16,6 +16,7 @@ export const integrations: Pick<
     signedOut: 'Melden Sie sich an, um Ihre App zu veröffentlichen.',
     loading: (provider) => `Ihre Verbindung zu ${provider} wird geprüft …`,
     connectedAs: (account) => `Verbunden als ${account}`,
+    connected: 'Verbunden',
     notConnected: (provider) => `Noch nicht mit ${provider} verbunden.`,
     expired: (provider) =>
       `Ihre Verbindung zu ${provider} ist abgelaufen. Verbinden Sie sich erneut, um zu veröffentlichen.`,
@@ -65,6 +66,7 @@ export const integrations: Pick<
     popupOpened:
       'Schließen Sie die Installation im geöffneten Fenster ab. Diese Seite aktualisiert sich, wenn Sie zurückkommen.',
     connectedAs: (login) => `Verbunden als ${login}`,
+    connected: 'Verbunden',
     expired: 'Ihre GitHub-Verbindung ist abgelaufen. Verbinden Sie sich erneut, um Ihren Code weiter zu speichern.',
     inactive: 'Die GitHub-App ist für dieses Konto nicht aktiv. Installieren Sie sie erneut, um fortzufahren.',
     loginLabel: 'Konto',

@@ -16,6 +16,7 @@ export const integrations: Pick<
     signedOut: 'Connectez-vous pour déployer votre application.',
     loading: (provider) => `Vérification de votre connexion à ${provider}…`,
     connectedAs: (account) => `Connecté en tant que ${account}`,
+    connected: 'Connecté',
     notConnected: (provider) => `Pas encore connecté à ${provider}.`,
     expired: (provider) => `Votre connexion à ${provider} a expiré. Reconnectez-vous pour déployer.`,
     unknownProviderHint: 'Le déploiement vers ce fournisseur n’est pas disponible.',
@@ -64,6 +65,7 @@ export const integrations: Pick<
     popupOpened:
       'Terminez l’installation dans la fenêtre qui s’est ouverte. Cette page se mettra à jour à votre retour.',
     connectedAs: (login) => `Connecté en tant que ${login}`,
+    connected: 'Connecté',
     expired: 'Votre connexion GitHub a expiré. Reconnectez-vous pour continuer à enregistrer votre code.',
     inactive: 'L’app GitHub n’est pas active pour ce compte. Installez-la de nouveau pour continuer.',
     loginLabel: 'Compte',

@@ -1,6 +1,6 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
-import { ownLabel } from '../shared/own-label.js';
+import { ownLabel } from '../shared/outside-values.js';
 import { forwardRef, useMemo, useRef } from 'react';
 import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
 import type { LiveBuildLogLabels } from './live-build-log.labels.js';

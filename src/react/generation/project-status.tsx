@@ -53,8 +53,8 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
         <p className="ae-muted">{text.noProject}</p>
       ) : (
         <dl className="ae-details">
-          {/* Polling stopped on an error (a project that is gone, a refused token): no name is on its way. */}
-          {(view.name !== undefined || snapshot?.status !== 'error') && (
+          {/* No name is on its way once the project answered without one, or polling stopped on an error. */}
+          {(view.name !== undefined || (snapshot?.project === undefined && snapshot?.status !== 'error')) && (
             <div>
               <dt>{text.nameLabel}</dt>
               <dd>{view.name ?? <span className="ae-muted">{text.loading}</span>}</dd>

@@ -12,15 +12,17 @@ export interface CodehostConnectLabels {
   redirecting: string;
   popupOpened: string;
   connectedAs: (login: string) => string;
+  /** Said instead of `connectedAs` when the answer names no login. */
+  connected: string;
   expired: string;
   inactive: string;
   loginLabel: string;
   installationLabel: string;
   connectedLabel: string;
   updatedLabel: string;
-  /** Display names of installation statuses; unknown ones are shown as sent. */
+  /** Display names of installation statuses; any other status is shown as `installationUnknown`. */
   installationStatuses: Record<string, string>;
-  /** Shown when the detailed view has no installation status. */
+  /** Shown when the detailed view has no installation status, or one without a display name. */
   installationUnknown: string;
   errorTitle: string;
   /** The connection could not be checked. */
@@ -41,6 +43,7 @@ export const defaultCodehostConnectLabels: CodehostConnectLabels = {
   redirecting: 'Taking you to the installation page…',
   popupOpened: 'Finish the installation in the window that opened. This page updates when you come back.',
   connectedAs: (login) => `Connected as ${login}`,
+  connected: 'Connected',
   expired: 'Your GitHub connection has expired. Connect again to keep saving your code.',
   inactive: 'The GitHub app is not active for this account. Install it again to continue.',
   loginLabel: 'Account',

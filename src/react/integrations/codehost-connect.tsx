@@ -3,7 +3,7 @@
  * Connects the end user's code host: starts the install flow, sends the user to the installation page
  * (http/https addresses only), and shows the connected account when they come back.
  */
-import { ownLabel } from '../shared/own-label.js';
+import { statusKey, statusLabel, textOf } from '../shared/outside-values.js';
 import { forwardRef, useEffect, useId, useRef, useState } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -81,10 +81,10 @@ function viewState(
 }
 
 function Time({ value }: { value: string | null | undefined }) {
-  if (value === null || value === undefined || value === '') return <>—</>;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? (
-    <>{value}</>
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  // No time in the answer, or one that is not a date: a dash, never the raw text.
+  return typeof value !== 'string' || Number.isNaN(time) ? (
+    <>—</>
   ) : (
     <time dateTime={value}>
       <FormattedText>{(f) => f.dateTime(time)}</FormattedText>
@@ -194,6 +194,9 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
 
   const busy = state === 'starting' || state === 'redirecting';
   const installation = details?.installation_status;
+  // A status the labels do not know reads as unknown: the API's raw word would be English in every language.
+  const installationName = statusLabel(text.installationStatuses, installation);
+  const login = textOf(details?.codehost_login);
   const startError = start.error;
 
   return (
@@ -226,13 +229,14 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
         <div className="ae-connection">
           {state === 'connected' && <Icon name="check" className="ae-success-icon" />}
           <span className="ae-connection-text">
-            <span className="ae-truncate">{text.connectedAs(details.codehost_login)}</span>
+            <span className="ae-truncate">{login === '' ? text.connected : text.connectedAs(login)}</span>
             <span className="ae-meta">
-              <span className="ae-badge" data-status={installation ?? 'unknown'}>
+              <span
+                className="ae-badge"
+                data-status={installationName === undefined ? 'unknown' : statusKey(installation)}
+              >
                 <span className="ae-visually-hidden">{text.installationLabel}: </span>
-                {installation === undefined
-                  ? text.installationUnknown
-                  : (ownLabel(text.installationStatuses, installation) ?? installation)}
+                {installationName ?? text.installationUnknown}
               </span>
               <span className="ae-hint">
                 {text.connectedLabel} <Time value={details.connected_at} />

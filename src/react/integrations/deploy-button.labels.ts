@@ -6,6 +6,8 @@ export interface DeployButtonLabels {
   signedOut: string;
   loading: (provider: string) => string;
   connectedAs: (account: string) => string;
+  /** Said instead of `connectedAs` when the answer names no account. */
+  connected: string;
   notConnected: (provider: string) => string;
   expired: (provider: string) => string;
   /** Shown under the spec's "provider not found" message. */
@@ -21,7 +23,7 @@ export interface DeployButtonLabels {
   redeploy: string;
   deploying: (provider: string) => string;
   deployed: string;
-  /** Display names of deployment statuses; others are shown capitalised. */
+  /** Display names of deployment statuses; a status without one shows no badge. */
   deploymentStatuses: Record<string, string>;
   /** The reason beside a connect button when no app exists yet. */
   connectFirst: (provider: string) => string;
@@ -49,6 +51,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   signedOut: 'Sign in to deploy your app.',
   loading: (provider) => `Checking your ${provider} connection…`,
   connectedAs: (account) => `Connected as ${account}`,
+  connected: 'Connected',
   notConnected: (provider) => `Not connected to ${provider} yet.`,
   expired: (provider) => `Your ${provider} connection has expired. Connect again to deploy.`,
   unknownProviderHint: 'Deploying to this provider is not available.',

@@ -4,7 +4,7 @@
  * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
  * after a refusal), never held in React state.
  */
-import { ownLabel } from '../shared/own-label.js';
+import { statusLabel, textOf } from '../shared/outside-values.js';
 import { forwardRef, useId } from 'react';
 import { safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -79,10 +79,6 @@ function viewState(
   }
 }
 
-function statusName(status: string, names: Record<string, string>): string {
-  return ownLabel(names, status) ?? status.charAt(0).toUpperCase() + status.slice(1);
-}
-
 /** A deploy button with the provider connection it needs. */
 export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function DeployButton(props, ref) {
   const {
@@ -121,6 +117,8 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
     connectionStatus !== 'idle';
   const deployed = deployment.status === 'success';
   const site = deployment.data;
+  // Only a status the labels know is shown: an unknown one would be the API's raw word, in English.
+  const statusName = statusLabel(text.deploymentStatuses, site?.status);
   const deploymentUrl = safeHttpUrl(site?.url);
 
   function startDeploy() {
@@ -189,9 +187,9 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
             <p className="ae-outcome-title">
               <Icon name="check" />
               <span>{text.deployed}</span>
-              {typeof site.status === 'string' && (
-                <span className="ae-badge" data-status={site.status}>
-                  {statusName(site.status, text.deploymentStatuses)}
+              {statusName !== undefined && (
+                <span className="ae-badge" data-status={site?.status}>
+                  {statusName}
                 </span>
               )}
             </p>
@@ -245,14 +243,14 @@ function ConnectionSummary({
     case 'connected': {
       const account = connection.data;
       // The heading names the provider already; an account name that repeats it in brackets says it twice.
-      const name = (account?.provider_account_name ?? '').replace(` (${providerName})`, '');
-      const email = account?.provider_account_email;
+      const email = textOf(account?.provider_account_email);
+      const name = textOf(account?.provider_account_name).replace(` (${providerName})`, '') || email;
       return (
         <p className="ae-connection">
           <Icon name="check" className="ae-success-icon" />
           <span className="ae-connection-text">
-            <span className="ae-truncate">{text.connectedAs(name)}</span>
-            {email !== undefined && email !== '' && email !== name && (
+            <span className="ae-truncate">{name === '' ? text.connected : text.connectedAs(name)}</span>
+            {email !== '' && email !== name && (
               <span className="ae-muted ae-truncate" title={email}>
                 {email}
               </span>

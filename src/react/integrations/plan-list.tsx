@@ -22,11 +22,12 @@ export type PlanListProps = WithRootProps<
 
 // The spec shows no plan fields beyond ordering: these are read defensively, as the mock sends them.
 function monthlyPrice(plan: SubscriptionPlan): number | null | undefined {
-  const value = 'price_monthly' in plan ? plan.price_monthly : plan.price;
+  // `price_monthly: null` is custom pricing, unless the plan has a `price` after all.
+  const value = plan.price_monthly ?? plan.price ?? (plan.price_monthly === null ? null : undefined);
   if (value === null) return null;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
+  const amount = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  // A negative price is no price a plan can have: none is shown.
+  return typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 ? amount : undefined;
 }
 
 /** A plan's monthly price for a locale: `Free` at zero, `Custom pricing` when null, nothing when absent. */
@@ -86,10 +87,12 @@ function amountOf(plan: SubscriptionPlan, locale: string | undefined): string | 
   return typeof amount === 'string' ? amount : undefined;
 }
 
+/** The plan's features to list: each once, none blank (a feature is its list item's key). */
 function features(plan: SubscriptionPlan): string[] {
-  return Array.isArray(plan.features)
-    ? plan.features.filter((feature): feature is string => typeof feature === 'string')
-    : [];
+  const listed = Array.isArray(plan.features) ? plan.features : [];
+  return [
+    ...new Set(listed.filter((feature): feature is string => typeof feature === 'string' && feature.trim() !== '')),
+  ];
 }
 
 /** Lists the subscription plans. `data-state` is `loading`, `success`, `empty` or `error`. */

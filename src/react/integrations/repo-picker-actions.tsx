@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { LinkResult, PushResult, Repository } from '../../core/index.js';
 import type { RepoPickerLabels } from './repo-picker.labels.js';
 import { ErrorAlert } from '../shared/error-alert.js';
+import { textOf } from '../shared/outside-values.js';
 import { Icon } from '../shared/icons.js';
 import { readableUrl } from '../shared/external-link.js';
 import { safeHttpUrl } from '../../core/index.js';
@@ -134,10 +135,11 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
     event.preventDefault();
     const value = newName.trim();
     const slash = value.indexOf('/');
-    const owner = slash === -1 ? login : value.slice(0, slash).trim();
+    // The login comes from an answer: null or blank is no owner.
+    const owner = slash === -1 ? textOf(login) : value.slice(0, slash).trim();
     const name = slash === -1 ? value : value.slice(slash + 1).trim();
     if (value === '' || name === '') return setNewNameError(text.newRepositoryRequired);
-    if (owner === undefined || owner === '') return setNewNameError(text.ownerUnknown);
+    if (owner === '') return setNewNameError(text.ownerUnknown);
     setNewNameError(undefined);
     startPush({ owner, name });
   }

@@ -254,10 +254,12 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
                     <Icon name={isPrivate ? 'lock' : 'globe'} />
                     {isPrivate ? text.private : text.public}
                   </span>
-                  <span className="ae-inline">
-                    <Icon name="branch" />
-                    {text.defaultBranch(repository.default_branch)}
-                  </span>
+                  {repository.default_branch !== '' && (
+                    <span className="ae-inline">
+                      <Icon name="branch" />
+                      {text.defaultBranch(repository.default_branch)}
+                    </span>
+                  )}
                 </span>
                 {selected?.id === repository.id && <Icon name="check" className="ae-repo-check" />}
               </li>

@@ -1,5 +1,5 @@
 /** End-user words for every `AgentApiError`: what happened and the next step, never the API's operator text. */
-import { ownLabel } from './own-label.js';
+import { ownLabel } from './outside-values.js';
 import type { AgentApiError, AgentErrorKind, QuotaDetails } from '../../core/index.js';
 import type { AgentFormat } from '../provider/agent-format.js';
 import { plural } from '../../locales/plural.js';
