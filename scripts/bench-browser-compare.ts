@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BenchResult } from '../bench/browser/measure.ts';
+import type { ThreadTime } from './bench-trace.ts';
 
 /** One case's finished runs and how many did not finish in time. */
 export interface CaseResults {
@@ -11,6 +12,8 @@ export interface CaseResults {
   transport: string;
   throttle: number;
   results: BenchResult[];
+  /** The finished runs' longest tasks by the main thread's own time (empty when the runs were not traced). */
+  threadTimes: ThreadTime[];
   unfinished: number;
 }
 
@@ -24,13 +27,23 @@ const perFrame = (result: BenchResult) => result.commits / Math.max(1, result.fr
 /** A longest task as printed: 0 means none over 50 ms (the `longtask` observer reports no shorter ones). */
 export const longestTask = (ms: number) => (ms === 0 ? 'under 50 ms' : `${format(ms)} ms`);
 
+/** The runs' longest task by the main thread's own time. */
+export const worstThreadTime = (times: readonly ThreadTime[]): ThreadTime =>
+  times.reduce((worst, time) => (time.threadMs > worst.threadMs ? time : worst), { threadMs: 0, wallMs: 0 });
+
+/** A longest task by the main thread's own time, as printed beside its wall time. */
+export const threadTimeText = ({ threadMs, wallMs }: ThreadTime) =>
+  threadMs === 0
+    ? 'no task over 50 ms in the trace'
+    : `the main thread's own time in its longest task ${format(threadMs)} ms (of ${format(wallMs)} ms)`;
+
 /** Prints the worst figures of each case; a case with a run that did not finish says so. */
 export function printSummary(summary: readonly CaseResults[], timeoutS: number): void {
   console.log('summary, worst of each case:');
   console.log(
-    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'commits/frame (most)'.padStart(22)}${'final render'.padStart(14)}${'first rows'.padStart(12)}${'mount task'.padStart(12)}${'after mount'.padStart(13)}`,
+    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'own time'.padStart(11)}${'commits/frame (most)'.padStart(22)}${'final render'.padStart(14)}${'first rows'.padStart(12)}${'mount task'.padStart(12)}${'after mount'.padStart(13)}`,
   );
-  for (const { name, results, unfinished } of summary) {
+  for (const { name, results, threadTimes, unfinished } of summary) {
     if (unfinished > 0) {
       console.log(
         `${name.padEnd(56)}  ${unfinished} of ${unfinished + results.length} run(s) did not finish in ${format(timeoutS)} s`,
@@ -43,8 +56,10 @@ export function printSummary(summary: readonly CaseResults[], timeoutS: number):
     // Its longest task after the first commit and before the run: what the embed defers past its mount.
     const afterMountTask = worstOf(results, (result) => result.mount?.longestTaskAfterMs ?? Number.NaN);
     const taskColumn = (ms: number, width: number) => (Number.isNaN(ms) ? '' : longestTask(ms)).padStart(width);
+    // The main thread's own time in the longest task by it (blank when the runs were not traced).
+    const ownTime = threadTimes.length === 0 ? Number.NaN : worstThreadTime(threadTimes).threadMs;
     console.log(
-      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${`${format(
+      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${taskColumn(ownTime, 11)}${`${format(
         worstOf(results, perFrame),
         2,
       )} (${format(worstOf(results, (result) => result.mostCommitsInFrame))})`.padStart(

@@ -18,7 +18,10 @@
  * only the cases whose name contains one of the words. In the same run, the AI SDK's `useChat` renders the same
  * build from the same server in the same 16 KiB chunks, as data parts and as text (bench/browser/chat.tsx),
  * measured by the same code and printed as ratios to agent-embed's replay. A run that has not ended after
- * BENCH_TIMEOUT seconds (default 120) is stopped and reported as such.
+ * BENCH_TIMEOUT seconds (default 120) is stopped and reported as such. Each run is traced lightly (the main thread's
+ * tasks and the bench's marks; BENCH_THREAD_TIME=0 turns it off), and its longest task is printed with the main
+ * thread's own time beside its wall time: on a shared machine a task's wall time also holds the time the thread waited
+ * for a CPU, which a verdict on the work itself must leave out.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -31,8 +34,16 @@ import { build, preview } from 'vite';
 import { benchEvents, benchScript } from '../bench/browser/bench-script.ts';
 import type { AgentBench, BenchResult } from '../bench/browser/main.tsx';
 import { uiMessageStream, uiMessageStreamHeaders, type ChatVariant } from '../bench/browser/ui-message-stream.ts';
-import { format, longestTask, printComparison, printSummary, type CaseResults } from './bench-browser-compare.ts';
-import { summarizeTrace } from './bench-trace.ts';
+import {
+  format,
+  longestTask,
+  printComparison,
+  printSummary,
+  threadTimeText,
+  worstThreadTime,
+  type CaseResults,
+} from './bench-browser-compare.ts';
+import { longestTaskByThreadTime, summarizeTrace, type ThreadTime } from './bench-trace.ts';
 import { startMockAgentServer } from '../src/mock/index.ts';
 import { entryAliases } from '../vite.config.ts';
 
@@ -67,10 +78,14 @@ const traceCategories = [
   'blink.user_timing',
 ];
 
+/** Without BENCH_TRACE, the least a run's trace needs for the main thread's own time: its tasks and the marks. */
+const threadTimeCategories = ['disabled-by-default-devtools.timeline', 'blink.user_timing'];
+const threadTimeTraced = process.env.BENCH_THREAD_TIME !== '0';
+
 const root = new URL('../bench/browser', import.meta.url).pathname;
 const outDir = await mkdtemp(join(tmpdir(), 'agent-embed-bench-'));
 
-function report(run: number, result: BenchResult): void {
+function report(run: number, result: BenchResult, thread: ThreadTime | undefined): void {
   const perFrame = result.commits / Math.max(1, result.frames);
   const perRefresh = result.commits / result.refreshes;
   console.log(
@@ -82,7 +97,8 @@ function report(run: number, result: BenchResult): void {
       `${format(perRefresh, 2)} per 60 Hz refresh elapsed (${format(result.refreshes)}) (target <= 1)`,
   );
   console.log(
-    `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms)`,
+    `  long tasks: ${result.longTaskCount} (max ${format(result.longTaskMaxMs)} ms, total ${format(result.longTaskTotalMs)} ms; target: none over 50 ms)` +
+      (thread === undefined ? '' : `; ${threadTimeText(thread)}`),
   );
   if (result.firstRowsMs !== undefined)
     console.log(`  first file rows ${format(result.firstRowsMs)} ms after the replay's first byte (target <= 100 ms)`);
@@ -199,6 +215,7 @@ async function resultWithin(page: Page): Promise<BenchResult | undefined> {
 async function measure(browser: Browser, url: string, benchCase: BenchCase): Promise<CaseResults> {
   console.log(`${benchCase.name}:`);
   const results: BenchResult[] = [];
+  const threadTimes: ThreadTime[] = [];
   let unfinished = 0;
   for (let run = 1; run <= runs; run++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -210,8 +227,13 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       await session.send('Profiler.setSamplingInterval', { interval: 200 });
       await session.send('Profiler.start');
     }
-    const traceFile = join(traceDir ?? '', `${benchCase.transport}-${benchCase.throttle}x-${run}.json`);
-    if (traceDir !== undefined) await browser.startTracing(page, { path: traceFile, categories: traceCategories });
+    const traced = traceDir !== undefined || threadTimeTraced;
+    const traceFile = join(traceDir ?? outDir, `${benchCase.transport}-${benchCase.throttle}x-${run}.json`);
+    if (traced)
+      await browser.startTracing(page, {
+        path: traceFile,
+        categories: traceDir === undefined ? threadTimeCategories : traceCategories,
+      });
     const chat =
       benchCase.transport === 'chat-data' ? 'data' : benchCase.transport === 'chat-text' ? 'text' : undefined;
     const query = new URLSearchParams(
@@ -236,6 +258,8 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { delay: 80 });
     }
     const result = await resultWithin(page);
+    if (traced) await browser.stopTracing();
+    const thread = traced && result !== undefined ? await longestTaskByThreadTime(traceFile) : undefined;
     if (result === undefined) {
       unfinished += 1;
       console.log(`run ${run}: did not finish in ${format(timeoutS)} s`);
@@ -244,7 +268,8 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       console.log(`run ${run}: useChat failed: ${result.fileCountText}`);
     } else {
       results.push(result);
-      report(run, result);
+      if (thread !== undefined) threadTimes.push(thread);
+      report(run, result, thread);
     }
     if (profileDir !== undefined && result !== undefined) {
       const { profile } = await session.send('Profiler.stop');
@@ -253,7 +278,6 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
       console.log(`  CPU profile: ${file}`);
     }
     if (traceDir !== undefined) {
-      await browser.stopTracing();
       console.log(`  trace: ${traceFile}\n  ${await summarizeTrace(traceFile)}`);
     }
     await page.close();
@@ -267,11 +291,19 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
         worst((result) => result.commits / Math.max(1, result.frames)),
         2,
       )} commits per animation frame run (at most ${format(worst((result) => result.mostCommitsInFrame))} between two frames), ` +
-        `longest task ${format(worst((result) => result.longTaskMaxMs))} ms, final render ${format(worst((result) => result.durationMs))} ms` +
+        `longest task ${format(worst((result) => result.longTaskMaxMs))} ms` +
+        `${threadTimes.length === 0 ? '' : ` (${threadTimeText(worstThreadTime(threadTimes))})`}, final render ${format(worst((result) => result.durationMs))} ms` +
         `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
     );
   }
-  return { name: benchCase.name, transport: benchCase.transport, throttle: benchCase.throttle, results, unfinished };
+  return {
+    name: benchCase.name,
+    transport: benchCase.transport,
+    throttle: benchCase.throttle,
+    results,
+    threadTimes,
+    unfinished,
+  };
 }
 
 let server: Awaited<ReturnType<typeof preview>> | undefined;

@@ -164,6 +164,39 @@ function longTasksByKind(
   return kinds;
 }
 
+/** The longest task of a run by the main thread's own time, and that task's wall time. */
+export interface ThreadTime {
+  /** The main thread's own time in the task (`tdur`): 0 when no task was over 50 ms. */
+  threadMs: number;
+  /** The task's time from its start to its end, waits included (what the `longtask` observer reports). */
+  wallMs: number;
+}
+
+/**
+ * The measured run's longest task by the main thread's own time: among the tasks over 50 ms between the page's
+ * `agent-bench:armed` and `agent-bench:end` marks, the one whose thread ran longest. A task's wall time also holds what
+ * the thread waited for (a CPU the machine gave to another process, the disk), which moves with the machine's load;
+ * its own time moves far less, so it says whether the work itself fits in a frame's budget.
+ */
+export async function longestTaskByThreadTime(file: string): Promise<ThreadTime> {
+  const all = await readTrace(file);
+  const from = all.find((event) => event.name === 'agent-bench:armed')?.ts ?? 0;
+  const to = all.find((event) => event.name === 'agent-bench:end')?.ts ?? Number.POSITIVE_INFINITY;
+  let longest: ThreadTime = { threadMs: 0, wallMs: 0 };
+  for (const task of mainThreadEvents(all)) {
+    const wall = task.dur ?? 0;
+    if (task.name !== 'RunTask' || wall <= 50_000 || task.ts + wall <= from || task.ts >= to) continue;
+    const threadMs = (task.tdur ?? wall) / 1000;
+    if (threadMs > longest.threadMs) longest = { threadMs, wallMs: wall / 1000 };
+  }
+  return longest;
+}
+
+async function readTrace(file: string): Promise<TraceEvent[]> {
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+}
+
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -174,11 +207,10 @@ const sumOf = (frame: Frame, names: string[]) =>
 
 /** One line about the frames of a trace file. */
 export async function summarizeTrace(file: string): Promise<string> {
-  const parsed = JSON.parse(await readFile(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = mainThreadEvents(Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []));
+  const all = await readTrace(file);
+  const events = mainThreadEvents(all);
   const { frames, forcedLayouts, forcedMs } = readTasks(events);
   // The mark is on the renderer's main thread too, but as an instant (`R`/`I`) or async event, not a complete one.
-  const all = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
   const armedAt = all.find((event) => event.name === 'agent-bench:armed')?.ts;
   const long = longTasksByKind(events, armedAt ?? 0);
   const both = (pick: (frame: Frame) => number, digits = 1) =>

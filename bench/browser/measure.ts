@@ -116,6 +116,8 @@ export function startMeasuring(options: MeasureOptions): Measurement {
   async function stop(state: string) {
     armed = false;
     const endedAt = performance.now();
+    // Where the measured run ends in a trace (scripts/bench-trace.ts reads its tasks between the two marks).
+    performance.mark('agent-bench:end');
     const fileRows = document.querySelectorAll(options.rowSelector).length;
     const fileCountText = options.countText();
     // Let the task that ended the run finish and its entries be recorded.
