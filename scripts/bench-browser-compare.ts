@@ -41,7 +41,7 @@ export const threadTimeText = ({ threadMs, wallMs }: ThreadTime) =>
 export function printSummary(summary: readonly CaseResults[], timeoutS: number): void {
   console.log('summary, worst of each case:');
   console.log(
-    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'own time'.padStart(11)}${'commits/frame (most)'.padStart(22)}${'final render'.padStart(14)}${'first rows'.padStart(12)}${'mount task'.padStart(12)}${'after mount'.padStart(13)}`,
+    `${'case'.padEnd(56)}${'longest task'.padStart(14)}${'own time'.padStart(13)}${'commits/frame (most)'.padStart(22)}${'final render'.padStart(14)}${'first rows'.padStart(12)}${'mount task'.padStart(12)}${'after mount'.padStart(13)}`,
   );
   for (const { name, results, threadTimes, unfinished } of summary) {
     if (unfinished > 0) {
@@ -59,7 +59,10 @@ export function printSummary(summary: readonly CaseResults[], timeoutS: number):
     // The main thread's own time in the longest task by it (blank when the runs were not traced).
     const ownTime = threadTimes.length === 0 ? Number.NaN : worstThreadTime(threadTimes).threadMs;
     console.log(
-      `${name.padEnd(56)}${`${format(worstOf(results, (result) => result.longTaskMaxMs))} ms`.padStart(14)}${taskColumn(ownTime, 11)}${`${format(
+      `${name.padEnd(56)}${taskColumn(
+        worstOf(results, (result) => result.longTaskMaxMs),
+        14,
+      )}${taskColumn(ownTime, 13)}${`${format(
         worstOf(results, perFrame),
         2,
       )} (${format(worstOf(results, (result) => result.mostCommitsInFrame))})`.padStart(

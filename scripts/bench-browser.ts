@@ -291,7 +291,7 @@ async function measure(browser: Browser, url: string, benchCase: BenchCase): Pro
         worst((result) => result.commits / Math.max(1, result.frames)),
         2,
       )} commits per animation frame run (at most ${format(worst((result) => result.mostCommitsInFrame))} between two frames), ` +
-        `longest task ${format(worst((result) => result.longTaskMaxMs))} ms` +
+        `longest task ${longestTask(worst((result) => result.longTaskMaxMs))}` +
         `${threadTimes.length === 0 ? '' : ` (${threadTimeText(worstThreadTime(threadTimes))})`}, final render ${format(worst((result) => result.durationMs))} ms` +
         `${Number.isNaN(firstRows) ? '' : `, first rows ${format(firstRows)} ms after the first byte`}, ${worst((result) => result.fileRows)} DOM rows\n`,
     );
