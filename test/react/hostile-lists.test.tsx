@@ -47,3 +47,28 @@ describe('audit: hostile project list answers', () => {
     });
   }
 });
+
+describe('a project list entry with a blank or null field', () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['name ""', { name: '' }],
+    ['name "   "', { name: '   ' }],
+    ['name null', { name: null }],
+    ['project_status null', { project_status: null }],
+    ['updated_at ""', { updated_at: '' }],
+    ['updated_at "not a date"', { updated_at: 'not a date' }],
+  ];
+  for (const [label, overrides] of cases) {
+    it(`${label}: the project is named ("Untitled app" at least), nothing reads null or Invalid Date`, async () => {
+      renderWithMock(<ProjectList />, {
+        provider: { externalUser: ada },
+        wrapTransport: answering('/projects', { status: true, projects: [entry(overrides)] }),
+      });
+      const list = await screen.findByRole('region', { name: 'Your projects' });
+      await waitFor(() => expect(list.getAttribute('data-state')).not.toBe('loading'));
+      expect(list.textContent).not.toMatch(/null|undefined|NaN|Invalid Date/);
+      const names = list.querySelectorAll('.ae-project-item-name');
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect((name.textContent ?? '').trim()).not.toBe('');
+    });
+  }
+});

@@ -12,7 +12,6 @@ import {
   CodehostConnect,
   DeployButton,
   PlanList,
-  ProjectList,
   ProjectStatus,
   RepoPicker,
   type ExternalUser,
@@ -685,42 +684,4 @@ describe('AgentBuilder: the publish sheet with every integration answer nulled',
     expectNoNonsense(dialog!);
     expect(within(dialog!).queryAllByText(/^Connected as\s*$/)).toHaveLength(0);
   });
-});
-
-describe('ProjectList: entries the proxy records from status answers', () => {
-  const entry = (overrides: Record<string, unknown>) => ({
-    project_id: 'p1',
-    name: 'Shop',
-    app_url: null,
-    project_status: 'ready',
-    created_at: at,
-    updated_at: at,
-    ...overrides,
-  });
-  const cases: [string, Record<string, unknown>][] = [
-    ['name ""', { name: '' }],
-    ['name "   "', { name: '   ' }],
-    ['name null', { name: null }],
-    ['project_status null', { project_status: null }],
-    ['updated_at ""', { updated_at: '' }],
-    ['updated_at "not a date"', { updated_at: 'not a date' }],
-  ];
-  for (const [label, overrides] of cases) {
-    it(`${label}: every project button is named, no nonsense`, async () => {
-      renderWithMock(<ProjectList />, {
-        provider: { externalUser: ada },
-        wrapTransport: answering({
-          method: 'GET',
-          path: /^\/projects$/,
-          answer: () => ({ status: true, projects: [entry(overrides)] }),
-        }),
-      });
-      const list = await screen.findByRole('region', { name: 'Your projects' });
-      await waitFor(() => expect(list.getAttribute('data-state')).not.toBe('loading'));
-      expectNoNonsense(list);
-      const names = list.querySelectorAll('.ae-project-item-name');
-      expect(names.length).toBeGreaterThan(0);
-      for (const name of names) expect((name.textContent ?? '').trim()).not.toBe('');
-    });
-  }
 });
