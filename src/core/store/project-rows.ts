@@ -18,9 +18,7 @@ export interface ProjectRow {
 
 /** A project's row: the list's summary (if it has one), under what the store knows of the project now. */
 export function selectProjectRow(state: ProjectViewSource, projectId: string, summary?: ProjectSummary): ProjectRow {
-  const status = summary?.project_status;
-  // An open string: one the spec does not name is a status of a project still in the works.
-  const listedPhase = typeof status === 'string' ? (phaseOfProjectStatus(status) ?? 'generating') : undefined;
+  const listedPhase = phaseOfProjectStatus(summary?.project_status);
   const updated = summary === undefined ? Number.NaN : Date.parse(summary.updated_at);
   const known = state.generations[projectId] !== undefined || state.projects[projectId]?.project !== undefined;
   if (!known) return { projectId, name: summary?.name ?? undefined, phase: listedPhase, updatedAt: finite(updated) };

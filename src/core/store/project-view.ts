@@ -88,8 +88,12 @@ export interface ProjectViewSource {
   projects: Record<string, ProjectSnapshot>;
 }
 
-/** The phase a status poll or a listing says, for the statuses the spec names. */
-export function phaseOfProjectStatus(status: string | undefined): ProjectPhase | undefined {
+/**
+ * The phase a status poll or a listing says. `project_status` is an open string: one the spec does not name is a
+ * project still in the works (as the poller reads it: it polls on); no status at all says no phase.
+ */
+export function phaseOfProjectStatus(status: string | null | undefined): ProjectPhase | undefined {
+  if (typeof status !== 'string') return undefined;
   switch (status) {
     case 'ready':
       return 'ready';
@@ -99,10 +103,8 @@ export function phaseOfProjectStatus(status: string | undefined): ProjectPhase |
       return 'credits_exhausted';
     case 'provisioning':
       return 'provisioning';
-    case 'generating':
-      return 'generating';
     default:
-      return undefined;
+      return 'generating';
   }
 }
 
