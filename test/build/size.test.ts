@@ -132,7 +132,7 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // about 300 bytes), project ids never a name every object has (`constructor`, `__proto__`) nor a dot segment, in the
   // reducer, the saved record and the client's paths (about 80), and labels looked up by their own entries only: each
   // had crashed the embed or sent a request to another route.
-  // Session 31 (2026-12-06): core to 28,416 (28,286 measured) and the React entry to 57,088 (57,006) for the fields
+  // Session 31 (2026-12-06): core to 28,416 (28,273 measured) and the React entry to 57,088 (57,016) for the fields
   // the library's own proxy passes as null (it keeps null for any field) or another proxy passes as anything: a page
   // of repositories and the plans read field by field, one per id, a page cut to the size asked for (about 400
   // bytes), and the screen's few readings of connection fields (a name, a login, a time, a status in any casing):

@@ -31,7 +31,7 @@ export interface ConversationEntry {
   kind: GenerationKind;
   prompt: string;
   mode: GenerationMode | undefined;
-  /** When the prompt was sent (ms since the epoch). */
+  /** When the prompt was sent (ms since the epoch); 0 when the proxy's record has no readable time. */
   at: number;
   /** Undefined while the generation runs. */
   outcome: TurnOutcome | undefined;

@@ -112,7 +112,8 @@ async function ownConnection<T extends { external_user_id: string }>(
   lookUp: () => Promise<T>,
 ): Promise<T | null> {
   try {
-    if (!(await list()).some((connection) => connection.external_user_id === externalUserId)) return null;
+    // `?.`: a listing from another proxy may hold null entries.
+    if (!(await list()).some((connection) => connection?.external_user_id === externalUserId)) return null;
     return await lookUp();
   } catch (thrown) {
     const error = thrown as AgentApiError;

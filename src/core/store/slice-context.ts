@@ -67,8 +67,9 @@ export function createSliceRunner(signal: AbortSignal) {
 }
 
 /** Whether an ISO timestamp lies in the past by the store's clock; unreadable or null dates never expire. */
-export function isPast(timestamp: string | null | undefined, now: number): boolean {
-  if (timestamp === null || timestamp === undefined) return false;
+export function isPast(timestamp: unknown, now: number): boolean {
+  // Only a string is a timestamp: `Date.parse` reads a number (5) as a date of 2001.
+  if (typeof timestamp !== 'string') return false;
   const time = Date.parse(timestamp);
   return !Number.isNaN(time) && time <= now;
 }

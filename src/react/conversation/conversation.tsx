@@ -41,9 +41,11 @@ function Turn({
         {turn.kind === 'generate' && turn.mode !== undefined && (
           <span>{turn.mode === 'design' ? text.modeDesign : text.modeBuild}</span>
         )}
-        <time dateTime={new Date(turn.at).toISOString()}>
-          <FormattedText>{(f) => f.time(turn.at)}</FormattedText>
-        </time>
+        {turn.at > 0 && (
+          <time dateTime={new Date(turn.at).toISOString()}>
+            <FormattedText>{(f) => f.time(turn.at)}</FormattedText>
+          </time>
+        )}
       </p>
       {showOutcome && (
         <p className="ae-turn-outcome">

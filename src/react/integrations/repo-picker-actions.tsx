@@ -44,12 +44,15 @@ const fullName = (repository: RepositoryRef) =>
 
 function Outcome(props: {
   title: string;
-  url: string;
-  branch: string;
+  /** The answer's address and branch: read here, as another proxy may send any type. */
+  url: unknown;
+  branch: unknown;
   created?: boolean | undefined;
   text: RepoPickerLabels;
 }) {
-  const { title, url, branch, created, text } = props;
+  const { title, created, text } = props;
+  const url = textOf(props.url);
+  const branch = textOf(props.branch);
   const safe = safeHttpUrl(url);
   return (
     <div className="ae-outcome" data-outcome="completed" data-created={created} role="status">
@@ -153,8 +156,8 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
       {linked !== undefined && (
         <Outcome
           title={pushedToLinked ? savedTitle(linked, pushed) : text.linkedTitle(fullName(linked))}
-          url={(pushedToLinked ? pushed.repo_url : link.data?.repo_url) ?? ''}
-          branch={(pushedToLinked ? pushed.branch : link.data?.branch) ?? ''}
+          url={pushedToLinked ? pushed.repo_url : link.data?.repo_url}
+          branch={pushedToLinked ? pushed.branch : link.data?.branch}
           created={pushedToLinked ? pushed.repo_created : undefined}
           text={text}
         />

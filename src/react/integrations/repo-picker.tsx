@@ -109,7 +109,8 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
       ? 'not_connected'
       : blockingError !== undefined
         ? 'error'
-        : listStatus === 'success' && loadedCount === 0 && (list?.totalCount === 0 || list?.totalCount === null)
+        : // An answered page with no repositories is empty, whatever count it claims.
+          listStatus === 'success' && loadedCount === 0
           ? 'empty'
           : loadedCount > 0
             ? 'ready'

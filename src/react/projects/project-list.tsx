@@ -146,16 +146,18 @@ function ProjectItem({
       onClick={onOpen}
     >
       <span className="ae-project-item-name">{name ?? text.untitled}</span>
-      <span className="ae-project-item-meta">
-        <FormattedText>
-          {(f) =>
-            text.updated(
-              phase === undefined ? '' : labels.phase[phase],
-              updatedAt === undefined ? '' : f.dateTime(updatedAt),
-            )
-          }
-        </FormattedText>
-      </span>
+      {(phase !== undefined || updatedAt !== undefined) && (
+        <span className="ae-project-item-meta">
+          <FormattedText>
+            {(f) => {
+              // Both, joined as the labels join them; either alone, without a separator beside nothing.
+              const status = phase === undefined ? '' : labels.phase[phase];
+              const time = updatedAt === undefined ? '' : f.dateTime(updatedAt);
+              return status === '' || time === '' ? status || time : text.updated(status, time);
+            }}
+          </FormattedText>
+        </span>
+      )}
     </button>
   );
 }
