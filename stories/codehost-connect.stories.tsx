@@ -96,6 +96,29 @@ export const Connected: Story = {
   },
 };
 
+export const ConnectedUnnamed: Story = {
+  name: 'Connected (the answer names no login, an unknown installation status)',
+  parameters: agentParameters({
+    setup: async (agent) => {
+      await installCodehost(agent);
+      // The proxy keeps null for any field; a status the labels do not name is not shown in the API's words.
+      const getConnection = agent.client.codehost.getConnection;
+      agent.client.codehost.getConnection = async (...args) => ({
+        ...(await getConnection(...args)),
+        codehost_login: null as unknown as string,
+        installation_status: 'PENDING_REVIEW',
+      });
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const { element, view } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'inactive'));
+    await expect(element.querySelector('.ae-connection-text .ae-truncate')).toHaveTextContent(/^Connected$/);
+    await expect(view.getByText('Unknown')).toBeInTheDocument();
+    await expect(element.textContent).not.toMatch(/null|PENDING|Connected as/);
+  },
+};
+
 export const Expired: Story = {
   parameters: agentParameters({ setup: installCodehost, store: { now: () => Date.now() + 400 * day } }),
   play: async ({ canvasElement }) => {

@@ -116,6 +116,28 @@ export const Connected: Story = {
   },
 };
 
+export const ConnectedUnnamed: Story = {
+  name: 'Connected (the answer names no account)',
+  parameters: agentParameters(
+    withProject(async (agent) => {
+      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: acceptedToken });
+      // The proxy keeps null for any field: an upstream that names no account still makes a connection.
+      const getConnection = agent.client.deployments.getConnection;
+      agent.client.deployments.getConnection = async (...args) => ({
+        ...(await getConnection(...args)),
+        provider_account_name: null as unknown as string,
+        provider_account_email: null as unknown as string,
+      });
+    }),
+  ),
+  play: async ({ canvasElement }) => {
+    const { element } = region(canvasElement);
+    await waitFor(() => expect(element).toHaveAttribute('data-state', 'connected'));
+    await expect(element.querySelector('.ae-connection-text .ae-truncate')).toHaveTextContent(/^Connected$/);
+    await expect(element.textContent).not.toMatch(/null|Connected as/);
+  },
+};
+
 export const Expired: Story = {
   parameters: agentParameters(
     withProject(async (agent) => {
