@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { DeployButton } from 'agent-embed';
-import { agentApiMessages } from 'agent-embed/core';
+import { agentApiMessages, type DeploymentConnection } from 'agent-embed/core';
 import { expect, screen, waitFor, within } from 'storybook/test';
 import {
   agencyServerClient,
@@ -67,6 +67,15 @@ async function connectAndDeploy(agent: StoryAgent): Promise<void> {
   await agent.store.getState().deploy('vercel', projectId, storyUser.id);
 }
 
+/** Connected, with the connection's detailed view answering `fields` over the mock's. */
+function connectedAnswering(fields: Partial<DeploymentConnection>): AgentStoryParameters {
+  return withProject(async (agent) => {
+    await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: acceptedToken });
+    const getConnection = agent.client.deployments.getConnection;
+    agent.client.deployments.getConnection = async (...args) => ({ ...(await getConnection(...args)), ...fields });
+  });
+}
+
 async function openDialog() {
   const dialog = await screen.findByRole('dialog', { name: 'Connect Vercel' });
   return { dialog, input: within(dialog).getByLabelText<HTMLInputElement>('Vercel access token') };
@@ -119,15 +128,10 @@ export const Connected: Story = {
 export const ConnectedUnnamed: Story = {
   name: 'Connected (the answer names no account)',
   parameters: agentParameters(
-    withProject(async (agent) => {
-      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: acceptedToken });
-      // The proxy keeps null for any field: an upstream that names no account still makes a connection.
-      const getConnection = agent.client.deployments.getConnection;
-      agent.client.deployments.getConnection = async (...args) => ({
-        ...(await getConnection(...args)),
-        provider_account_name: null as unknown as string,
-        provider_account_email: null as unknown as string,
-      });
+    // The proxy keeps null for any field: an upstream that names no account still makes a connection.
+    connectedAnswering({
+      provider_account_name: null as unknown as string,
+      provider_account_email: null as unknown as string,
     }),
   ),
   play: async ({ canvasElement }) => {
@@ -140,15 +144,8 @@ export const ConnectedUnnamed: Story = {
 
 export const Expired: Story = {
   parameters: agentParameters(
-    withProject(async (agent) => {
-      await agent.client.deployments.connect('vercel', { external_user_id: storyUser.id, token: acceptedToken });
-      // The mock stores tokens without an expiry; the real API may send one that has passed.
-      const getConnection = agent.client.deployments.getConnection;
-      agent.client.deployments.getConnection = async (...args) => ({
-        ...(await getConnection(...args)),
-        expires_at: '2024-01-01T00:00:00Z',
-      });
-    }),
+    // The mock stores tokens without an expiry; the real API may send one that has passed.
+    connectedAnswering({ expires_at: '2024-01-01T00:00:00Z' }),
   ),
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);

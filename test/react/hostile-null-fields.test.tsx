@@ -16,9 +16,9 @@ import {
   RepoPicker,
   type ExternalUser,
 } from 'agent-embed';
-import { createAgentClient, type AgentTransport, type TransportRequest } from 'agent-embed/core';
-import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
+import type { TransportRequest } from 'agent-embed/core';
 import { de } from 'agent-embed/locales/de';
+import { answering, envelope, projectInMock, shownText, type Rule } from './rewritten-answers.js';
 import { cleanupRendered, renderWithMock, type RenderWithMockOptions } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
@@ -31,36 +31,9 @@ const long = 'x'.repeat(5000);
 /** Words that must never reach an end user. */
 const nonsense = /\bnull\b|\bundefined\b|\bNaN\b|Invalid Date|\[object Object\]|\b1970\b/;
 
-/** The text an end user reads, one text node a word apart (textContent glues "null" to the next word). */
-function shownText(element: Element): string {
-  const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  const parts: string[] = [];
-  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) parts.push(node.textContent ?? '');
-  return parts.join(' ');
-}
-
 function expectNoNonsense(element: HTMLElement) {
   expect(shownText(element)).not.toMatch(nonsense);
 }
-
-type Rule = {
-  method: string;
-  path: RegExp;
-  answer: (real: () => Promise<unknown>, request: TransportRequest) => unknown;
-};
-
-/** Answers matching requests as the proxy would (or rewrites the real answer), everything else goes through. */
-function answering(...rules: Rule[]) {
-  return (inner: AgentTransport): AgentTransport => ({
-    json: async (request) => {
-      const rule = rules.find((candidate) => candidate.method === request.method && candidate.path.test(request.path));
-      return rule === undefined ? inner.json(request) : rule.answer(() => inner.json(request), request);
-    },
-    stream: (request, handlers) => inner.stream(request, handlers),
-  });
-}
-
-const envelope = (data: unknown) => ({ success: true, message: '', data, errors: null });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deployment connections and deploy results
@@ -459,17 +432,9 @@ describe('RepoPicker: pages larger than asked for, and meta that lies', () => {
   }
 });
 
-/** A real project in the mock, and Ada's code host connected (fabricated), for link and push. */
-async function projectInMock() {
-  const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-  const client = createAgentClient({ transport: createMockTransport({ api, externalUser: ada }) });
-  const { projectId } = await client.generate({ prompt });
-  return { api, projectId: projectId! };
-}
-
 describe('RepoPicker: link and push results with null fields, and a null login', () => {
   it('codehost_login null: saving to a new repository named without an owner asks for one (no push to "null/…")', async () => {
-    const { api, projectId } = await projectInMock();
+    const { api, projectId } = await projectInMock(ada, prompt);
     const pushes: TransportRequest[] = [];
     const { region, user } = renderPicker(
       [
@@ -497,7 +462,7 @@ describe('RepoPicker: link and push results with null fields, and a null login',
   });
 
   it('a push answered with every field null: the outcome shows no "Not a web address" nor an empty branch', async () => {
-    const { api, projectId } = await projectInMock();
+    const { api, projectId } = await projectInMock(ada, prompt);
     const { region, user } = renderPicker(
       [
         codehostRule({}),
@@ -523,7 +488,7 @@ describe('RepoPicker: link and push results with null fields, and a null login',
   });
 
   it('a link answered with every field null: no crash, no nonsense, then a push to it works', async () => {
-    const { api, projectId } = await projectInMock();
+    const { api, projectId } = await projectInMock(ada, prompt);
     const { region, user } = renderPicker(
       [
         codehostRule({}),
@@ -633,7 +598,7 @@ describe('ProjectStatus and AppPreview: a status answer with null or odd fields'
   ];
   for (const [label, overrides] of cases) {
     it(`${label}: no crash, no nonsense, and no "Loading…" that never ends`, async () => {
-      const { api, projectId } = await projectInMock();
+      const { api, projectId } = await projectInMock(ada, prompt);
       renderWithMock(
         <>
           <ProjectStatus projectId={projectId} />

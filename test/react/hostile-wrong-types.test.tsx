@@ -19,22 +19,13 @@ import {
   UsageMeter,
   type ExternalUser,
 } from 'agent-embed';
-import { createAgentClient, type AgentTransport, type TransportRequest } from 'agent-embed/core';
-import { createMockAgentApi, createMockTransport } from 'agent-embed/mock';
+import { answering, envelope, projectInMock, rule, shownText, type Rule } from './rewritten-answers.js';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
 const ada: ExternalUser = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const prompt = 'A portfolio site for a ceramic artist';
 const at = '2024-05-01T10:00:00.000Z';
 const nonsense = /\bnull\b|\bundefined\b|\bNaN\b|Invalid Date|\[object Object\]/;
-
-/** The text an end user reads, one text node a word apart. */
-function shownText(element: Element): string {
-  const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  const parts: string[] = [];
-  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) parts.push(node.textContent ?? '');
-  return parts.join(' ');
-}
 
 /** Errors React reports (a render error, "Objects are not valid as a React child") and uncaught handler errors. */
 let reported: unknown[] = [];
@@ -61,22 +52,6 @@ function expectGood(element: Element = document.body) {
   expect(shownText(element)).not.toMatch(nonsense);
 }
 
-type Rule = {
-  method: string;
-  path: RegExp;
-  answer: (real: () => Promise<unknown>, request: TransportRequest) => unknown;
-};
-const rule = (method: string, path: RegExp, answer: Rule['answer']): Rule => ({ method, path, answer });
-function answering(...rules: Rule[]) {
-  return (inner: AgentTransport): AgentTransport => ({
-    json: async (request) => {
-      const found = rules.find((candidate) => candidate.method === request.method && candidate.path.test(request.path));
-      return found === undefined ? inner.json(request) : found.answer(() => inner.json(request), request);
-    },
-    stream: (request, handlers) => inner.stream(request, handlers),
-  });
-}
-const envelope = (data: unknown) => ({ success: true, message: '', data, errors: null });
 const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The wrong-typed values every field is probed with (an array renders as an object does). */
@@ -159,19 +134,12 @@ describe('DeployButton and CodehostConnect: a connection field, entry or data of
   }
 });
 
-async function projectInMock() {
-  const api = createMockAgentApi({ speed: 'instant', rateLimit: false });
-  const client = createAgentClient({ transport: createMockTransport({ api, externalUser: ada }) });
-  const { projectId } = await client.generate({ prompt });
-  return { api, projectId: projectId! };
-}
-
 describe('DeployButton: a deploy result field (or the whole data) of the wrong type', () => {
   const good = { deployment_id: 'dpl_1', status: 'ready', url: 'https://ada-shop.vercel.app', provider: 'vercel' };
   for (const [label, data] of fieldCases(good))
     it(`${label}: no crash, no nonsense, the button still usable`, async () => {
       watchErrors();
-      const { api, projectId } = await projectInMock();
+      const { api, projectId } = await projectInMock(ada, prompt);
       const rendered = renderWithMock(<DeployButton provider="vercel" projectId={projectId} />, {
         mock: { api },
         provider: { externalUser: ada },
@@ -282,7 +250,7 @@ describe('RepoPicker: a link or push result field (or the whole data) of the wro
   for (const [route, label, data] of cases)
     it(`${route} ${label}: no crash, no nonsense, still usable`, async () => {
       watchErrors();
-      const { api, projectId } = await projectInMock();
+      const { api, projectId } = await projectInMock(ada, prompt);
       const answers = { link: envelope(good.link), push: envelope(good.push), [route]: envelope(data) };
       // Settled, or the picker is gone (a render error unmounts the tree).
       const settled = (action: string) => {
@@ -346,7 +314,7 @@ describe('ProjectStatus and AppPreview: a status answer field of the wrong type'
   for (const [label, override] of fieldCases(fields).filter(([name]) => !name.startsWith('data ')))
     it(`${label}: no crash, no nonsense, iframe only http(s)`, async () => {
       watchErrors();
-      const { api, projectId } = await projectInMock();
+      const { api, projectId } = await projectInMock(ada, prompt);
       const field = label.split(' ')[0]!;
       const value = (override as Record<string, unknown>)[field];
       renderWithMock(
@@ -440,7 +408,7 @@ describe("the proxy's own answers (read in proxy-answers.ts) with fields of the 
     for (const [component, ui, path, body] of probes)
       it(`${component}, every field ${label}: no crash, no nonsense`, async () => {
         watchErrors();
-        const { api, projectId } = await projectInMock();
+        const { api, projectId } = await projectInMock(ada, prompt);
         renderWithMock(ui(projectId), {
           mock: { api },
           provider: { externalUser: ada },

@@ -4,7 +4,7 @@
  * provider token: a password field read on submit, gone with the dialog once accepted (kept to be corrected
  * after a refusal), never held in React state.
  */
-import { statusLabel, textOf } from '../shared/outside-values.js';
+import { statusKey, statusLabel, textOf } from '../shared/outside-values.js';
 import { forwardRef, useId } from 'react';
 import { safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -188,7 +188,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
               <Icon name="check" />
               <span>{text.deployed}</span>
               {statusName !== undefined && (
-                <span className="ae-badge" data-status={site?.status}>
+                <span className="ae-badge" data-status={statusKey(site?.status)}>
                   {statusName}
                 </span>
               )}
