@@ -172,6 +172,7 @@ export const Unauthorized: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = region(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
-    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.unauthorized);
+    await expect(view.getByRole('alert')).toHaveTextContent('Please let the site’s owner know.');
+    await expect(view.getByRole('alert')).not.toHaveTextContent(agentApiMessages.unauthorized);
   },
 };

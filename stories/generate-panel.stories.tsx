@@ -217,8 +217,8 @@ export const CreditsExhaustedBefore: Story = {
     const alert = await canvas.findByRole('alert');
     await expect(alert).toHaveTextContent('Your app could not be started');
     await expect(alert).toHaveTextContent('You have run out of credits. Buy more credits to continue.');
-    // The API's own words wait behind Details, for the agency's support.
-    await expect(alert).toHaveTextContent(agentApiMessages.insufficientCredits);
+    // The API's own words are the agency's (onError), not the end user's.
+    await expect(alert).not.toHaveTextContent(agentApiMessages.insufficientCredits);
     await expect(alert).toHaveAttribute('data-kind', 'insufficient_credits');
     await expect(form).toHaveAttribute('data-state', 'credits_exhausted');
     // Nothing was built, so the form owns this failure and its next step.
@@ -356,7 +356,8 @@ function refused(parameters: AgentStoryParameters, kind: AgentErrorKind, message
       const { canvas, form, submit } = panel(context.canvasElement);
       const alert = await canvas.findByRole('alert');
       await expect(alert).toHaveAttribute('data-kind', kind);
-      await expect(alert).toHaveTextContent(message);
+      // The API's own words are the agency's (onError), not the end user's.
+      await expect(alert).not.toHaveTextContent(message);
       await expect(form).toHaveAttribute('data-state', 'failed');
       // A rate limit holds the action until its countdown ends; anything else can be tried again at once.
       if (kind === 'rate_limited') await expect(submit()).toBeDisabled();

@@ -259,7 +259,8 @@ export const Failed: Story = {
     const { region, outcome, badge, announcement } = parts(canvasElement);
     await expect(region).toHaveAttribute('data-state', 'failed');
     await expect(outcome()).toHaveTextContent('The build failed.');
-    await expect(outcome()).toHaveTextContent(storyFailureMessage);
+    // The API's own words are the agency's (onError), not the end user's.
+    await expect(outcome()).not.toHaveTextContent(storyFailureMessage);
     await expect(badge()).toHaveTextContent('Failed');
     await expect(announcement()).toHaveTextContent('The build failed.');
   },

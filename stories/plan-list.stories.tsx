@@ -75,7 +75,8 @@ export const Failed: Story = {
   play: async ({ canvasElement }) => {
     const { element, view } = plans(canvasElement);
     await waitFor(() => expect(element).toHaveAttribute('data-state', 'error'));
-    await expect(view.getByRole('alert')).toHaveTextContent(agentApiMessages.suspended);
+    await expect(view.getByRole('alert')).toHaveTextContent('This feature is paused for now.');
+    await expect(view.getByRole('alert')).not.toHaveTextContent(agentApiMessages.suspended);
     await expect(view.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   },
 };

@@ -98,7 +98,7 @@ export interface AgentStoryParameters {
   /** The signed-in end user (default `storyUser`). */
   externalUser?: ExternalUser;
   /** Other provider props. */
-  provider?: Pick<AgentProviderOptions, 'labels' | 'locale' | 'onError' | 'className'>;
+  provider?: Pick<AgentProviderOptions, 'labels' | 'locale' | 'onError' | 'errorDetails' | 'className'>;
   /** Runs after the agent is built and before the story renders. */
   setup?: (agent: StoryAgent) => void | Promise<void>;
   /** What the page's client sends through, in place of the mock's transport (a network that loses answers). */

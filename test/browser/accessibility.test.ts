@@ -102,7 +102,7 @@ const states: ReadonlyArray<readonly [string, (page: Page) => Promise<void>]> = 
       harness.mock.api.admin.injectFault({ kind: 'error_event', afterEvents: 10, message: 'The build step crashed.' });
       await generate(page);
       await waitForState(buildLog(page), 'failed');
-      // End-user words; the API's own message waits in the alert's closed "Details".
+      // End-user words; the API's own message goes to the agency's onError.
       await buildLog(page).getByRole('alert').getByText('The build failed.').waitFor();
     },
   ],

@@ -222,7 +222,9 @@ describe('CodehostConnect journeys', () => {
       window.dispatchEvent(new Event('focus'));
     });
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'error'));
-    expect(within(region()).getByRole('alert')).toHaveTextContent('Unauthorized.');
+    // End-user words; the API's own ("Unauthorized.") go to the agency's onError.
+    expect(within(region()).getByRole('alert')).toHaveTextContent('Please let the site’s owner know.');
+    expect(within(region()).getByRole('alert')).not.toHaveTextContent('Unauthorized.');
   });
 
   it('signed out: says so and sends nothing', () => {
@@ -257,7 +259,7 @@ describe('CodehostConnect never follows a non-http(s) address', () => {
     );
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     const alert = await within(region()).findByRole('alert');
-    expect(alert).toHaveTextContent('The code host answered with an installation address that is not a web address.');
+    expect(alert).toHaveTextContent('We got an answer we did not understand.');
     expect(navigate).not.toHaveBeenCalled();
     expect(openWindow).not.toHaveBeenCalled();
     expect(screen.queryAllByRole('link')).toHaveLength(0);

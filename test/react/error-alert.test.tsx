@@ -13,11 +13,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function inProvider(ui: ReactNode, labels?: AgentLabelsOverride) {
+function inProvider(ui: ReactNode, labels?: AgentLabelsOverride, errorDetails?: boolean) {
   const transport = createMockTransport({ speed: 'instant' });
   transports.push(transport);
   return render(
-    <AgentProvider transport={transport} {...(labels === undefined ? {} : { labels })}>
+    <AgentProvider
+      transport={transport}
+      {...(labels === undefined ? {} : { labels })}
+      {...(errorDetails === undefined ? {} : { errorDetails })}
+    >
       {ui}
     </AgentProvider>,
   );
@@ -73,23 +77,33 @@ describe('error copy', () => {
 });
 
 describe('ErrorAlert', () => {
-  it('shows the end-user words once and keeps the API message in a closed Details disclosure', () => {
+  it('shows the end-user words once, and never the API message or its status (operator words)', () => {
     const error = new AgentApiError('token_expired', agentApiMessages.tokenExpired, { status: 401 });
     inProvider(<ErrorAlert error={error} title="Could not start the build" />);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Could not start the build');
     expect(alert).toHaveTextContent(defaultErrorLabels.kinds.token_expired);
-    const details = alert.querySelector('details')!;
+    expect(alert.querySelector('details')).toBeNull();
+    expect(alert).not.toHaveTextContent(agentApiMessages.tokenExpired);
+    expect(alert).not.toHaveTextContent('401');
+    expect(alert.textContent!.split(defaultErrorLabels.kinds.token_expired)).toHaveLength(2);
+  });
+
+  it("with the provider's errorDetails (an agency's staff build), the API message waits in a closed Details", () => {
+    const error = new AgentApiError('token_expired', agentApiMessages.tokenExpired, { status: 401 });
+    inProvider(<ErrorAlert error={error} title="Could not start the build" />, undefined, true);
+    const details = screen.getByRole('alert').querySelector('details')!;
     expect(details.open).toBe(false);
     expect(details).toHaveTextContent(`401 · ${agentApiMessages.tokenExpired}`);
-    expect(alert.textContent!.split(defaultErrorLabels.kinds.token_expired)).toHaveLength(2);
   });
 
   it('uses labels.errors overrides', () => {
     const error = new AgentApiError('suspended', agentApiMessages.suspended, { status: 403 });
-    inProvider(<ErrorAlert error={error} title="Paused" />, {
-      errors: { kinds: { suspended: 'Service en pause.' }, details: 'Détails' },
-    });
+    inProvider(
+      <ErrorAlert error={error} title="Paused" />,
+      { errors: { kinds: { suspended: 'Service en pause.' }, details: 'Détails' } },
+      true,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('Service en pause.');
     expect(screen.getByText('Détails')).toBeInTheDocument();
     // The other kinds keep their defaults.
@@ -101,7 +115,7 @@ describe('ErrorAlert', () => {
       status: 422,
       fieldErrors: { prompt: [agentApiMessages.promptTooShort] },
     });
-    inProvider(<ErrorAlert error={error} title="Check the prompt" />);
+    inProvider(<ErrorAlert error={error} title="Check the prompt" />, undefined, true);
     const alert = screen.getByRole('alert');
     expect(alert.textContent!.split(agentApiMessages.promptTooShort)).toHaveLength(2);
     expect(alert).not.toHaveTextContent(defaultErrorLabels.kinds.validation);

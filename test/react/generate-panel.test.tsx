@@ -87,7 +87,8 @@ describe('GeneratePanel validation', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Your app could not be started');
-    expect(alert).toHaveTextContent('This team is currently suspended.');
+    expect(alert).toHaveTextContent('This feature is paused for now.');
+    expect(alert).not.toHaveTextContent('This team is currently suspended.');
     expect(alert).toHaveAttribute('data-kind', 'suspended');
     await waitFor(() => expect(alert).toHaveFocus());
     expect(screen.getByLabelText('Describe the app you want')).not.toHaveAttribute('aria-invalid');

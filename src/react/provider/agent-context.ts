@@ -19,6 +19,8 @@ export interface AgentContextValue {
   labels: AgentLabels;
   format: AgentFormat;
   externalUser: ExternalUser | undefined;
+  /** Whether alerts show the API's own message in a closed "Details" disclosure (`AgentProvider`'s `errorDetails`). */
+  errorDetails: boolean;
 }
 
 /** The context itself; use the hooks rather than reading it directly. */

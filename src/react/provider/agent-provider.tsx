@@ -61,6 +61,12 @@ export interface AgentProviderOptions {
   onEvent?: (event: AgentLifecycleEvent) => void;
   /** Put the end user's prompt text in generation milestones (default false). */
   eventsIncludePrompt?: boolean;
+  /**
+   * Show the API's own message and HTTP status in a closed "Details" disclosure under each alert (default false), for
+   * an agency's own staff or support builds. Off, end users never read the API's operator words ("API token has
+   * expired."); `onError` gets them either way.
+   */
+  errorDetails?: boolean;
   className?: string;
   children?: ReactNode;
 }
@@ -124,6 +130,7 @@ export function AgentProvider(props: AgentProviderProps) {
     onError,
     onEvent,
     eventsIncludePrompt = false,
+    errorDetails = false,
     className,
     children,
   } = props;
@@ -209,8 +216,8 @@ export function AgentProvider(props: AgentProviderProps) {
     [userId, userName, userEmail],
   );
   const value = useMemo<AgentContextValue>(
-    () => ({ store, client: store.client, labels: mergedLabels, format, externalUser: user }),
-    [store, mergedLabels, format, user],
+    () => ({ store, client: store.client, labels: mergedLabels, format, externalUser: user, errorDetails }),
+    [store, mergedLabels, format, user, errorDetails],
   );
   const style = useMemo(() => appearanceStyle(appearance), [appearance]);
 

@@ -1,6 +1,7 @@
 'use client';
 import { forwardRef, useId, type ReactNode } from 'react';
 import { agentApiMessages, type AgentApiError } from '../../core/index.js';
+import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useAgentFormat } from '../provider/use-agent-format.js';
 import { cx } from './class-names.js';
@@ -33,8 +34,8 @@ export interface ErrorAlertProps {
 
 /**
  * The one error box of the components: a focusable `role="alert"` with a title, end-user words with the
- * next step (`labels.errors`), field errors, a live countdown for a rate limit, and the API's own message
- * inside a closed "Details" disclosure for the agency's support. `data-kind` carries the error kind. An
+ * next step (`labels.errors`), field errors, a live countdown for a rate limit, and, only with the provider's
+ * `errorDetails`, the API's own message inside a closed "Details" disclosure for the agency's staff. `data-kind` carries the error kind. An
  * error another alert already shows (the same one, or an account-wide one) is named here in one line.
  */
 export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function ErrorAlert(
@@ -42,6 +43,8 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   ref,
 ) {
   const allLabels = useAgentLabels();
+  // The API's own words are operator words: shown only where the agency asked for them (its staff, its support).
+  const showDetails = useAgentContext().errorDetails;
   const labels = allLabels.errors;
   const format = useAgentFormat();
   const secondsLeft = useRetryCountdown(error);
@@ -110,7 +113,7 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
             {action}
           </div>
         )}
-        {fieldErrors.length === 0 && error.kind !== 'aborted' && (
+        {showDetails && fieldErrors.length === 0 && error.kind !== 'aborted' && (
           <details className="ae-alert-details">
             <summary>{labels.details}</summary>
             <p>{error.status === undefined ? error.message : `${error.status} · ${error.message}`}</p>
