@@ -112,8 +112,7 @@ async function ownConnection<T extends { external_user_id: string }>(
   lookUp: () => Promise<T>,
 ): Promise<T | null> {
   try {
-    // `?.`: a listing from another proxy may hold null entries.
-    if (!(await list()).some((connection) => connection?.external_user_id === externalUserId)) return null;
+    if (!(await list()).some((connection) => connection.external_user_id === externalUserId)) return null;
     return await lookUp();
   } catch (thrown) {
     const error = thrown as AgentApiError;

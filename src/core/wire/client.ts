@@ -158,8 +158,8 @@ const listRoutes: Record<ListRouteName, true> = {
 };
 
 /**
- * The data of a route's answer, trusted to be what the contract says: an envelope's `data`, a listing's array
- * (`[]` when none is found), or `empty` when a success came without data (a 204 to deploy, link or push).
+ * The data of a route's answer, trusted to be what the contract says: an envelope's `data`, a listing's array of
+ * objects (`[]` when none is found), or `empty` when a success came without data (a 204 to deploy, link or push).
  */
 function dataOf<Name extends JsonRouteName>(name: Name, body: unknown, empty?: RouteData<Name>): RouteData<Name> {
   const data = typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body ? body.data : body;
@@ -170,7 +170,9 @@ function dataOf<Name extends JsonRouteName>(name: Name, body: unknown, empty?: R
     : typeof data === 'object' && data !== null
       ? ['items', 'connections', 'plans', 'projects', 'turns'].map((key) => (data as Record<string, unknown>)[key])
       : [];
-  return (lists.find(Array.isArray) ?? []) as RouteData<Name>;
+  // Only objects are items: a null or a number in a listing (another proxy's) would fail whoever reads the items.
+  const items: unknown[] = lists.find(Array.isArray) ?? [];
+  return items.filter((item) => typeof item === 'object' && item !== null && !Array.isArray(item)) as RouteData<Name>;
 }
 
 function resultOf(
