@@ -120,7 +120,7 @@ export type {
   StartCodehostConnectResult,
   SubscriptionPlan,
 } from './wire/resources.js';
-export { repositoryPaging } from './wire/resources.js';
+export { repositoryPaging, timestampOf } from './wire/resources.js';
 export { createAgentStore, defaultStorageKey } from './store/agent-store.js';
 export { observeLifecycle } from './store/lifecycle.js';
 export type { AgentLifecycleEvent, LifecycleOptions } from './store/lifecycle.js';

@@ -4,7 +4,7 @@
  * record (`GET {basePath}/projects/{id}/conversation`, the `conversation` resource) when the proxy offers one.
  */
 import type { ConversationTurn } from '../wire/proxy-resources.js';
-import type { GenerationMode } from '../wire/resources.js';
+import { timestampOf, type GenerationMode } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
 import { generationCounts, generationOutcome } from '../wire/generation-machine.js';
 import { isGenerationRunning } from '../wire/generation-transitions.js';
@@ -86,14 +86,14 @@ function settleLastTurn(
 }
 
 function fromProxyTurn(turn: ConversationTurn, index: number): ConversationEntry {
-  const at = Date.parse(turn.at);
+  const at = timestampOf(turn.at);
   const outcome = turn.outcome;
   return {
     id: `proxy:${index}:${turn.at}`,
     kind: turn.kind,
     prompt: turn.prompt,
     mode: turn.mode ?? undefined,
-    at: Number.isFinite(at) ? at : 0,
+    at: at ?? 0,
     outcome:
       outcome === null
         ? undefined

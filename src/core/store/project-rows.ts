@@ -4,6 +4,7 @@
  * so a row and the rest of the screen never tell two stories about one project.
  */
 import type { ProjectSummary } from '../wire/proxy-resources.js';
+import { timestampOf } from '../wire/resources.js';
 import { phaseOfProjectStatus, selectProjectView, type ProjectPhase, type ProjectViewSource } from './project-view.js';
 
 /** One project of the list. */
@@ -19,15 +20,15 @@ export interface ProjectRow {
 /** A project's row: the list's summary (if it has one), under what the store knows of the project now. */
 export function selectProjectRow(state: ProjectViewSource, projectId: string, summary?: ProjectSummary): ProjectRow {
   const listedPhase = phaseOfProjectStatus(summary?.project_status);
-  const updated = summary === undefined ? Number.NaN : Date.parse(summary.updated_at);
+  const updated = timestampOf(summary?.updated_at);
   const known = state.generations[projectId] !== undefined || state.projects[projectId]?.project !== undefined;
-  if (!known) return { projectId, name: summary?.name ?? undefined, phase: listedPhase, updatedAt: finite(updated) };
+  if (!known) return { projectId, name: summary?.name ?? undefined, phase: listedPhase, updatedAt: updated };
   const view = selectProjectView(state, projectId);
   return {
     projectId,
     name: view.name ?? summary?.name ?? undefined,
     phase: view.phase === 'idle' ? listedPhase : view.phase,
-    updatedAt: finite(updated) ?? view.generation?.startedAt,
+    updatedAt: updated ?? view.generation?.startedAt,
   };
 }
 
@@ -47,5 +48,3 @@ export function selectUnlistedProjectIds(state: ProjectViewSource, listed: reado
     .sort((a, b) => b.startedAt - a.startedAt)
     .map((generation) => generation.key);
 }
-
-const finite = (value: number) => (Number.isFinite(value) ? value : undefined);

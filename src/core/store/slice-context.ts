@@ -4,6 +4,7 @@
  */
 import type { AgentClient } from '../wire/client.js';
 import { AgentApiError, errorFromThrown } from '../wire/errors.js';
+import { timestampOf } from '../wire/resources.js';
 
 /** What an integration action resolves to. Actions never reject. */
 export type IntegrationResult<T> = { ok: true; data: T } | { ok: false; error: AgentApiError };
@@ -68,8 +69,6 @@ export function createSliceRunner(signal: AbortSignal) {
 
 /** Whether an ISO timestamp lies in the past by the store's clock; unreadable or null dates never expire. */
 export function isPast(timestamp: unknown, now: number): boolean {
-  // Only a string is a timestamp: `Date.parse` reads a number (5) as a date of 2001.
-  if (typeof timestamp !== 'string') return false;
-  const time = Date.parse(timestamp);
-  return !Number.isNaN(time) && time <= now;
+  const time = timestampOf(timestamp);
+  return time !== undefined && time <= now;
 }

@@ -1,4 +1,5 @@
 /** Typed failures of the Agent API, built from any response without throwing anything else. */
+import { timestampOf } from './resources.js';
 
 /** Every way a call can fail. */
 export type AgentErrorKind =
@@ -290,7 +291,7 @@ function quotaOf(body: unknown): QuotaDetails | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const { code, used, limit, resets_at, period } = body as Record<string, unknown>;
   if (code !== 'quota_exceeded' || typeof used !== 'number' || typeof limit !== 'number') return undefined;
-  if (typeof resets_at !== 'string' || Number.isNaN(Date.parse(resets_at))) return undefined;
+  if (typeof resets_at !== 'string' || timestampOf(resets_at) === undefined) return undefined;
   if (period !== 'day' && period !== 'week' && period !== 'month' && period !== 'seconds') return undefined;
   return { used, limit, resetsAt: resets_at, period };
 }

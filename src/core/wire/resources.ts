@@ -3,6 +3,20 @@
  * The client is a tolerant reader: optional fields may be missing and extra fields are kept.
  */
 
+// An answer's `*_at` fields (their format is not shown in the spec): an ISO 8601 date, with or without a time.
+const isoDate = /^\d{4}-\d{2}-\d{2}(?:$|[T ])/;
+
+/**
+ * When an answer's timestamp (`connected_at`, `expires_at`, `updated_at`, a turn's `at`) says, in milliseconds since
+ * the epoch; `undefined` for anything but a readable ISO 8601 date. `Date.parse` alone reads "0" as the year 2000
+ * and "1" as 2001: a broken answer would then show an old date, or mark a connection expired.
+ */
+export function timestampOf(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !isoDate.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}
+
 /** Project statuses the mock uses; the real API may send others, so the type stays open. */
 export type KnownProjectStatus = 'provisioning' | 'generating' | 'ready' | 'failed' | 'credits_exhausted';
 

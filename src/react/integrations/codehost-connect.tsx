@@ -5,7 +5,7 @@
  */
 import { statusKey, statusLabel, textOf } from '../shared/outside-values.js';
 import { forwardRef, useEffect, useId, useRef, useState } from 'react';
-import { safeHttpUrl } from '../../core/index.js';
+import { safeHttpUrl, timestampOf } from '../../core/index.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useExternalUser } from '../provider/use-agent-store.js';
 import { useCodehost } from './use-codehost.js';
@@ -81,9 +81,9 @@ function viewState(
 }
 
 function Time({ value }: { value: string | null | undefined }) {
-  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  const time = timestampOf(value);
   // No time in the answer, or one that is not a date: a dash, never the raw text.
-  return typeof value !== 'string' || Number.isNaN(time) ? (
+  return typeof value !== 'string' || time === undefined ? (
     <>—</>
   ) : (
     <time dateTime={value}>
@@ -239,7 +239,9 @@ export const CodehostConnect = forwardRef<HTMLElement, CodehostConnectProps>(fun
                 {installationName ?? text.installationUnknown}
               </span>
               <span className="ae-hint">
-                {text.connectedLabel} <Time value={details.connected_at} />
+                {/* Without a login the line above already says "Connected": the date alone, not the word twice. */}
+                {login !== '' && `${text.connectedLabel} `}
+                <Time value={details.connected_at} />
               </span>
             </span>
           </span>
