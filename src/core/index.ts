@@ -63,6 +63,7 @@ export {
   familyOfPath,
   fillPath,
   isPromptLongEnough,
+  promptErrors,
   matchRoute,
   minimumPromptLength,
   proxyRoutes,

@@ -43,7 +43,7 @@ import {
   failure,
   jsonResponse,
   readJsonBody,
-  promptErrors,
+  promptFieldErrors,
   shapeOf,
   validationFailure,
   type BodyShape,
@@ -210,7 +210,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   async function generate(request: Request, caller: MockCaller): Promise<Response> {
     const read = await readJsonBody(request, 'agent');
     if (!read.ok) return read.response;
-    const errors = promptErrors(read.body);
+    const errors = promptFieldErrors(read.body);
     const requestedMode = read.body.mode ?? 'build';
     const mode: GenerationMode | undefined =
       requestedMode === 'build' || requestedMode === 'design' ? requestedMode : undefined;
@@ -241,7 +241,7 @@ export function createMockAgentApi(options: MockAgentApiOptions = {}): MockAgent
   async function followUp(request: Request, params: Record<string, string>, caller: MockCaller): Promise<Response> {
     const read = await readJsonBody(request, 'agent');
     if (!read.ok) return read.response;
-    const errors = promptErrors(read.body);
+    const errors = promptFieldErrors(read.body);
     if (Object.keys(errors).length > 0) return validationFailure('agent', errors);
     const owned = ownedProject(params.projectId ?? '', caller);
     if (!owned.ok) return owned.response;

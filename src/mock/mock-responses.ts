@@ -1,11 +1,5 @@
 /** Response builders and Laravel-style validation shared by the mock's handlers. */
-import {
-  agentApiMessages,
-  agentRoutes,
-  minimumPromptLength,
-  parseHttpUrl,
-  type AgentRouteName,
-} from '../core/index.js';
+import { agentRoutes, parseHttpUrl, promptErrors, type AgentRouteName } from '../core/index.js';
 
 /** Field errors as the Agent API sends them: a field name mapped to its messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -18,14 +12,10 @@ export function shapeOf(route: AgentRouteName): BodyShape {
   return agentRoutes[route].family === 'agent' ? 'agent' : 'envelope';
 }
 
-/** The prompt's validation errors, worded as the API's (Laravel) validator words them. */
-export function promptErrors(body: Record<string, unknown>): FieldErrors {
-  const errors: FieldErrors = {};
-  const prompt = body.prompt;
-  if (prompt === undefined || prompt === null) errors.prompt = ['The prompt field is required.'];
-  else if (typeof prompt !== 'string') errors.prompt = ['The prompt field must be a string.'];
-  else if ([...prompt].length < minimumPromptLength) errors.prompt = [agentApiMessages.promptTooShort];
-  return errors;
+/** A body's validation errors for its prompt (core's `promptErrors`), as field errors. */
+export function promptFieldErrors(body: Record<string, unknown>): FieldErrors {
+  const errors = promptErrors(body.prompt);
+  return errors === undefined ? {} : { prompt: errors };
 }
 
 /** A JSON response with the given status and extra headers. */

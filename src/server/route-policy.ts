@@ -1,5 +1,5 @@
 /** Per-route rules of the proxy: who may call what, and how bodies and listings are bound to the end user. */
-import { familyOfPath, type AgentRouteName, type RouteBody } from '../core/index.js';
+import { familyOfPath, promptErrors, type AgentRouteName, type RouteBody } from '../core/index.js';
 import { answers, pick, type AnswerShape, type FieldShape, type FieldShapes } from './answer-shapes.js';
 import { jsonDeeperThan, readBoundedBody } from './bounded-json.js';
 import type { RelayTimers } from './event-stream-relay.js';
@@ -281,6 +281,10 @@ export function buildUpstreamBody(
     throw new ProxyRefusal(422, proxyMessages.invalidMode, 'mode refused', {
       errors: { mode: [proxyMessages.invalidMode] },
     });
+  // A prompt the API is bound to refuse is refused here, before the quota and the team's rate budget are spent on it.
+  const promptRefused = policy.body.prompt === undefined ? undefined : promptErrors(body.prompt);
+  if (promptRefused !== undefined)
+    throw new ProxyRefusal(422, promptRefused[0] as string, 'prompt refused', { errors: { prompt: promptRefused } });
   const upstream: Record<string, unknown> = pick(body, policy.body, (text) => text);
   if (policy.identity !== 'none') upstream.external_user_id = user.externalUserId;
   if (policy.identity === 'profile') {

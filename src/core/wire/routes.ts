@@ -3,6 +3,7 @@
  * path template (its params), body and answer types, and family. The client sends from it, the proxy routes
  * from it and the mock answers from it (docs/architecture.md, "The route contract").
  */
+import { agentApiMessages } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { ConversationBody, ProjectListBody, UsageBody } from './proxy-resources.js';
 import type {
@@ -249,6 +250,18 @@ export function familyOfPath(path: string): Exclude<RouteFamily, 'proxy'> {
 /** Whether a prompt is long enough for generate and follow-up (trimmed, counted in code points like the API). */
 export function isPromptLongEnough(prompt: string): boolean {
   return [...prompt.trim()].length >= minimumPromptLength;
+}
+
+/**
+ * Why the API refuses a generate or follow-up prompt (its validation errors for `prompt`), or `undefined` for one it
+ * takes. Worded as its (Laravel) validator words them: the spec names the too-short message; a blank prompt is
+ * trimmed to nothing and so missing, as Laravel's default middleware makes it.
+ */
+export function promptErrors(prompt: unknown): string[] | undefined {
+  if (prompt === undefined || prompt === null || (typeof prompt === 'string' && prompt.trim() === ''))
+    return ['The prompt field is required.'];
+  if (typeof prompt !== 'string') return ['The prompt field must be a string.'];
+  return isPromptLongEnough(prompt) ? undefined : [agentApiMessages.promptTooShort];
 }
 
 /** A matched route and its decoded parameters. */
