@@ -67,7 +67,10 @@ export function createUpstreamCaller(settings: UpstreamCallerSettings) {
       if (fetched.kind === 'timeout') throw new ProxyRefusal(504, proxyMessages.upstreamTimeout, upstreamTimeoutReason);
       if (fetched.kind === 'unreachable') return undefined;
       const response = fetched.response;
-      if (response.status >= 300 && response.status < 400) {
+      // A fetch the agency plugged in may follow a redirect despite `redirect: 'error'`: the token then went elsewhere,
+      // and the answer is that place's, not the API's. (A Response made by hand has no url: nothing to compare.)
+      const answeredElsewhere = response.redirected || (response.url !== '' && response.url !== url.href);
+      if ((response.status >= 300 && response.status < 400) || answeredElsewhere) {
         await response.body?.cancel().catch(() => undefined);
         return undefined;
       }
