@@ -19,6 +19,13 @@ export interface MemoryProxyStoreOptions {
   maxProjects?: number;
   /** Most projects whose latest generation's events are kept (least recently used go first). Default 1,000. */
   maxEventLogs?: number;
+  /**
+   * Most of those logs one end user holds (the user's own least recently begun go first), so that one user's builds
+   * never push out another user's. Default 20.
+   */
+  maxEventLogsPerUser?: number;
+  /** Most bytes of event data kept in all logs together (least recently used logs go first). Default 256 MiB. */
+  maxEventBytes?: number;
   /** Most events kept per generation (the oldest go first). Default 5,000. */
   maxEventsPerGeneration?: number;
   /**
@@ -65,6 +72,10 @@ class BoundedMap<K, V> {
       this.delete(oldest.value[0]);
     }
   }
+  /** The least recently used key. */
+  oldest(): K | undefined {
+    return this.map.keys().next().value;
+  }
   delete(key: K): void {
     const value = this.map.get(key);
     if (!this.map.delete(key)) return;
@@ -74,6 +85,8 @@ class BoundedMap<K, V> {
 }
 
 interface EventLog {
+  /** The end user whose generation it is. */
+  owner: string;
   generation: number;
   events: RecordedEvent[];
   bytes: number;
@@ -100,7 +113,17 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   const maxTurns = options.maxTurnsPerProject ?? 200;
   // Project ids per user, oldest first: exactly the ids of `projects`, so bounded with them.
   const byUser = new Map<string, Set<string>>();
-  const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000);
+  const maxLogsPerUser = options.maxEventLogsPerUser ?? 20;
+  const maxAllEventBytes = options.maxEventBytes ?? 256 * 1024 * 1024;
+  // The logs' project ids per user, least recently begun first, and the bytes of all logs: both follow `logs`.
+  const logsByUser = new Map<string, Set<string>>();
+  let allEventBytes = 0;
+  const logs = new BoundedMap<string, EventLog>(options.maxEventLogs ?? 1_000, (projectId, log) => {
+    allEventBytes -= log.bytes;
+    const mine = logsByUser.get(log.owner);
+    mine?.delete(projectId);
+    if (mine?.size === 0) logsByUser.delete(log.owner);
+  });
   const projects = new BoundedMap<string, ProjectRecord>(maxProjects, (projectId, project) => {
     const mine = byUser.get(project.owner);
     mine?.delete(projectId);
@@ -208,7 +231,16 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
         project.firstGeneration++;
       }
       const generation = project.firstGeneration + project.turns.length - 1;
-      logs.set(projectId, { generation, events: [], bytes: 0, endedAt: undefined });
+      // The project's earlier log goes first (its bytes and its place in its owner's logs with it).
+      logs.delete(projectId);
+      // Then the user's own least recently begun logs, so that the new one pushes out no other user's.
+      for (const oldest of logsByUser.get(userId) ?? []) {
+        if ((logsByUser.get(userId)?.size ?? 0) < maxLogsPerUser) break;
+        logs.delete(oldest);
+      }
+      logs.set(projectId, { owner: userId, generation, events: [], bytes: 0, endedAt: undefined });
+      const mine = logsByUser.get(userId) ?? new Set<string>();
+      logsByUser.set(userId, mine.add(projectId));
       changed(projectId);
       return generation;
     },
@@ -217,8 +249,18 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       if (log === undefined || log.generation !== generation) return;
       log.events.push(event);
       log.bytes += event.data.length;
-      while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1))
-        log.bytes -= log.events.shift()?.data.length ?? 0;
+      allEventBytes += event.data.length;
+      while (log.events.length > maxEvents || (log.bytes > maxEventBytes && log.events.length > 1)) {
+        const dropped = log.events.shift()?.data.length ?? 0;
+        log.bytes -= dropped;
+        allEventBytes -= dropped;
+      }
+      // Past the bytes of all logs, other logs go, least recently used first (this one is the most recent).
+      while (allEventBytes > maxAllEventBytes) {
+        const oldest = logs.oldest();
+        if (oldest === undefined || oldest === projectId) break;
+        logs.delete(oldest);
+      }
       changed(projectId);
     },
     async endGeneration(projectId, generation, outcome) {

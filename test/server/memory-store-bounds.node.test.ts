@@ -133,3 +133,47 @@ describe('createMemoryProxyStore never lets a project’s records outlive its ow
     expect(listed).toBe(4);
   });
 });
+
+describe("the memory store's event logs, shared fairly between end users", () => {
+  const event = (id: number, bytes: number) => ({ id, data: 'x'.repeat(bytes) });
+
+  it("one user's builds push out only that user's own logs, never another user's", async () => {
+    const store = createMemoryProxyStore({ maxEventLogs: 3, maxEventLogsPerUser: 2 });
+    await store.beginGeneration('bob-1', 'bob', turn('bob builds'));
+    await store.appendEvent('bob-1', 1, event(1, 10));
+    for (let index = 1; index <= 10; index++) {
+      const generation = await store.beginGeneration(`alice-${index}`, 'alice', turn(`alice ${index}`));
+      await store.appendEvent(`alice-${index}`, generation, event(1, 10));
+    }
+    expect((await store.readEvents('bob-1', 0))?.events.map((kept) => kept.id)).toEqual([1]);
+    // Alice keeps her two most recent logs.
+    for (let index = 1; index <= 8; index++) expect(await store.readEvents(`alice-${index}`, 0)).toBeUndefined();
+    expect(await store.readEvents('alice-9', 0)).toBeDefined();
+    expect(await store.readEvents('alice-10', 0)).toBeDefined();
+  });
+
+  it('keeps the bytes of all logs under maxEventBytes, the least recently used logs going first', async () => {
+    const store = createMemoryProxyStore({ maxEventBytes: 100 });
+    for (const id of ['p1', 'p2', 'p3']) await store.beginGeneration(id, `owner-${id}`, turn(id));
+    await store.appendEvent('p1', 1, event(1, 40));
+    await store.appendEvent('p2', 1, event(1, 40));
+    // p1 is used again (read), so p2 is the least recently used when p3's event passes the bound.
+    expect(await store.readEvents('p1', 0)).toBeDefined();
+    await store.appendEvent('p3', 1, event(1, 40));
+    expect(await store.readEvents('p2', 0)).toBeUndefined();
+    expect((await store.readEvents('p1', 0))?.events).toHaveLength(1);
+    expect((await store.readEvents('p3', 0))?.events).toHaveLength(1);
+  });
+
+  it("a project's new generation frees its earlier log's bytes and its place among its owner's logs", async () => {
+    const store = createMemoryProxyStore({ maxEventBytes: 100, maxEventLogsPerUser: 2 });
+    await store.beginGeneration('p1', 'alice', turn('first'));
+    await store.appendEvent('p1', 1, event(1, 80));
+    const second = await store.beginGeneration('p1', 'alice', turn('second'));
+    await store.beginGeneration('p2', 'alice', turn('another'));
+    await store.appendEvent('p2', 1, event(1, 80));
+    // 80 bytes are kept, not 160: p1's new, empty log stays, and so does p2.
+    expect(await store.readEvents('p1', 0)).toEqual({ generation: second, events: [], ended: false });
+    expect((await store.readEvents('p2', 0))?.events).toHaveLength(1);
+  });
+});
