@@ -255,6 +255,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     let opened = false;
     let handlerError: unknown;
     const onEvent = (event: AgentEvent, eventId?: number) => {
+      // An event says the request was taken, whether or not the transport said so (`onOpen` is a transport's to call):
+      // a failure after it is an interrupted build, never a refusal whose "Try again" would start a second one.
+      opened = true;
       if (own) reduceGenerationEvent(draft, event, 0);
       if (eventId !== undefined) lastEventId = eventId;
       try {
