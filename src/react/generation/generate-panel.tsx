@@ -135,6 +135,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
   const quotaUsedUp = quota !== undefined && !running;
   const quotaHint =
     quotaUsedUp && generalError?.code !== 'quota_exceeded' ? quotaCopy(quota, labels.errors, format) : undefined;
+  // What holds the send button, and the same for a submit that comes another way (a script's `requestSubmit`).
+  const held = running || waiting || quotaUsedUp || followUpHeld || goneHeld;
   // The build log's failure says it already when it is on screen (its next step): the button points at its words.
   const quotaToldAt = useToldSentence(
     quotaHint === undefined ? undefined : quotaSlotKey,
@@ -193,7 +195,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running || followUpHeld || goneHeld) return;
+    if (held) return;
     const trimmed = prompt.trim();
     if (!isPromptLongEnough(trimmed)) {
       setClientError(text.promptTooShort);
@@ -352,7 +354,7 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           ref={submitRef}
           type="submit"
           className={cx('ae-button', !outOfCredits && 'ae-button-primary')}
-          disabled={running || waiting || quotaUsedUp || followUpHeld || goneHeld}
+          disabled={held}
           aria-describedby={heldBecause}
         >
           {submitLabel}
