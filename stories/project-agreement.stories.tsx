@@ -45,7 +45,10 @@ async function expectAgreement(canvasElement: HTMLElement, appFromBefore = false
   });
   const phase = log.getAttribute('data-phase') as keyof typeof defaultLabels.phase;
   const badges = [...canvasElement.querySelectorAll('.ae-badge')].map((badge) => badge.textContent);
-  for (const badge of badges) await expect(badge).toBe(defaultLabels.phase[phase]);
+  // A failed change leaves the app built before: every badge names the change, not the project, as failed.
+  const badgeText =
+    appFromBefore && phase === 'failed' ? defaultLabels.agentBuilder.changeFailed : defaultLabels.phase[phase];
+  for (const badge of badges) await expect(badge).toBe(badgeText);
   const bar = canvasElement.querySelector('[role="progressbar"]');
   if (bar !== null) {
     const value = bar.getAttribute('aria-valuenow');
@@ -55,11 +58,13 @@ async function expectAgreement(canvasElement: HTMLElement, appFromBefore = false
   const frame = canvasElement.querySelector('iframe');
   if (phase === 'ready' || appFromBefore) await expect(frame).not.toBeNull();
   else await expect(frame).toBeNull();
-  // Only the preview opens the app it shows (the one from before, during a change); nothing else offers it.
+  // The app is offered exactly where it is on the stage (the one from before, during a change and after it failed):
+  // the status links it then, and nothing offers an app that is not there.
   const appLinks = [...canvasElement.querySelectorAll('a')].filter(
     (link) => link.textContent === 'Open the app' && link.closest('.ae-preview') === null,
   );
-  if (phase !== 'ready') await expect(appLinks).toHaveLength(0);
+  if (phase !== 'ready' && !appFromBefore) await expect(appLinks).toHaveLength(0);
+  else await expect(canvasElement.querySelector('.ae-project-status a')).not.toBeNull();
   // While the build runs past its container, nothing says the container is still being set up.
   if (phase === 'generating')
     await expect(canvasElement.textContent).not.toMatch(/Setting up|Preparing a place for your app/);

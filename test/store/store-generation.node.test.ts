@@ -260,7 +260,7 @@ describe('refusals, cancel and end states', () => {
     await change;
     expect(selectProjectView(store.getState(), 'p1')).toMatchObject({
       phase: 'failed',
-      hasApp: false,
+      hasApp: true,
       previewUrl: appUrl,
     });
   });

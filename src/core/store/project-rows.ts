@@ -5,6 +5,7 @@
  */
 import type { ProjectSummary } from '../wire/proxy-resources.js';
 import { timestampOf } from '../wire/resources.js';
+import type { GenerationKind } from '../wire/generation-reducer.js';
 import { phaseOfProjectStatus, selectProjectView, type ProjectPhase, type ProjectViewSource } from './project-view.js';
 
 /** One project of the list. */
@@ -13,6 +14,8 @@ export interface ProjectRow {
   name: string | undefined;
   /** `undefined` when neither the list nor the store says where the project stands. */
   phase: ProjectPhase | undefined;
+  /** What this store's latest generation of the project was (a failed change leaves the app built before). */
+  kind: GenerationKind | undefined;
   /** When the project last changed, as the list said, or when this store started its build. */
   updatedAt: number | undefined;
 }
@@ -22,12 +25,14 @@ export function selectProjectRow(state: ProjectViewSource, projectId: string, su
   const listedPhase = phaseOfProjectStatus(summary?.project_status);
   const updated = timestampOf(summary?.updated_at);
   const known = state.generations[projectId] !== undefined || state.projects[projectId]?.project !== undefined;
-  if (!known) return { projectId, name: summary?.name ?? undefined, phase: listedPhase, updatedAt: updated };
+  if (!known)
+    return { projectId, name: summary?.name ?? undefined, phase: listedPhase, kind: undefined, updatedAt: updated };
   const view = selectProjectView(state, projectId);
   return {
     projectId,
     name: view.name ?? summary?.name ?? undefined,
     phase: view.phase === 'idle' ? listedPhase : view.phase,
+    kind: view.phase === 'idle' ? undefined : view.kind,
     updatedAt: updated ?? view.generation?.startedAt,
   };
 }

@@ -59,7 +59,10 @@ export interface ProjectView {
   /** The app's address, only when it is http(s); `unsafeAppUrl` tells when one was given but refused. */
   appUrl: string | undefined;
   unsafeAppUrl: boolean;
-  /** The app can be previewed, deployed and pushed: the project is ready. */
+  /**
+   * There is an app to open, preview and ship (`previewUrl` is its address): the project is ready, or a change to it is
+   * running or ended badly, since the app built before is still there. One answer for every part of the screen.
+   */
   hasApp: boolean;
   /**
    * The address to preview: the app once ready, and also while a follow-up changes it or after the follow-up
@@ -194,6 +197,7 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
   const refusal = generation?.refused === true ? generation.error : undefined;
   const endedBadly = phase === 'failed' || phase === 'credits_exhausted' || phase === 'interrupted';
   const counts = generation === undefined ? undefined : generationCounts(generation);
+  const previewUrl = phase === 'ready' || (phase !== 'gone' && isPreviewable(generation)) ? appUrl : undefined;
   return {
     key,
     projectId,
@@ -212,8 +216,8 @@ export function selectProjectView(state: ProjectViewSource, key: string | undefi
     name: typeof project?.name === 'string' && project.name.trim() !== '' ? project.name : undefined,
     appUrl,
     unsafeAppUrl: appUrl === undefined && typeof (rawAppUrl ?? project?.app_url) === 'string',
-    hasApp: phase === 'ready' && appUrl !== undefined,
-    previewUrl: phase === 'ready' || (phase !== 'gone' && isPreviewable(generation)) ? appUrl : undefined,
+    hasApp: previewUrl !== undefined,
+    previewUrl,
     kind: generation?.kind,
     mode: generation?.mode,
     lastPrompt: generation === undefined || generation.prompt === '' ? undefined : generation.prompt,

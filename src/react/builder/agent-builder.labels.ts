@@ -20,7 +20,10 @@ export interface AgentBuilderLabels {
   newProject: string;
   /** The toolbar's name before there is a project, and before its name is known. */
   newApp: string;
-  /** The badge beside the project's name when its last follow-up failed (the app from before is still there). */
+  /**
+   * The badge of a project whose last follow-up failed (the app from before is still there): in the builder's toolbar
+   * and in `ProjectStatus`.
+   */
   changeFailed: string;
   /**
    * @deprecated Unused: a project without a name is called as in the project list (`projectList.untitled`), so one

@@ -18,6 +18,7 @@ import { PlanList } from '../integrations/plan-list.js';
 import { ProjectList } from '../projects/project-list.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { phaseWords } from '../shared/phase-words.js';
 import { cx } from '../shared/class-names.js';
 import { outcomeSlotKey } from '../shared/error-slots.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
@@ -270,7 +271,7 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
           </span>
           {view.phase !== 'idle' && (
             <span className="ae-badge" data-phase={view.phase}>
-              {view.kind === 'followUp' && view.phase === 'failed' ? text.changeFailed : labels.phase[view.phase]}
+              {phaseWords(view, labels)}
             </span>
           )}
         </p>

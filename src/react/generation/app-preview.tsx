@@ -9,6 +9,7 @@ import { ExternalLink } from '../shared/external-link.js';
 import { outcomeSlotKey, slotRank, useFailureSlot } from '../shared/error-slots.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { useControllable } from '../shared/use-controllable.js';
+import { phaseWords } from '../shared/phase-words.js';
 
 /** Props of `AppPreview`: its own, plus any attribute of its root `section`. */
 export type AppPreviewProps = WithRootProps<
@@ -94,7 +95,7 @@ export const AppPreview = forwardRef<HTMLElement, AppPreviewProps>(function AppP
         <div className="ae-preview-empty" data-phase={view.phase}>
           {view.building && <span className="ae-spinner" aria-hidden="true" />}
           <p className="ae-preview-empty-title">
-            {state === 'unsafe' ? text.unsafeUrl : phase === 'idle' ? text.empty : labels.phase[phase]}
+            {state === 'unsafe' ? text.unsafeUrl : phase === 'idle' ? text.empty : phaseWords(view, labels)}
           </p>
           {state !== 'unsafe' && phase !== 'idle' && toldHere && (
             <p className="ae-muted">

@@ -20,6 +20,7 @@ import { useUsedUpQuota } from '../usage/use-usage.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { FormattedText } from '../shared/formatted-text.js';
+import { phaseWords } from '../shared/phase-words.js';
 
 /** Props of `LiveBuildLog`: its own, plus any attribute of its root `section`. */
 export type LiveBuildLogProps = WithRootProps<
@@ -287,7 +288,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
         <h2 className="ae-title">{text.heading}</h2>
         {phase !== 'idle' && (
           <span className="ae-badge" data-phase={phase}>
-            {labels.phase[phase]}
+            {phaseWords(view, labels)}
           </span>
         )}
       </div>

@@ -3,6 +3,7 @@
 import { forwardRef } from 'react';
 import { ExternalLink } from '../shared/external-link.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
+import { phaseWords } from '../shared/phase-words.js';
 import { useProjectView } from './use-project-view.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
@@ -64,7 +65,7 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
             <dt>{text.statusLabel}</dt>
             <dd>
               <span className="ae-badge" data-phase={phase}>
-                {labels.phase[phase]}
+                {phaseWords(view, labels)}
               </span>
             </dd>
           </div>

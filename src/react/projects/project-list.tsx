@@ -3,6 +3,7 @@
 import { forwardRef, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { selectProjectRow, selectUnlistedProjectIds, type ProjectSummary } from '../../core/index.js';
+import { phaseWords } from '../shared/phase-words.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { cx } from '../shared/class-names.js';
@@ -133,9 +134,10 @@ function ProjectItem({
   const { store } = useAgentContext();
   const labels = useAgentLabels();
   const text = labels.projectList;
-  // Three plain values, so a row renders again only when what it shows changes.
+  // Plain values, so a row renders again only when what it shows changes.
   const name = useStore(store, (state) => selectProjectRow(state, projectId, summary).name);
   const phase = useStore(store, (state) => selectProjectRow(state, projectId, summary).phase);
+  const kind = useStore(store, (state) => selectProjectRow(state, projectId, summary).kind);
   const updatedAt = useStore(store, (state) => selectProjectRow(state, projectId, summary).updatedAt);
   return (
     <button
@@ -151,7 +153,7 @@ function ProjectItem({
           <FormattedText>
             {(f) => {
               // Both, joined as the labels join them; either alone, without a separator beside nothing.
-              const status = phase === undefined ? '' : labels.phase[phase];
+              const status = phase === undefined ? '' : phaseWords({ kind, phase }, labels);
               const time = updatedAt === undefined ? '' : f.dateTime(updatedAt);
               return status === '' || time === '' ? status || time : text.updated(status, time);
             }}
