@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
+import { forwardedRoutes as routes } from './route-samples.js';
 import { createScriptedProxy, fakeToken, json, specAnswer, type UpstreamCall } from './scripted-upstream.js';
 
 const appOrigin = 'https://app.example.test';
@@ -63,34 +64,6 @@ const call = (method: string, path: string, body?: unknown, headers: Record<stri
     headers: { 'content-type': 'application/json', 'x-user': user, ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-
-/** Every Agent API route the proxy forwards, as alice calls it with a valid body. */
-const routes: { name: string; method: 'GET' | 'POST'; path: string; body?: Record<string, unknown> }[] = [
-  { name: 'generate', method: 'POST', path: '/agent/generate', body: { prompt: 'A landing page for a bakery' } },
-  { name: 'followUp', method: 'POST', path: '/agent/generate/p-alice', body: { prompt: 'Make the header blue' } },
-  { name: 'getProject', method: 'GET', path: '/agent/project/p-alice' },
-  { name: 'listPlans', method: 'GET', path: '/subscription-plans' },
-  { name: 'connectDeployment', method: 'POST', path: '/deployments/vercel/connections', body: { token: 'vercel-tok' } },
-  { name: 'getDeploymentConnection', method: 'GET', path: '/deployments/vercel/connections/alice' },
-  { name: 'listDeploymentConnections', method: 'GET', path: '/deployments/vercel/connections' },
-  { name: 'deploy', method: 'POST', path: '/deployments/vercel/project/p-alice/deploy', body: {} },
-  { name: 'startCodehostConnect', method: 'POST', path: '/codehost/connect/start', body: { return_url: '/done' } },
-  { name: 'getCodehostConnection', method: 'GET', path: '/codehost/connections/alice' },
-  { name: 'listCodehostConnections', method: 'GET', path: '/codehost/connections' },
-  { name: 'listRepositories', method: 'GET', path: '/codehost/connections/alice/repositories' },
-  {
-    name: 'linkRepository',
-    method: 'POST',
-    path: '/codehost/project/p-alice/link',
-    body: { repo_owner: 'a', repo_name: 'b' },
-  },
-  {
-    name: 'pushRepository',
-    method: 'POST',
-    path: '/codehost/project/p-alice/push',
-    body: { repo_owner: 'a', repo_name: 'b', private: true, branch: 'main' },
-  },
-];
 
 /** The upstream body fields each POST route may carry: the browser's allow-list and the session's identity. */
 const allowedUpstreamFields: Record<string, string[]> = {

@@ -21,6 +21,7 @@ import {
   specAnswer,
   type UpstreamCall,
 } from './scripted-upstream.js';
+import { forwardedRoutes as forwarded, type RouteSample } from './route-samples.js';
 import { readSse } from './sse-reader.js';
 
 const appOrigin = 'https://app.example.test';
@@ -46,41 +47,7 @@ function call(method: string, path: string, body?: unknown): Request {
   });
 }
 
-interface RouteCase {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-  stream?: true;
-  /** A success without a body still means the action happened. */
-  emptySuccess?: true;
-}
-
-/** Every route the proxy forwards to the upstream (proxy-router over core's route contract, family != proxy). */
-const forwarded: RouteCase[] = [
-  { name: 'generate', method: 'POST', path: '/agent/generate', body: { prompt: 'A bakery site' }, stream: true },
-  { name: 'followUp', method: 'POST', path: '/agent/generate/p-alice', body: { prompt: 'Blue header' }, stream: true },
-  { name: 'getProject', method: 'GET', path: '/agent/project/p-alice' },
-  { name: 'listPlans', method: 'GET', path: '/subscription-plans' },
-  { name: 'connectDeployment', method: 'POST', path: '/deployments/vercel/connections', body: { token: 'vt' } },
-  { name: 'getDeploymentConnection', method: 'GET', path: '/deployments/vercel/connections/alice' },
-  { name: 'listDeploymentConnections', method: 'GET', path: '/deployments/vercel/connections' },
-  { name: 'deploy', method: 'POST', path: '/deployments/vercel/project/p-alice/deploy', body: {}, emptySuccess: true },
-  { name: 'startCodehostConnect', method: 'POST', path: '/codehost/connect/start', body: { return_url: '/done' } },
-  { name: 'getCodehostConnection', method: 'GET', path: '/codehost/connections/alice' },
-  { name: 'listCodehostConnections', method: 'GET', path: '/codehost/connections' },
-  { name: 'listRepositories', method: 'GET', path: '/codehost/connections/alice/repositories' },
-  {
-    name: 'linkRepository',
-    method: 'POST',
-    path: '/codehost/project/p-alice/link',
-    body: { repo_owner: 'alice', repo_name: 'site' },
-    emptySuccess: true,
-  },
-  { name: 'pushRepository', method: 'POST', path: '/codehost/project/p-alice/push', body: {}, emptySuccess: true },
-];
-
-const requestOf = (route: RouteCase) => call(route.method, route.path, route.body);
+const requestOf = (route: RouteSample) => call(route.method, route.path, route.body);
 
 /** The only headers the proxy itself decides (proxy-responses.ts, event-stream-relay.ts). */
 const allowedHeaders = new Set([
