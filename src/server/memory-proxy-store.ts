@@ -37,6 +37,11 @@ export interface MemoryProxyStoreOptions {
   eventRetentionMs?: number;
   /** Most turns kept per conversation (the oldest go first). Default 200. */
   maxTurnsPerProject?: number;
+  /**
+   * Most quota counts kept (one per user and period). Counts of ended periods go first; past this many live ones, the
+   * least recently used is forgotten, and that user counts afresh (use the Redis store beyond). Default 200,000.
+   */
+  maxQuotaCounts?: number;
   now?(): number;
 }
 
@@ -71,6 +76,12 @@ class BoundedMap<K, V> {
       if (oldest.done === true) break;
       this.delete(oldest.value[0]);
     }
+  }
+  get size(): number {
+    return this.map.size;
+  }
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
   }
   /** The least recently used key. */
   oldest(): K | undefined {
@@ -140,8 +151,13 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   for (const [projectId, owner] of Object.entries(options.owners ?? {})) owners.set(projectId, owner);
   const ledger = createBudgetLedger();
   const cache = new BoundedMap<string, CachedStatus>(maxCachedStatuses);
-  // A window's key names its period, so an old period's count is never read again; the map only bounds memory.
-  const quotas = new BoundedMap<string, number>(maxProjects);
+  // A window's key names its period, so an old period's count is never read again: those go first when the map is full.
+  const maxQuotaCounts = options.maxQuotaCounts ?? 200_000;
+  const quotas = new BoundedMap<string, { used: number; expiresAt: number }>(maxQuotaCounts);
+  const dropEndedQuotaPeriods = () => {
+    const at = now();
+    for (const [key, count] of quotas.entries()) if (count.expiresAt <= at) quotas.delete(key);
+  };
   const quotaKey = (userId: string, window: string) => `${userId}\n${window}`;
   // Followers' wake-ups by project; an entry lives as long as someone follows.
   const watchers = new Map<string, Set<() => void>>();
@@ -196,20 +212,24 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
     async pauseBudget(until) {
       ledger.pause(until);
     },
-    async takeQuota(userId, window, limit) {
+    async takeQuota(userId, window, limit, expiresAt) {
       const key = quotaKey(userId, window);
-      const used = quotas.get(key) ?? 0;
+      const count = quotas.get(key);
+      const used = count?.used ?? 0;
       if (used >= limit) return { ok: false, used };
-      quotas.set(key, used + 1);
+      if (count !== undefined) count.used = used + 1;
+      else {
+        if (quotas.size >= maxQuotaCounts) dropEndedQuotaPeriods();
+        quotas.set(key, { used: 1, expiresAt });
+      }
       return { ok: true, used: used + 1 };
     },
     async returnQuota(userId, window) {
-      const key = quotaKey(userId, window);
-      const used = quotas.get(key) ?? 0;
-      if (used > 0) quotas.set(key, used - 1);
+      const count = quotas.get(quotaKey(userId, window));
+      if (count !== undefined && count.used > 0) count.used--;
     },
     async readQuota(userId, window) {
-      return quotas.get(quotaKey(userId, window)) ?? 0;
+      return quotas.get(quotaKey(userId, window))?.used ?? 0;
     },
     async getCachedStatus(projectId, at) {
       const entry = cache.get(projectId);

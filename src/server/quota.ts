@@ -40,13 +40,15 @@ interface QuotaWindow {
 }
 
 const day = 86_400_000;
+/** The last moment a `Date` can hold: a period of seconds that ends later (a "lifetime" quota) ends then. */
+const lastDate = 8.64e15;
 
 /** The period containing `now`: its key in the store and when it ends. */
 export function quotaWindow(per: QuotaPeriod, now: number): QuotaWindow {
   if (typeof per === 'number') {
     const length = per * 1000;
     const start = Math.floor(now / length) * length;
-    return { key: `s${per}:${start}`, resetsAt: start + length };
+    return { key: `s${per}:${start}`, resetsAt: Math.min(start + length, lastDate) };
   }
   const date = new Date(now);
   const midnight = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
