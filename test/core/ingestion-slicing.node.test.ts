@@ -175,7 +175,13 @@ describe('time-sliced ingestion', () => {
         },
       });
       const result = await store.getState().generate({ prompt: 'A todo list app' });
-      const { startedAt: _startedAt, endedAt: _endedAt, tools, ...generation } = store.getState().generations.p1!;
+      const {
+        startedAt: _startedAt,
+        firstEventAt: _firstEventAt,
+        endedAt: _endedAt,
+        tools,
+        ...generation
+      } = store.getState().generations.p1!;
       store.destroy();
       return { result, generation, tools: tools.map(({ at: _at, ...step }) => step) };
     }

@@ -122,6 +122,7 @@ describe('the in-browser mock hands a burst over in slices', () => {
       const projectId = result.projectId!;
       const {
         startedAt: _startedAt,
+        firstEventAt: _firstEventAt,
         endedAt: _endedAt,
         tools,
         key: _key,

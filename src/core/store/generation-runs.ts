@@ -253,8 +253,10 @@ export function createGenerationRuns(context: GenerationRunsContext): Generation
     const { generation } = run;
     const first = generation.eventCount === 0;
     const before = generation.status;
-    const applied = reduceGenerationEvent(generation, event, arrivedAt());
+    const at = arrivedAt();
+    const applied = reduceGenerationEvent(generation, event, at);
     if (applied === 'ignored') return;
+    if (first) generation.firstEventAt = at;
     if (eventId !== undefined) generation.lastEventId = eventId;
     stats.events++;
     if (generation.removed) return;

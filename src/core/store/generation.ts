@@ -60,6 +60,8 @@ export interface GenerationState {
   /** The request was refused before any event (validation, credits, auth, rate limit, network). */
   refused: boolean;
   startedAt: number;
+  /** When its first event arrived (the store's clock); `undefined` before one. */
+  firstEventAt: number | undefined;
   endedAt: number | undefined;
   eventCount: number;
 }
@@ -71,6 +73,7 @@ export interface StoreGeneration extends GenerationDraft {
   prompt: string;
   name: string | undefined;
   startedAt: number;
+  firstEventAt: number | undefined;
   /** The SSE id of the last event applied (the proxy numbers them 1, 2, 3… per generation); 0 before any. */
   lastEventId: number;
   /** Removed by `reset`: late results must not bring it back. */
@@ -126,6 +129,7 @@ export function createStoreGeneration(init: StoreGenerationInit): StoreGeneratio
     prompt: init.prompt,
     name: undefined,
     startedAt: init.startedAt,
+    firstEventAt: undefined,
     lastEventId: init.lastEventId ?? 0,
     removed: false,
     containerSnapshot: { ...draft.container },
@@ -169,6 +173,7 @@ export function snapshotGeneration(generation: StoreGeneration, count: { copied:
     error: generation.error,
     refused: generation.refused,
     startedAt: generation.startedAt,
+    firstEventAt: generation.firstEventAt,
     endedAt: generation.endedAt,
     eventCount: generation.eventCount,
   };

@@ -22,9 +22,11 @@ interface GenerationFacts {
 }
 
 /**
- * One milestone of the end user's journey. `at` is the store's clock (ms since the epoch). A generation that ended and
- * then runs again (a change whose answer was lost, found building; an interrupted build looked for again) tells its
- * `generation_ended` once more, with the outcome it then reaches.
+ * One milestone of the end user's journey. `at` is the store's clock (ms since the epoch). `generation_started` is the
+ * person's request leaving; one refused before it started (a 422, a 429, no credits) ends at once, `refused`, with
+ * no `first_event`. A generation whose outcome changes tells its `generation_ended` again with the new one: one that
+ * ended and then runs again (a change whose answer was lost, found building; an interrupted build looked for again),
+ * or one the person stopped watching (`aborted`) that a status poll then finds ready or failed.
  */
 export type AgentLifecycleEvent =
   | ({ type: 'generation_started'; at: number } & GenerationFacts)
@@ -33,6 +35,8 @@ export type AgentLifecycleEvent =
       type: 'generation_ended';
       at: number;
       outcome: GenerationOutcome;
+      /** Refused before it started: nothing was built (and the agency's proxy gave the quota back). */
+      refused: boolean;
       durationMs: number;
       filesCreated: number;
       steps: number;
@@ -53,15 +57,24 @@ type Facts = { provider: string; projectId: string };
 
 const identityOf = (generation: GenerationState) => `${generation.kind}|${generation.startedAt}`;
 
-/** Calls `onEvent` for each milestone as the state moves on; returns the unsubscribe. */
+/**
+ * Calls `onEvent` for each milestone as the state moves on; returns the unsubscribe. Generations already in the store
+ * when it subscribes (resumed after a reload, or watched by an earlier observer of the same store) are followed from
+ * where they are: their start is not told again, their end is told once.
+ */
 export function observeLifecycle(
   store: { getState(): AgentState; subscribe(listener: (state: AgentState, previous: AgentState) => void): () => void },
   onEvent: (event: AgentLifecycleEvent) => void,
   options: LifecycleOptions = {},
 ): () => void {
   const now = options.now ?? Date.now;
-  // Generations started in this store, by identity, and the milestones already told for each.
-  const seen = new Map<string, { firstEvent: boolean; ended: boolean }>();
+  // Generations of this store, by identity, and the milestones already told for each (the outcome last told).
+  const seen = new Map<string, { firstEvent: boolean; outcome: GenerationOutcome | undefined }>();
+  for (const generation of Object.values(store.getState().generations))
+    seen.set(identityOf(generation), {
+      firstEvent: generation.eventCount > 0,
+      outcome: generationOutcome(generation),
+    });
   const facts = (generation: GenerationState): GenerationFacts => ({
     kind: generation.kind,
     mode: generation.mode,
@@ -82,25 +95,27 @@ export function observeLifecycle(
       if (told === undefined) {
         // Only generations that start here: an opened project or another tab's build is not this user's action.
         if (generation.status !== 'submitting') continue;
-        told = { firstEvent: false, ended: false };
+        told = { firstEvent: false, outcome: undefined };
         seen.set(id, told);
         emit({ type: 'generation_started', at: generation.startedAt, ...facts(generation) });
       }
       if (!told.firstEvent && generation.eventCount > 0) {
         told.firstEvent = true;
-        const at = now();
+        // When it arrived, not when this observer saw it published (a frame or more later, maybe after the end).
+        const at = generation.firstEventAt ?? now();
         emit({ type: 'first_event', at, msSinceStart: at - generation.startedAt, ...facts(generation) });
       }
       const outcome = generationOutcome(generation);
-      // Ended, then running again (a change lost on the network found building, an interrupted build looked for
-      // again): its new end is told too.
-      if (told.ended && outcome === undefined) told.ended = false;
-      if (!told.ended && outcome !== undefined) {
-        told.ended = true;
+      // Running again (a change lost on the network found building, an interrupted build looked for again), or ended
+      // another way (stopped watching, then found ready): its new end is told too.
+      if (outcome !== told.outcome) {
+        told.outcome = outcome;
+        if (outcome === undefined) continue;
         const at = generation.endedAt ?? now();
         const ended = { type: 'generation_ended', at, outcome, durationMs: at - generation.startedAt } as const;
         emit({
           ...ended,
+          refused: generation.refused,
           filesCreated: generation.fileCount - generation.modifiedCount,
           steps: generation.toolCount,
           ...facts(generation),
