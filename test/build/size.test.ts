@@ -137,10 +137,11 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // of repositories and the plans read field by field, one per id, a page cut to the size asked for (about 400
   // bytes), and the screen's few readings of connection fields (a name, a login, a time, a status in any casing):
   // each had crashed the picker, or shown "Connected as null", a raw English status, or a bogus inactive installation.
-  // Session 32 (2026-12-06): core to 28,544 (28,421 measured) and the React entry to 57,344 (57,216) for one reading of
+  // Session 32 (2026-12-06): core to 28,544 (28,485 measured) and the React entry to 57,344 (57,288) for one reading of
   // an answer's timestamps (`timestampOf`: "0" and "1" had shown the year 2000 and expired live connections), the
   // address check a browser cannot be fooled by (no user name or password, nothing the URL parser forgives), the
-  // API's prompt validation in core (the proxy and the mock share it), and one wording of a failed change's badge.
+  // API's prompt validation in core (the proxy and the mock share it), one wording of a failed change's badge, and
+  // lifecycle events told once per outcome with the first event's own time.
   it.each([
     ['dist/core.js', 28_544],
     ['dist/index.js', 57_344],
