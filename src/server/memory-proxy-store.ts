@@ -154,9 +154,17 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
   // A window's key names its period, so an old period's count is never read again: those go first when the map is full.
   const maxQuotaCounts = options.maxQuotaCounts ?? 200_000;
   const quotas = new BoundedMap<string, { used: number; expiresAt: number }>(maxQuotaCounts);
+  // No count ends before this: a full map of live counts is not read through again for every new user.
+  let noPeriodEndsBefore = 0;
   const dropEndedQuotaPeriods = () => {
     const at = now();
-    for (const [key, count] of quotas.entries()) if (count.expiresAt <= at) quotas.delete(key);
+    if (at < noPeriodEndsBefore) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [key, count] of quotas.entries()) {
+      if (count.expiresAt <= at) quotas.delete(key);
+      else earliest = Math.min(earliest, count.expiresAt);
+    }
+    noPeriodEndsBefore = earliest;
   };
   const quotaKey = (userId: string, window: string) => `${userId}\n${window}`;
   // Followers' wake-ups by project; an entry lives as long as someone follows.
@@ -221,6 +229,7 @@ export function createMemoryProxyStore(options: MemoryProxyStoreOptions = {}): P
       else {
         if (quotas.size >= maxQuotaCounts) dropEndedQuotaPeriods();
         quotas.set(key, { used: 1, expiresAt });
+        noPeriodEndsBefore = Math.min(noPeriodEndsBefore, expiresAt);
       }
       return { ok: true, used: used + 1 };
     },
