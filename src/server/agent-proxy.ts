@@ -12,7 +12,7 @@ import { createStatusRoute } from './status-route.js';
 import { createRelayingProjects } from './relaying-projects.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
-import { createDrainState, reserveStream } from './drain.js';
+import { createDrainState, createUserSlots, reserveStream, takeRequestSlot } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
@@ -81,6 +81,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     upstreamBody,
     maxRetryAfterMs,
     maxStreamsPerUser,
+    maxRequestsPerUser,
     relaying,
   } = resolveProxySettings(options);
   const token = options.apiToken;
@@ -95,6 +96,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     timers,
   });
   const drainState = createDrainState(maxStreamsPerUser);
+  const requestSlots = createUserSlots(maxRequestsPerUser);
   const countedRoutes = createBudgetScope(budgetScope);
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
@@ -204,6 +206,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     }
     const { match } = routed;
     const policy = policyFor(match.name);
+    // The user's slot among their requests in flight: given back once the answer is built (a stream's once it relays).
+    let leave: (() => void) | undefined;
     try {
       checkCsrf(request, allowedOrigins);
       const user = await options.authorize(request);
@@ -216,6 +220,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         throw new ProxyRefusal(401, proxyMessages.unauthorized, 'no session');
       }
       entry.externalUserId = user.externalUserId;
+      leave = takeRequestSlot(requestSlots, user.externalUserId);
       const { params } = match;
       if (policy.pathUser && params.externalUserId !== user.externalUserId)
         throw new ProxyRefusal(403, proxyMessages.forbidden, 'another externalUserId in path');
@@ -351,6 +356,8 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         response: errorResponse(policy.shape, thrown.status, thrown.message, thrown.extra),
         reason: thrown.reason,
       };
+    } finally {
+      leave?.();
     }
   }
 

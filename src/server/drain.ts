@@ -7,6 +7,36 @@ import { proxyMessages, ProxyRefusal } from './proxy-responses.js';
 
 /** Default most event streams one end user may hold open on one proxy at once (generate, follow-up, events route). */
 export const defaultMaxStreamsPerUser = 8;
+/** Default most requests to the Agent API one end user may have in flight on one proxy at once (streams apart). */
+export const defaultMaxRequestsPerUser = 32;
+
+/**
+ * Slots per end user: `take` gives a release (idempotent), or undefined when the user holds `max` already (0: no
+ * bound). Taken before anything is spent, so concurrent requests cannot pass the bound.
+ */
+export interface UserSlots {
+  take(userId: string): (() => void) | undefined;
+}
+
+/** Creates the slots of one bound per end user (`UserSlots`). */
+export function createUserSlots(max: number): UserSlots {
+  const held = new Map<string, number>();
+  return {
+    take(userId) {
+      const count = held.get(userId) ?? 0;
+      if (max > 0 && count >= max) return undefined;
+      held.set(userId, count + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (held.get(userId) ?? 1) - 1;
+        if (left > 0) held.set(userId, left);
+        else held.delete(userId);
+      };
+    },
+  };
+}
 
 /** The open streams of one proxy and whether it is draining. */
 export interface DrainState {
@@ -25,25 +55,13 @@ export interface DrainState {
 /** Creates the drain state of one proxy; each end user holds at most `maxStreamsPerUser` streams (0: no bound). */
 export function createDrainState(maxStreamsPerUser = defaultMaxStreamsPerUser): DrainState {
   const open = new Set<{ stop: () => void; ended: Promise<void> }>();
-  const reserved = new Map<string, number>();
+  const streamSlots = createUserSlots(maxStreamsPerUser);
   let draining = false;
   return {
     get draining() {
       return draining;
     },
-    reserve(userId) {
-      const held = reserved.get(userId) ?? 0;
-      if (maxStreamsPerUser > 0 && held >= maxStreamsPerUser) return undefined;
-      reserved.set(userId, held + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (reserved.get(userId) ?? 1) - 1;
-        if (left > 0) reserved.set(userId, left);
-        else reserved.delete(userId);
-      };
-    },
+    reserve: (userId) => streamSlots.take(userId),
     track(stop) {
       let forget!: () => void;
       const stream = { stop, ended: new Promise<void>((resolve) => (forget = resolve)) };
@@ -69,6 +87,16 @@ export function reserveStream(state: DrainState, userId: string): () => void {
   if (release === undefined)
     throw new ProxyRefusal(429, proxyMessages.tooManyStreams, 'too many open streams for this user', {
       retryAfterSeconds: 5,
+    });
+  return release;
+}
+
+/** Takes one of the user's slots for a request in flight, or refuses the request with 429 when all are in use. */
+export function takeRequestSlot(slots: UserSlots, userId: string): () => void {
+  const release = slots.take(userId);
+  if (release === undefined)
+    throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, 'too many requests in flight for this user', {
+      retryAfterSeconds: 1,
     });
   return release;
 }

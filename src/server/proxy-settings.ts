@@ -16,7 +16,7 @@ import {
   defaultUpstreamBodyIdleMs,
   defaultUpstreamBodyTotalMs,
 } from './bounded-json.js';
-import { defaultMaxStreamsPerUser } from './drain.js';
+import { defaultMaxRequestsPerUser, defaultMaxStreamsPerUser } from './drain.js';
 import { defaultMaxBufferedBytes, defaultSlowReaderMs } from './event-stream-relay.js';
 import { returnUrlPolicyOf } from './return-url.js';
 import { defaultMaxRetryAfterMs } from './upstream-answers.js';
@@ -71,6 +71,9 @@ export function resolveProxySettings(options: AgentProxyOptions) {
   const maxStreamsPerUser = options.maxStreamsPerUser ?? defaultMaxStreamsPerUser;
   if (!Number.isInteger(maxStreamsPerUser) || maxStreamsPerUser < 0)
     throw new TypeError(`maxStreamsPerUser must be a whole number, 0 or more: ${maxStreamsPerUser}`);
+  const maxRequestsPerUser = options.maxRequestsPerUser ?? defaultMaxRequestsPerUser;
+  if (!Number.isInteger(maxRequestsPerUser) || maxRequestsPerUser < 0)
+    throw new TypeError(`maxRequestsPerUser must be a whole number, 0 or more: ${maxRequestsPerUser}`);
   const allowedOrigins = options.csrf
     ? new Set(options.csrf.allowedOrigins.map((origin) => httpUrlOf(origin, 'csrf.allowedOrigins').origin))
     : undefined;
@@ -109,6 +112,7 @@ export function resolveProxySettings(options: AgentProxyOptions) {
     },
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
     maxStreamsPerUser,
+    maxRequestsPerUser,
     /** How event streams go to a browser: the generate relay's and the events route's followers alike. */
     relaying: {
       heartbeatMs,

@@ -98,6 +98,12 @@ export interface AgentProxyOptions {
    */
   maxStreamsPerUser?: number;
   /**
+   * Most requests to the Agent API one end user may have in flight on this proxy at once, each holding its body and
+   * its answer (default 32; 0: no bound). One more is refused with 429 (`Retry-After: 1`) before its body is read.
+   * A stream counts here until it starts relaying, then under `maxStreamsPerUser`.
+   */
+  maxRequestsPerUser?: number;
+  /**
    * How relayed streams share the thread the proxy runs on: by default, in a page's main thread (the in-browser
    * mock) the relay hands it back every few milliseconds, elsewhere never; null: never. Inject a clock and yield to test.
    */

@@ -452,3 +452,47 @@ describe('ownership and listings', () => {
     expect(upstream.calls).toHaveLength(1);
   });
 });
+
+describe('requests in flight, per end user', () => {
+  /** Lets the proxy's own promises run until `done` holds. */
+  async function until(done: () => boolean) {
+    for (let round = 0; round < 500 && !done(); round++) await new Promise((resolve) => setImmediate(resolve));
+    expect(done()).toBe(true);
+  }
+
+  it('one more than maxRequestsPerUser is refused with 429 before anything goes upstream; others are served', async () => {
+    const held: (() => void)[] = [];
+    const { proxy, upstream } = setup(
+      async (sent) => {
+        await new Promise<void>((resolve) => held.push(resolve));
+        return answer(sent);
+      },
+      { maxRequestsPerUser: 3, rateLimit: false },
+    );
+    const connection = (user: string) => call('GET', `/deployments/vercel/connections/${user}`, undefined, {}, user);
+    const alices = [1, 2, 3].map(() => proxy(connection('alice')));
+    await until(() => upstream.calls.length === 3);
+    const refused = await proxy(connection('alice'));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ success: false, message: 'Too Many Attempts.' });
+    expect(upstream.calls).toHaveLength(3);
+    // Another end user is not held by alice's requests.
+    const bobs = proxy(connection('bob'));
+    await until(() => upstream.calls.length === 4);
+    for (const release of held.splice(0)) release();
+    expect((await Promise.all([...alices, bobs])).map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    // Answered, alice's slots are free again.
+    const again = proxy(connection('alice'));
+    await until(() => held.length === 1);
+    held.splice(0).forEach((release) => release());
+    expect((await again).status).toBe(200);
+  });
+
+  it('refuses a maxRequestsPerUser that is not a whole number of 0 or more', async () => {
+    for (const maxRequestsPerUser of [-1, 1.5, Number.NaN]) {
+      const { proxy } = setup(answer, { maxRequestsPerUser });
+      expect((await proxy(call('GET', '/agent/project/p-alice'))).status).toBe(500);
+    }
+  });
+});
