@@ -12,7 +12,7 @@ import { createStatusRoute } from './status-route.js';
 import { createRelayingProjects } from './relaying-projects.js';
 import { ProxyStoreUnavailableError, storeUnavailableMessage } from './proxy-store.js';
 import { deferOptionChecks } from './proxy-options.js';
-import { createDrainState, createUserSlots, reserveStream, takeRequestSlot } from './drain.js';
+import { createDrainState, createUserSlots, tooManyRequestsInFlight } from './drain.js';
 import { resolveProxySettings } from './proxy-settings.js';
 import { relayGenerationStream } from './generation-relay.js';
 import { createRedactor } from './redact.js';
@@ -96,7 +96,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
     timers,
   });
   const drainState = createDrainState(maxStreamsPerUser);
-  const requestSlots = createUserSlots(maxRequestsPerUser);
+  const requestSlots = createUserSlots(maxRequestsPerUser, tooManyRequestsInFlight);
   const countedRoutes = createBudgetScope(budgetScope);
   const teamAnswers = createTeamAnswers(options.teamAnswersCacheMs ?? defaultTeamAnswersCacheMs, now);
 
@@ -220,7 +220,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         throw new ProxyRefusal(401, proxyMessages.unauthorized, 'no session');
       }
       entry.externalUserId = user.externalUserId;
-      leave = takeRequestSlot(requestSlots, user.externalUserId);
+      leave = requestSlots.take(user.externalUserId);
       const { params } = match;
       if (policy.pathUser && params.externalUserId !== user.externalUserId)
         throw new ProxyRefusal(403, proxyMessages.forbidden, 'another externalUserId in path');
@@ -275,7 +275,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
       if (stream) await store.assertAvailable?.();
       if (stream && drainState.draining) throw new ProxyRefusal(503, proxyMessages.draining, 'draining');
       // One of the user's open streams, reserved before the quota, the budget and the upstream; given back if none starts.
-      const release = stream ? reserveStream(drainState, user.externalUserId) : undefined;
+      const release = stream ? drainState.reserve(user.externalUserId) : undefined;
       let handedOver = false;
       let projectHold: (() => Promise<void> | undefined) | undefined;
       try {

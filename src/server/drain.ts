@@ -11,20 +11,28 @@ export const defaultMaxStreamsPerUser = 8;
 export const defaultMaxRequestsPerUser = 32;
 
 /**
- * Slots per end user: `take` gives a release (idempotent), or undefined when the user holds `max` already (0: no
- * bound). Taken before anything is spent, so concurrent requests cannot pass the bound.
+ * Slots per end user: `take` gives a release (idempotent), or throws the bound's refusal when the user holds `max`
+ * already (0: no bound). Taken before anything is spent, so concurrent requests cannot pass the bound.
  */
 export interface UserSlots {
-  take(userId: string): (() => void) | undefined;
+  take(userId: string): () => void;
 }
 
-/** Creates the slots of one bound per end user (`UserSlots`). */
-export function createUserSlots(max: number): UserSlots {
+/** The refusal past `maxRequestsPerUser`: the API's own words for too many requests, and a second's wait. */
+export const tooManyRequestsInFlight = new ProxyRefusal(
+  429,
+  proxyMessages.tooManyAttempts,
+  'too many requests in flight for this user',
+  { retryAfterSeconds: 1 },
+);
+
+/** Creates the slots of one bound per end user (`UserSlots`), refused with `refusal` past it. */
+export function createUserSlots(max: number, refusal: ProxyRefusal): UserSlots {
   const held = new Map<string, number>();
   return {
     take(userId) {
       const count = held.get(userId) ?? 0;
-      if (max > 0 && count >= max) return undefined;
+      if (max > 0 && count >= max) throw refusal;
       held.set(userId, count + 1);
       let released = false;
       return () => {
@@ -43,9 +51,9 @@ export interface DrainState {
   readonly draining: boolean;
   /**
    * Reserves one of the user's open streams before it starts (so concurrent requests cannot pass the bound); gives its
-   * release (idempotent: call it when the stream ends, or if it never starts), or undefined when all are in use.
+   * release (idempotent: call it when the stream ends, or if it never starts), or refuses with 429 when all are in use.
    */
-  reserve(userId: string): (() => void) | undefined;
+  reserve(userId: string): () => void;
   /** Registers an open stream's stop; returns the function that forgets it once the stream has ended. */
   track(stop: () => void): () => void;
   /** Starts draining: stops every open stream; resolves once they have all ended. */
@@ -55,7 +63,12 @@ export interface DrainState {
 /** Creates the drain state of one proxy; each end user holds at most `maxStreamsPerUser` streams (0: no bound). */
 export function createDrainState(maxStreamsPerUser = defaultMaxStreamsPerUser): DrainState {
   const open = new Set<{ stop: () => void; ended: Promise<void> }>();
-  const streamSlots = createUserSlots(maxStreamsPerUser);
+  const streamSlots = createUserSlots(
+    maxStreamsPerUser,
+    new ProxyRefusal(429, proxyMessages.tooManyStreams, 'too many open streams for this user', {
+      retryAfterSeconds: 5,
+    }),
+  );
   let draining = false;
   return {
     get draining() {
@@ -79,24 +92,4 @@ export function createDrainState(maxStreamsPerUser = defaultMaxStreamsPerUser): 
       return Promise.all(streams.map((stream) => stream.ended)).then(() => undefined);
     },
   };
-}
-
-/** Reserves one of the user's streams (`DrainState.reserve`), or refuses the request with 429 when all are in use. */
-export function reserveStream(state: DrainState, userId: string): () => void {
-  const release = state.reserve(userId);
-  if (release === undefined)
-    throw new ProxyRefusal(429, proxyMessages.tooManyStreams, 'too many open streams for this user', {
-      retryAfterSeconds: 5,
-    });
-  return release;
-}
-
-/** Takes one of the user's slots for a request in flight, or refuses the request with 429 when all are in use. */
-export function takeRequestSlot(slots: UserSlots, userId: string): () => void {
-  const release = slots.take(userId);
-  if (release === undefined)
-    throw new ProxyRefusal(429, proxyMessages.tooManyAttempts, 'too many requests in flight for this user', {
-      retryAfterSeconds: 1,
-    });
-  return release;
 }

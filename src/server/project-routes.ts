@@ -20,7 +20,7 @@ import {
   type ProxyStore,
   type RecordedEvent,
 } from './proxy-store.js';
-import { reserveStream, type DrainState } from './drain.js';
+import type { DrainState } from './drain.js';
 import {
   defaultMaxBufferedBytes,
   defaultSlowReaderMs,
@@ -154,7 +154,7 @@ export function createProjectRoutes(options: ProjectRoutesOptions) {
 
   async function follow(projectId: string, request: Request, after: number, userId: string): Promise<Response> {
     // One of the user's open streams, reserved before the store is read; given back if no stream starts.
-    const release = options.drainState === undefined ? undefined : reserveStream(options.drainState, userId);
+    const release = options.drainState?.reserve(userId);
     let handedOver = false;
     try {
       const first = await store.readEvents(projectId, after, maxBufferedBytes);
