@@ -28,8 +28,11 @@ export type FieldShapes = Readonly<Record<string, FieldShape>>;
 export type AnswerShape =
   /** An agent object at the top level (`{ status, project_id, … }`). */
   | { kind: 'object'; fields: FieldShapes }
-  /** The envelope with one resource as `data`; `owned` resources must name the signed-in user. */
-  | { kind: 'envelope'; data: FieldShapes; owned?: boolean }
+  /**
+   * The envelope with one resource as `data`; `owned` resources must name the signed-in user; `redirect` names the
+   * field the end user is sent to, which must lead to one of `BuildOptions.installOrigins`.
+   */
+  | { kind: 'envelope'; data: FieldShapes; owned?: boolean; redirect?: string }
   /** The envelope with a list of resources as `data`; `owned` keeps only the signed-in user's items. */
   | { kind: 'list'; item: FieldShapes; owned?: boolean }
   /** The repository listing: `data.items` and `data.meta` (the meta is the user's own: the path names the user). */
@@ -90,7 +93,7 @@ export const repositoryFields: FieldShapes = {
   private: 'scalar',
   default_branch: 'string',
   html_url: 'url',
-  clone_url: 'string',
+  clone_url: 'url',
   permissions: { either: ['scalar', { object: { admin: 'boolean', push: 'boolean', pull: 'boolean' } }] },
 };
 
@@ -125,7 +128,7 @@ export const answers = {
   deploymentConnection: { kind: 'envelope', data: deploymentConnectionFields, owned: true },
   deploymentConnections: { kind: 'list', item: deploymentConnectionFields, owned: true },
   deployment: { kind: 'envelope', data: deploymentFields },
-  codehostStart: { kind: 'envelope', data: { redirect_url: 'url', state: 'string' } },
+  codehostStart: { kind: 'envelope', data: { redirect_url: 'url', state: 'string' }, redirect: 'redirect_url' },
   codehostConnection: { kind: 'envelope', data: codehostConnectionFields, owned: true },
   codehostConnections: { kind: 'list', item: codehostConnectionFields, owned: true },
   repositories: {
@@ -259,6 +262,8 @@ export interface BuildOptions {
   userId: string;
   /** Applied to every string that goes out (the token redactor). */
   clean(text: string): string;
+  /** The origins a `redirect` field may lead to (`codehostInstallOrigins`); none without it. */
+  installOrigins?: ReadonlySet<string> | undefined;
   /**
    * The project the request's path names, when the user owns it. An answer whose allow-list keeps `project_id` and
    * names another project is refused when it only reads (a status); after an action that happened upstream (a deploy,
@@ -294,6 +299,10 @@ export function buildSuccessAnswer(shape: AnswerShape, body: unknown, options: B
       if (shape.owned === true && !ownedBy(body.data))
         throw new UnreadableAnswer('the resource belongs to another external user');
       const data = pick(body.data, shape.data, clean);
+      const redirect = shape.redirect === undefined ? undefined : data[shape.redirect];
+      // The one-time state goes with the end user: only to an origin the agency configured, never by plain http to it.
+      if (typeof redirect === 'string' && options.installOrigins?.has(parseHttpUrl(redirect)?.origin ?? '') !== true)
+        throw new UnreadableAnswer('the install address leads outside codehostInstallOrigins');
       if (namesOtherProject(body.data, shape.data)) {
         delete data.project_id;
         options.onDropped?.(`${otherProjectReason}: its project_id was dropped`);

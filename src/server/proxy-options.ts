@@ -28,6 +28,7 @@ export interface CheckedProxyOptions {
   rateLimit?: { limit: number; windowMs: number } | false;
   csrf?: { allowedOrigins: string[] };
   returnUrlOrigins?: string[];
+  codehostInstallOrigins?: string[];
   appUrl?: string;
   onLog?(entry: InvalidOptionsLogEntry): void;
 }
@@ -55,6 +56,8 @@ export function problemsWithProxyOptions(options: CheckedProxyOptions): string[]
     problems.push('csrf.allowedOrigins must hold http or https origins.');
   if (options.returnUrlOrigins !== undefined && !options.returnUrlOrigins.every(isHttpUrl))
     problems.push('returnUrlOrigins must hold http or https origins.');
+  if (options.codehostInstallOrigins !== undefined && !options.codehostInstallOrigins.every(isHttpUrl))
+    problems.push('codehostInstallOrigins must hold http or https origins.');
   if (options.appUrl !== undefined && !isHttpUrl(options.appUrl))
     problems.push("appUrl must be the agency app's http or https URL.");
   return problems;

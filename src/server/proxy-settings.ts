@@ -84,6 +84,11 @@ export function resolveProxySettings(options: AgentProxyOptions) {
     ],
     inProduction(),
   );
+  const installOrigins = new Set(
+    (options.codehostInstallOrigins ?? ['https://github.com', apiOrigin]).map(
+      (origin) => httpUrlOf(origin, 'codehostInstallOrigins').origin,
+    ),
+  );
   const upstreamRoutes: Record<AgentRouteName, AgentRoute> = { ...agentRoutes };
   for (const [name, path] of Object.entries(options.paths ?? {}) as [AgentRouteName, string | undefined][]) {
     if (path !== undefined) upstreamRoutes[name] = { ...agentRoutes[name], path };
@@ -102,6 +107,7 @@ export function resolveProxySettings(options: AgentProxyOptions) {
     limits,
     allowedOrigins,
     returnUrlPolicy,
+    installOrigins,
     upstreamRoutes,
     maxJsonDepth: options.maxJsonDepth ?? defaultMaxJsonDepth,
     upstreamBody: {

@@ -78,6 +78,12 @@ export interface AgentProxyOptions {
   appUrl?: string;
   /** More origins a code-host `return_url` may point to; the first is the base of paths when `appUrl` is unset. */
   returnUrlOrigins?: string[];
+  /**
+   * The origins the code-host install flow may send the end user to (the start answer's `redirect_url`, which carries
+   * the flow's one-time `state`): default `https://github.com` and the Agent API's own origin. An answer naming any
+   * other origin, or plain http where https is configured, is a 502, never a redirect.
+   */
+  codehostInstallOrigins?: string[];
   /** Deepest JSON nesting accepted from the browser (400) and from the upstream (502); default 64. */
   maxJsonDepth?: number;
   /** Largest upstream JSON answer in bytes (default 5 MiB), read as a stream and stopped there: 502. */

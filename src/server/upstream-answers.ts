@@ -20,6 +20,8 @@ export interface AnswerContext {
   projectId?: string | undefined;
   /** Applied to every string that goes out (the token redactor). */
   clean(text: string): string;
+  /** The origins an answer may send the end user to (`codehostInstallOrigins`). */
+  installOrigins: ReadonlySet<string>;
   body: BodyLimits;
   maxDepth: number;
   maxRetryAfterMs: number;
@@ -93,6 +95,7 @@ export async function buildAnswer(
       const built = buildSuccessAnswer(policy.answer, body, {
         userId: context.userId,
         clean: context.clean,
+        installOrigins: context.installOrigins,
         projectId: context.projectId,
         onDropped: (reason) => (dropped = reason),
       });

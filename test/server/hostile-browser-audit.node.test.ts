@@ -37,7 +37,7 @@ function answer(call: UpstreamCall): Response {
     return json({
       success: true,
       message: 'ok',
-      data: { redirect_url: 'https://gh.example/x', state: 's' },
+      data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
       errors: null,
     });
   return specAnswer(call);

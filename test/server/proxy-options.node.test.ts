@@ -80,6 +80,7 @@ describe('options checked at the first request', () => {
     [{ rateLimit: { limit: 0, windowMs: 1000 } }, 'rateLimit needs limit >= 1'],
     [{ csrf: { allowedOrigins: ['app.test'] } }, 'csrf.allowedOrigins must hold http or https origins.'],
     [{ returnUrlOrigins: ['javascript:alert(1)'] }, 'returnUrlOrigins must hold http or https origins.'],
+    [{ codehostInstallOrigins: ['github.com'] }, 'codehostInstallOrigins must hold http or https origins.'],
     [{ maxStreamsPerUser: -1 }, 'maxStreamsPerUser must be a whole number, 0 or more: -1'],
     [{ maxStreamsPerUser: 2.5 }, 'maxStreamsPerUser must be a whole number, 0 or more: 2.5'],
   ])('names a wrong option: %j', async (options, message) => {

@@ -208,10 +208,10 @@ const routeCases: RouteCase[] = [
     path: '/codehost/connect/start',
     body: { return_url: `${appOrigin}/back` },
     upstream: {
-      ...envelope({ redirect_url: 'https://github.example/install', state: 's1', pending: nested }),
+      ...envelope({ redirect_url: 'https://github.com/apps/x/installations/new', state: 's1', pending: nested }),
       ...noise,
     },
-    browser: envelope({ redirect_url: 'https://github.example/install', state: 's1' }),
+    browser: envelope({ redirect_url: 'https://github.com/apps/x/installations/new', state: 's1' }),
   },
   {
     name: 'link a repository',

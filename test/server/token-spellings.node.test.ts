@@ -84,7 +84,7 @@ describe.each(spellings)('the token %s', (_, spelled) => {
       json({
         success: true,
         message: `Flow started for ${spelled}.`,
-        data: { redirect_url: `https://github.example/install?state=s&t=${spelled}`, state: 's' },
+        data: { redirect_url: `https://github.com/apps/x/installations/new?state=s&t=${spelled}`, state: 's' },
         errors: null,
       }),
     );
@@ -93,7 +93,7 @@ describe.each(spellings)('the token %s', (_, spelled) => {
     expect(JSON.parse(text)).toEqual({
       success: true,
       message: 'Flow started for [redacted].',
-      data: { redirect_url: 'https://github.example/install?state=s&t=[redacted]', state: 's' },
+      data: { redirect_url: 'https://github.com/apps/x/installations/new?state=s&t=[redacted]', state: 's' },
       errors: null,
     });
   });
