@@ -3,10 +3,11 @@
  * `keyPrefix`, default 'agent-embed:'), documented in docs/proxy.md:
  *   owner:{project}            project owner, SET NX, never expires
  *   budget:log / budget:served / budget:waiting / budget:waiting-until / budget:pause   the budget script's state
- *   quota:{user}:{window}      generations counted in a quota period (expires at its end)
+ *   quota:{user}:{window}      generations counted in a quota period (expires at its end plus maxClockSkewMs)
  *   status:{project}           cached status answer (PX statusCacheMs); status-lock:{project} single-flight claim
  *   relay:{project}            zset of the relays of a build still open (holder -> lease expiry on Redis's clock)
  *   generation:{project}       latest generation number and whether it ended; events:{project} its stream
+ *   logs:{user}                zset of the user's event logs by when they began (at most maxEventLogsPerUser)
  *   project:{project}          summary hash; projects:{user} zset of the user's projects by creation time
  *   turns:{project}            the conversation, one JSON turn per prompt
  */
@@ -23,6 +24,7 @@ import {
   appendEventsScript,
   beginGenerationScript,
   budgetScript,
+  dropEventLogScript,
   endGenerationScript,
   holdRelayScript,
   isRelayedScript,
@@ -32,6 +34,7 @@ import {
   returnQuotaScript,
   takeQuotaScript,
 } from './redis-scripts.js';
+import { luaJson, parsedOrNaN, stored } from './redis-values.js';
 
 /** The part of a node-redis client (v5 or v6) the store uses. */
 export interface RedisClientLike {
@@ -53,6 +56,16 @@ export type RedisProxyStoreOptions = ({ url: string } | { client: RedisClientLik
   maxEventBytesPerGeneration?: number;
   /** How long a generation's events are kept after its end, in ms (default 1 hour). */
   eventRetentionMs?: number;
+  /**
+   * Most event logs kept per end user (default 20, as the memory store): past it, the user's least recently begun log
+   * is dropped, so one user's builds never fill Redis with logs for replays.
+   */
+  maxEventLogsPerUser?: number;
+  /**
+   * The longest clock skew between a proxy instance and Redis that quotas keep up with (default 1 hour): a quota
+   * count outlives its period's end by it, so an instance whose clock is behind still finds the period's count.
+   */
+  maxClockSkewMs?: number;
   /** Most turns kept per conversation (the oldest go first; default 200, as the memory store). */
   maxTurnsPerProject?: number;
   /** The longest a generation is kept running without an end, in ms (its instance may have died; default 1 day). */
@@ -118,6 +131,8 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
   const maxEventBytes = options.maxEventBytesPerGeneration ?? 8 * 1024 * 1024;
   const retentionMs = options.eventRetentionMs ?? 3_600_000;
   const maxTurns = Math.max(1, Math.floor(options.maxTurnsPerProject ?? 200));
+  const maxLogsPerUser = Math.max(1, Math.floor(options.maxEventLogsPerUser ?? 20));
+  const maxClockSkewMs = Math.max(0, options.maxClockSkewMs ?? 3_600_000);
   const runningMs = options.runningRetentionMs ?? 86_400_000;
   let client: RedisClientLike | undefined = 'client' in options ? options.client : undefined;
   let owned: OwnedClient | undefined;
@@ -271,8 +286,10 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     async getCachedStatus(projectId, now) {
       const raw = await call(['GET', key('status', projectId)]);
       if (typeof raw !== 'string') return undefined;
-      const entry = JSON.parse(raw) as { status: number; body: string; contentType: string; expiresAt: number };
-      return entry.expiresAt > now ? entry : undefined;
+      // A cache entry that does not read is a miss: the status is asked again, and the new answer replaces it.
+      const entry = parsedOrNaN(raw) as
+        { status: number; body: string; contentType: string; expiresAt: number } | null | undefined;
+      return typeof entry?.expiresAt === 'number' && entry.expiresAt > now ? entry : undefined;
     },
     async setCachedStatus(projectId, entry) {
       const ttl = Math.max(1, Math.ceil(entry.expiresAt - Date.now()));
@@ -294,7 +311,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     },
     async beginGeneration(projectId, userId, turn) {
       const at = Date.parse(turn.at);
-      const generation = await run(
+      const [generation, ...evicted] = (await run(
         beginGenerationScript,
         [
           key('turns', projectId),
@@ -302,9 +319,12 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
           key('generation', projectId),
           key('project', projectId),
           key('projects', userId),
+          key('logs', userId),
         ],
-        [JSON.stringify(turn), projectId, userId, at, runningMs, iso(at), maxTurns],
-      );
+        [luaJson(turn), projectId, userId, at, runningMs, iso(at), maxTurns, maxLogsPerUser],
+      )) as [number, ...string[]];
+      for (const project of evicted)
+        await run(dropEventLogScript, [key('generation', project), key('events', project)], []);
       return Number(generation);
     },
     appendEvent: (projectId, generation, event) => appendEvents(projectId, generation, [event]),
@@ -313,7 +333,7 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
       await run(
         endGenerationScript,
         [key('generation', projectId), key('events', projectId), key('turns', projectId), key('project', projectId)],
-        [generation, JSON.stringify(outcome), retentionMs],
+        [generation, luaJson(outcome), retentionMs],
       );
     },
     async readEvents(projectId, after, maxBytes): Promise<GenerationEvents | undefined> {
@@ -358,17 +378,21 @@ export function createRedisProxyStore(options: RedisProxyStoreOptions): RedisPro
     },
     async getConversation(projectId) {
       const turns = (await call(['LRANGE', key('turns', projectId), '0', '-1'])) as string[];
-      return turns.map((turn) => JSON.parse(turn) as ConversationTurn);
+      return turns.map((turn) => stored(key('turns', projectId), parsedOrNaN(turn)) as ConversationTurn);
     },
     async takeQuota(userId, window, limit, expiresAt) {
-      const [ok, used] = (await run(takeQuotaScript, [key('quota', userId, window)], [limit, expiresAt])) as number[];
+      const [ok, used] = (await run(
+        takeQuotaScript,
+        [key('quota', userId, window)],
+        [limit, expiresAt, maxClockSkewMs],
+      )) as number[];
       return { ok: ok === 1, used: Number(used) };
     },
     async returnQuota(userId, window) {
       await run(returnQuotaScript, [key('quota', userId, window)], []);
     },
     async readQuota(userId, window) {
-      return Number((await call(['GET', key('quota', userId, window)])) ?? 0);
+      return stored(key('quota', userId, window), Number((await call(['GET', key('quota', userId, window)])) ?? 0));
     },
   };
 }

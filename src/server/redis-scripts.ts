@@ -100,7 +100,9 @@ return 1
  * store drops it, so nothing of it becomes the new owner's; appends the turn and keeps the newest ARGV[7], empties the event stream, marks the
  * generation running (kept at most ARGV[5] ms if its instance dies). KEYS: turns list, events stream, generation
  * hash, project hash, owner's project zset. ARGV: turn JSON, project id, user, at ms, running TTL ms, at ISO, max
- * turns.
+ * turns, max event logs per user. Also KEYS[6], the user's event logs (a zset of projects by when their latest
+ * generation began): past ARGV[8] of them, the least recently begun leave it and are returned after the number, for
+ * the store to drop their logs (`dropEventLogScript`).
  */
 export const beginGenerationScript = `
 local owner = redis.call('HGET', KEYS[4], 'owner')
@@ -121,8 +123,29 @@ if redis.call('HSETNX', KEYS[4], 'created_at', ARGV[6]) == 1 then
   redis.call('HSET', KEYS[4], 'updated_at', ARGV[6])
   redis.call('ZADD', KEYS[5], ARGV[4], ARGV[2])
 end
+redis.call('ZADD', KEYS[6], ARGV[4], ARGV[2])
+redis.call('PEXPIRE', KEYS[6], ARGV[5])
+local over = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[8])
+local evicted = over > 0 and redis.call('ZRANGE', KEYS[6], 0, over - 1) or {}
+local dropped = {}
+for _, project in ipairs(evicted) do
+  if project ~= ARGV[2] then
+    redis.call('ZREM', KEYS[6], project)
+    dropped[#dropped + 1] = project
+  end
+end
 redis.call('PUBLISH', KEYS[2], generation)
-return generation
+return {generation, unpack(dropped)}
+`;
+
+/**
+ * Drops a generation's event log (one its user's newer logs pushed out): its events and its state, so what its relay
+ * still appends is not kept. KEYS: generation hash, events stream.
+ */
+export const dropEventLogScript = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('PUBLISH', KEYS[2], 'end')
+return 1
 `;
 
 /**
@@ -190,12 +213,16 @@ end
 return out
 `;
 
-/** Counts one generation in a quota window if under the limit (KEYS: counter; ARGV: limit, expires at ms); returns { counted, used }. */
+/**
+ * Counts one generation in a quota window if under the limit (KEYS: counter; ARGV: limit, the window's end in ms,
+ * the longest clock skew kept up with in ms); returns { counted, used }. The counter outlives its window's end by the
+ * skew: an instance whose clock is behind Redis's still counts in that window, and must find its count there.
+ */
 export const takeQuotaScript = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used >= tonumber(ARGV[1]) then return {0, used} end
 used = redis.call('INCR', KEYS[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]))
 return {1, used}
 `;
 
