@@ -162,7 +162,9 @@ export const StartRefused: Story = {
   play: async ({ canvasElement, args }) => {
     const { view } = region(canvasElement);
     const alert = await view.findByRole('alert');
-    await expect(alert).toHaveTextContent('The external user name field is required.');
+    // The API's field message is its own (it names the agency's missing field): the end user reads the library's words.
+    await expect(alert).toHaveTextContent('Please check what you entered and try again.');
+    await expect(alert).not.toHaveTextContent('The external user name field is required.');
     await expect(args.navigate).not.toHaveBeenCalled();
   },
 };

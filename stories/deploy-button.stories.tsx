@@ -165,8 +165,9 @@ export const ProviderRejection: Story = {
   },
   play: async () => {
     const { dialog, input } = await openDialog();
+    // The provider's own words go to onError; the field says the library's, in the end user's language.
     const error = await within(dialog).findByText(
-      'The token was rejected by Vercel. Check that it is valid and has not been revoked.',
+      'This token was not accepted. Check that it is complete and still valid, then paste it again.',
     );
     await expect(input).toHaveAttribute('aria-invalid', 'true');
     await expect(input).toHaveAttribute('aria-describedby', error.id);

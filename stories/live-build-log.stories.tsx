@@ -71,7 +71,9 @@ export const Provisioning10: Story = {
   parameters: agentParameters(reach.provisioning(10)),
   play: async ({ canvasElement }) => {
     await expectProgress(canvasElement, 10);
-    await expect(parts(canvasElement).log.getByText('Allocating a container')).toBeInTheDocument();
+    // The stage in the library's words: the container's own messages are the service's jargon, in English only.
+    await expect(parts(canvasElement).log.getByText('Preparing a place for your app…')).toBeInTheDocument();
+    await expect(parts(canvasElement).log.queryByText('Allocating a container')).not.toBeInTheDocument();
   },
 };
 
@@ -80,7 +82,9 @@ export const Provisioning35: Story = {
   parameters: agentParameters(reach.provisioning(35)),
   play: async ({ canvasElement }) => {
     await expectProgress(canvasElement, 35);
-    await expect(parts(canvasElement).log.getByText('Pulling the base image')).toBeInTheDocument();
+    // The stage in the library's words: the container's own messages are the service's jargon, in English only.
+    await expect(parts(canvasElement).log.getByText('Preparing a place for your app…')).toBeInTheDocument();
+    await expect(parts(canvasElement).log.queryByText('Pulling the base image')).not.toBeInTheDocument();
   },
 };
 
@@ -89,7 +93,9 @@ export const Provisioning85: Story = {
   parameters: agentParameters(reach.provisioning(85)),
   play: async ({ canvasElement }) => {
     await expectProgress(canvasElement, 85);
-    await expect(parts(canvasElement).log.getByText('Installing the runtime')).toBeInTheDocument();
+    // The stage in the library's words: the container's own messages are the service's jargon, in English only.
+    await expect(parts(canvasElement).log.getByText('Preparing a place for your app…')).toBeInTheDocument();
+    await expect(parts(canvasElement).log.queryByText('Installing the runtime')).not.toBeInTheDocument();
   },
 };
 

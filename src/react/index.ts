@@ -67,7 +67,7 @@ export type { CodehostConnectProps, CodehostConnectState } from './integrations/
 export { RepoPicker } from './integrations/repo-picker.js';
 export type { RepoPickerProps, RepoPickerState } from './integrations/repo-picker.js';
 export { PlanList, formatPlanPrice } from './integrations/plan-list.js';
-export type { PlanListProps } from './integrations/plan-list.js';
+export type { PlanListProps, PlanWords } from './integrations/plan-list.js';
 export { UsageMeter } from './usage/usage-meter.js';
 export type { UsageMeterProps } from './usage/usage-meter.js';
 export { Conversation } from './conversation/conversation.js';

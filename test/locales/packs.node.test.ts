@@ -73,9 +73,6 @@ const samples: Record<string, Sample[]> = {
   })),
   'repoPicker.loadedCount': counted((count) => [slot('count'), count]),
   'agentBuilder.allProjects': counted((count) => [count, slot('count')]),
-  'errors.rateLimitedFor': counts.map((seconds) => ({ args: [seconds] })),
-  'errors.retryIn': counts.map((seconds) => ({ args: [seconds] })),
-  'liveBuildLog.checkingIn': counts.map((seconds) => ({ args: [seconds] })),
   'errors.quotaExceeded': quotaPeriods.flatMap((period) =>
     counts.map((count) => ({
       args: [slot('limit'), period, slot('when'), count],

@@ -204,13 +204,14 @@ describe('CodehostConnect journeys', () => {
     expect(within(later.region()).getByRole('button', { name: 'Connect again' })).toBeInTheDocument();
   });
 
-  it('validation errors of the start (no name or email) are listed; the user is not sent anywhere', async () => {
+  it("a start refused for a missing name or email says so in the end user's words; the user is not sent anywhere", async () => {
     const { user, region, navigate } = renderConnect({}, { user: { id: 'ada' } });
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     const alert = await within(region()).findByRole('alert');
     expect(alert).toHaveTextContent('Could not connect GitHub');
-    expect(alert).toHaveTextContent('The external user name field is required.');
-    expect(alert).toHaveTextContent(/external user email field is required/);
+    // The API's field messages name the agency's fields ("external user"): operator words, for onError only.
+    expect(alert).toHaveTextContent('Please check what you entered and try again.');
+    expect(alert).not.toHaveTextContent(/external user/);
     await waitFor(() => expect(alert).toHaveFocus());
     expect(navigate).not.toHaveBeenCalled();
   });

@@ -19,6 +19,7 @@ import { type AgentApiError, createAgentClient, createAgentStore } from 'agent-e
 import { createMockTransport } from 'agent-embed/mock';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { de } from 'agent-embed/locales/de';
 import { cleanupRendered, renderWithMock } from './render-with-mock.js';
 
 afterEach(cleanupRendered);
@@ -30,6 +31,7 @@ describe('AgentProvider', () => {
         appearance: { colorPrimary: '#0a7', borderRadius: 12, fontFamily: 'Inter, sans-serif', spacingUnit: '0.3rem' },
         colorScheme: 'dark',
         locale: 'de-DE',
+        locales: { de },
         className: 'agency-embed',
       },
     });

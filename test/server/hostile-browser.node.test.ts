@@ -274,7 +274,12 @@ describe('bodies: smuggling, duplicates, prototype keys', () => {
 describe('return URLs', () => {
   it('refuses every foreign or non-http return_url with 422 and never sends one upstream', async () => {
     const { proxy, upstream } = setup(() =>
-      json({ success: true, message: 'ok', data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' }, errors: null }),
+      json({
+        success: true,
+        message: 'ok',
+        data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
+        errors: null,
+      }),
     );
     const hostile = [
       'javascript:alert(1)',
@@ -321,7 +326,12 @@ describe('return URLs', () => {
 
   it('accepts the app origin in any spelling and sends it normalised', async () => {
     const { proxy, upstream } = setup(() =>
-      json({ success: true, message: 'ok', data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' }, errors: null }),
+      json({
+        success: true,
+        message: 'ok',
+        data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
+        errors: null,
+      }),
     );
     for (const value of ['HTTPS://APP.EXAMPLE.TEST:443/x', '/x/../y', '/%2F%2Fevil.example']) {
       const response = await proxy(call('POST', '/codehost/connect/start', { return_url: value }));

@@ -101,6 +101,7 @@ export const ar: AgentLabels = {
       generating: 'جارٍ كتابة تطبيقك…',
       done: 'انتهى.',
     },
+    otherTool: 'خطوة',
     toolNames: {
       plan: 'التخطيط',
       write_files: 'كتابة الملفات',

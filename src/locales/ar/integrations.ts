@@ -43,6 +43,7 @@ export const integrations: Pick<
       `أنشئ رمز وصول من إعدادات حسابك في ${provider} (ابحث عن «Tokens»)، ثم الصقه هنا. يُتحقَّق منه مرة واحدة ويُحفظ لحسابك، لا في هذه الصفحة.`,
     tokenLabel: (provider) => `رمز الوصول إلى ${provider}`,
     tokenRequired: 'أدخل رمز وصول.',
+    tokenRejected: 'لم يُقبل هذا الرمز. تأكّد من أنه كامل وما زال صالحًا، ثم الصقه مرة أخرى.',
     submit: 'اتصال',
     submitting: 'جارٍ الاتصال…',
     cancel: 'إلغاء',

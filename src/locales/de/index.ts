@@ -109,6 +109,7 @@ export const de: AgentLabels = {
       generating: 'Ihre App wird geschrieben …',
       done: 'Abgeschlossen.',
     },
+    otherTool: 'Schritt',
     toolNames: {
       plan: 'Planen',
       write_files: 'Dateien schreiben',

@@ -47,6 +47,8 @@ export const integrations: Pick<
       `Erstellen Sie in den Kontoeinstellungen von ${provider} ein Zugriffstoken (unter „Tokens“) und fügen Sie es hier ein. Es wird einmal geprüft und für Ihr Konto gespeichert, nicht auf dieser Seite.`,
     tokenLabel: (provider) => `Zugriffstoken von ${provider}`,
     tokenRequired: 'Geben Sie ein Zugriffstoken ein.',
+    tokenRejected:
+      'Dieses Token wurde nicht akzeptiert. Prüfen Sie, ob es vollständig und noch gültig ist, und fügen Sie es erneut ein.',
     submit: 'Verbinden',
     submitting: 'Wird verbunden …',
     cancel: 'Abbrechen',

@@ -30,6 +30,7 @@ export const es: AgentLabels = {
     outcome: (outcome, counts, values) => {
       const created = plural('es', values.created, {
         one: `${counts.created} archivo nuevo`,
+        many: `${counts.created} de archivos nuevos`,
         other: `${counts.created} archivos nuevos`,
       });
       const summary =
@@ -38,13 +39,14 @@ export const es: AgentLabels = {
           : values.created === 0
             ? plural('es', values.modified, {
                 one: `${counts.modified} archivo modificado`,
+                many: `${counts.modified} de archivos modificados`,
                 other: `${counts.modified} archivos modificados`,
               })
-            : `${created}, ${counts.modified} ${plural('es', values.modified, { one: 'modificado', other: 'modificados' })}`;
+            : `${created}, ${counts.modified} ${plural('es', values.modified, { one: 'modificado', many: 'modificados', other: 'modificados' })}`;
       switch (outcome.status) {
         case 'completed':
           if (values.created === 0 && values.modified === 0 && values.steps === 0) return 'Listo.';
-          return `Listo: ${summary}, ${plural('es', values.steps, { one: `${counts.steps} paso`, other: `${counts.steps} pasos` })}.`;
+          return `Listo: ${summary}, ${plural('es', values.steps, { one: `${counts.steps} paso`, many: `${counts.steps} de pasos`, other: `${counts.steps} pasos` })}.`;
         case 'credits_exhausted':
           return `Se detuvo al agotarse los créditos, tras ${summary}.`;
         case 'failed':
@@ -113,6 +115,7 @@ export const es: AgentLabels = {
       generating: 'Escribiendo tu app…',
       done: 'Terminado.',
     },
+    otherTool: 'Paso',
     toolNames: {
       plan: 'Planificando',
       write_files: 'Escribiendo archivos',
@@ -125,9 +128,17 @@ export const es: AgentLabels = {
     filesLabel: 'Archivos generados',
     fileCount: (created, modified, total) =>
       modified === '0'
-        ? plural('es', total, { one: `${created} archivo nuevo`, other: `${created} archivos nuevos` })
+        ? plural('es', total, {
+            one: `${created} archivo nuevo`,
+            many: `${created} de archivos nuevos`,
+            other: `${created} archivos nuevos`,
+          })
         : created === '0'
-          ? plural('es', total, { one: `${modified} archivo modificado`, other: `${modified} archivos modificados` })
+          ? plural('es', total, {
+              one: `${modified} archivo modificado`,
+              many: `${modified} de archivos modificados`,
+              other: `${modified} archivos modificados`,
+            })
           : `Archivos nuevos: ${created} · modificados: ${modified}`,
     fileCreated: 'nuevo',
     fileModified: 'modificado',
@@ -135,10 +146,15 @@ export const es: AgentLabels = {
     toolsOmitted: (count, value) =>
       plural('es', value, {
         one: `${count} paso anterior no se muestra`,
+        many: `${count} de pasos anteriores no se muestran`,
         other: `${count} pasos anteriores no se muestran`,
       }),
     unknownEvents: (count, value) =>
-      plural('es', value, { one: `${count} actualización más`, other: `${count} actualizaciones más` }),
+      plural('es', value, {
+        one: `${count} actualización más`,
+        many: `${count} de actualizaciones más`,
+        other: `${count} actualizaciones más`,
+      }),
     completed: 'Tu app está lista.',
     openApp: 'Abrir la app',
     unsafeUrl: 'La dirección de la app no es una dirección web, así que no se muestra como enlace.',
@@ -212,7 +228,7 @@ export const es: AgentLabels = {
   },
   usageMeter: {
     left: (left, limit, period, limitCount) => {
-      const base = `Te quedan ${left} de ${plural('es', limitCount, { one: `${limit} creación`, other: `${limit} creaciones` })}`;
+      const base = `Te quedan ${left} de ${plural('es', limitCount, { one: `${limit} creación`, many: `${limit} de creaciones`, other: `${limit} creaciones` })}`;
       switch (period) {
         case 'day':
           return `${base} hoy`;
@@ -237,7 +253,11 @@ export const es: AgentLabels = {
     projectsLabel: 'Proyectos',
     recentLabel: 'Continuar un proyecto',
     allProjects: (count, formatted) =>
-      plural('es', count, { one: `Ver ${formatted} proyecto`, other: `Ver los ${formatted} proyectos` }),
+      plural('es', count, {
+        one: `Ver ${formatted} proyecto`,
+        many: `Ver los ${formatted} de proyectos`,
+        other: `Ver los ${formatted} proyectos`,
+      }),
     close: 'Cerrar',
     newProject: 'Nuevo proyecto',
     newApp: 'Nueva app',

@@ -3,7 +3,11 @@ import type { AgentLabels } from '../../react/index.js';
 import { plural } from '../plural.js';
 
 const repositories = (count: string, value: number) =>
-  plural('es', value, { one: `${count} repositorio`, other: `${count} repositorios` });
+  plural('es', value, {
+    one: `${count} repositorio`,
+    many: `${count} de repositorios`,
+    other: `${count} repositorios`,
+  });
 
 /** Part of `es`. */
 export const integrations: Pick<
@@ -46,6 +50,7 @@ export const integrations: Pick<
       `Crea un token de acceso en los ajustes de tu cuenta de ${provider} (busca «Tokens») y pégalo aquí. Se comprueba una sola vez y se guarda en tu cuenta, no en esta página.`,
     tokenLabel: (provider) => `Token de acceso de ${provider}`,
     tokenRequired: 'Introduce un token de acceso.',
+    tokenRejected: 'Este token no se ha aceptado. Comprueba que esté completo y siga siendo válido y vuelve a pegarlo.',
     submit: 'Conectar',
     submitting: 'Conectando…',
     cancel: 'Cancelar',
@@ -88,7 +93,7 @@ export const integrations: Pick<
     empty: 'Aún no hay repositorios. Crea uno abajo guardando tu código.',
     noMatches: (query) => `Ningún repositorio cargado coincide con «${query}».`,
     matchCount: (matches, loaded, counts) =>
-      `${plural('es', counts.matches, { one: `Coincide ${matches}`, other: `Coinciden ${matches}` })} de ${repositories(loaded, counts.loaded)} ${plural('es', counts.loaded, { one: 'cargado', other: 'cargados' })}.`,
+      `${plural('es', counts.matches, { one: `Coincide ${matches}`, many: `Coinciden ${matches}`, other: `Coinciden ${matches}` })} de ${repositories(loaded, counts.loaded)} ${plural('es', counts.loaded, { one: 'cargado', many: 'cargados', other: 'cargados' })}.`,
     searchScope: (loaded, total) =>
       total === undefined
         ? `La búsqueda abarca solo los repositorios cargados hasta ahora (${loaded}).`
@@ -99,7 +104,11 @@ export const integrations: Pick<
     defaultBranch: (branch) => branch,
     pageStatus: (page, pages, total, totalCount) => `Página ${page} de ${pages} · ${repositories(total, totalCount)}`,
     loadedCount: (count, value) =>
-      plural('es', value, { one: `${count} repositorio cargado`, other: `${count} repositorios cargados` }),
+      plural('es', value, {
+        one: `${count} repositorio cargado`,
+        many: `${count} de repositorios cargados`,
+        other: `${count} repositorios cargados`,
+      }),
     previousPage: 'Página anterior',
     nextPage: 'Página siguiente',
     loadMore: 'Cargar más',
@@ -184,7 +193,11 @@ export const integrations: Pick<
     retry: 'Reintentar',
     retryIn: (seconds) => `Reintentar en ${seconds} s`,
     quotaExceeded: (limit, period, when, limitCount) => {
-      const builds = plural('es', limitCount, { one: `tu ${limit} creación`, other: `tus ${limit} creaciones` });
+      const builds = plural('es', limitCount, {
+        one: `tu ${limit} creación`,
+        many: `tus ${limit} de creaciones`,
+        other: `tus ${limit} creaciones`,
+      });
       switch (period) {
         case 'day':
           return `Ya usaste ${builds} de hoy. Podrás crear más a partir de ${when}.`;

@@ -30,6 +30,7 @@ export const fr: AgentLabels = {
     outcome: (outcome, counts, values) => {
       const created = plural('fr', values.created, {
         one: `${counts.created} nouveau fichier`,
+        many: `${counts.created} de nouveaux fichiers`,
         other: `${counts.created} nouveaux fichiers`,
       });
       const summary =
@@ -38,13 +39,14 @@ export const fr: AgentLabels = {
           : values.created === 0
             ? plural('fr', values.modified, {
                 one: `${counts.modified} fichier modifié`,
+                many: `${counts.modified} de fichiers modifiés`,
                 other: `${counts.modified} fichiers modifiés`,
               })
-            : `${created}, ${counts.modified} ${plural('fr', values.modified, { one: 'modifié', other: 'modifiés' })}`;
+            : `${created}, ${counts.modified} ${plural('fr', values.modified, { one: 'modifié', many: 'modifiés', other: 'modifiés' })}`;
       switch (outcome.status) {
         case 'completed':
           if (values.created === 0 && values.modified === 0 && values.steps === 0) return 'Terminé.';
-          return `Terminé : ${summary}, ${plural('fr', values.steps, { one: `${counts.steps} étape`, other: `${counts.steps} étapes` })}.`;
+          return `Terminé : ${summary}, ${plural('fr', values.steps, { one: `${counts.steps} étape`, many: `${counts.steps} d’étapes`, other: `${counts.steps} étapes` })}.`;
         case 'credits_exhausted':
           return `Arrêté faute de crédits, après ${summary}.`;
         case 'failed':
@@ -115,6 +117,7 @@ export const fr: AgentLabels = {
       generating: 'Écriture de votre application…',
       done: 'Terminé.',
     },
+    otherTool: 'Étape',
     toolNames: {
       plan: 'Planification',
       write_files: 'Écriture des fichiers',
@@ -127,9 +130,17 @@ export const fr: AgentLabels = {
     filesLabel: 'Fichiers générés',
     fileCount: (created, modified, total) =>
       modified === '0'
-        ? plural('fr', total, { one: `${created} nouveau fichier`, other: `${created} nouveaux fichiers` })
+        ? plural('fr', total, {
+            one: `${created} nouveau fichier`,
+            many: `${created} de nouveaux fichiers`,
+            other: `${created} nouveaux fichiers`,
+          })
         : created === '0'
-          ? plural('fr', total, { one: `${modified} fichier modifié`, other: `${modified} fichiers modifiés` })
+          ? plural('fr', total, {
+              one: `${modified} fichier modifié`,
+              many: `${modified} de fichiers modifiés`,
+              other: `${modified} fichiers modifiés`,
+            })
           : `Nouveaux fichiers : ${created} · modifiés : ${modified}`,
     fileCreated: 'nouveau',
     fileModified: 'modifié',
@@ -137,10 +148,15 @@ export const fr: AgentLabels = {
     toolsOmitted: (count, value) =>
       plural('fr', value, {
         one: `${count} étape précédente masquée`,
+        many: `${count} d’étapes précédentes masquées`,
         other: `${count} étapes précédentes masquées`,
       }),
     unknownEvents: (count, value) =>
-      plural('fr', value, { one: `${count} autre mise à jour`, other: `${count} autres mises à jour` }),
+      plural('fr', value, {
+        one: `${count} autre mise à jour`,
+        many: `${count} d’autres mises à jour`,
+        other: `${count} autres mises à jour`,
+      }),
     completed: 'Votre application est prête.',
     openApp: 'Ouvrir l’application',
     unsafeUrl: 'L’adresse de l’application n’est pas une adresse web : elle n’est donc pas affichée comme lien.',
@@ -214,7 +230,7 @@ export const fr: AgentLabels = {
   },
   usageMeter: {
     left: (left, limit, period, limitCount) => {
-      const base = `Encore ${left} sur ${plural('fr', limitCount, { one: `${limit} création`, other: `${limit} créations` })}`;
+      const base = `Encore ${left} sur ${plural('fr', limitCount, { one: `${limit} création`, many: `${limit} de créations`, other: `${limit} créations` })}`;
       switch (period) {
         case 'day':
           return `${base} aujourd’hui`;
@@ -239,7 +255,11 @@ export const fr: AgentLabels = {
     projectsLabel: 'Projets',
     recentLabel: 'Reprendre un projet',
     allProjects: (count, formatted) =>
-      plural('fr', count, { one: `Voir le projet (${formatted})`, other: `Voir les ${formatted} projets` }),
+      plural('fr', count, {
+        one: `Voir le projet (${formatted})`,
+        many: `Voir les ${formatted} de projets`,
+        other: `Voir les ${formatted} projets`,
+      }),
     close: 'Fermer',
     newProject: 'Nouveau projet',
     newApp: 'Nouvelle application',

@@ -3,7 +3,7 @@ import type { AgentLabels } from '../../react/index.js';
 import { plural } from '../plural.js';
 
 const repositories = (count: string, value: number) =>
-  plural('fr', value, { one: `${count} dépôt`, other: `${count} dépôts` });
+  plural('fr', value, { one: `${count} dépôt`, many: `${count} de dépôts`, other: `${count} dépôts` });
 
 /** Part of `fr`. */
 export const integrations: Pick<
@@ -46,6 +46,8 @@ export const integrations: Pick<
       `Créez un jeton d’accès dans les paramètres de votre compte ${provider} (rubrique « Tokens »), puis collez-le ici. Il est vérifié une seule fois et enregistré pour votre compte, pas dans cette page.`,
     tokenLabel: (provider) => `Jeton d’accès ${provider}`,
     tokenRequired: 'Saisissez un jeton d’accès.',
+    tokenRejected:
+      'Ce jeton n’a pas été accepté. Vérifiez qu’il est complet et toujours valide, puis collez-le à nouveau.',
     submit: 'Connecter',
     submitting: 'Connexion…',
     cancel: 'Annuler',
@@ -89,7 +91,7 @@ export const integrations: Pick<
     empty: 'Aucun dépôt pour l’instant. Créez-en un ci-dessous en enregistrant votre code.',
     noMatches: (query) => `Aucun dépôt chargé ne correspond à « ${query} ».`,
     matchCount: (matches, loaded, counts) =>
-      `${matches} ${plural('fr', counts.loaded, { one: `dépôt chargé sur ${loaded}`, other: `des ${loaded} dépôts chargés` })} ${plural('fr', counts.matches, { one: 'correspond', other: 'correspondent' })}.`,
+      `${matches} ${plural('fr', counts.loaded, { one: `dépôt chargé sur ${loaded}`, many: `des ${loaded} de dépôts chargés`, other: `des ${loaded} dépôts chargés` })} ${plural('fr', counts.matches, { one: 'correspond', many: 'correspondent', other: 'correspondent' })}.`,
     searchScope: (loaded, total) =>
       total === undefined
         ? `Recherche limitée aux dépôts chargés jusqu’ici (${loaded}).`
@@ -100,7 +102,11 @@ export const integrations: Pick<
     defaultBranch: (branch) => branch,
     pageStatus: (page, pages, total, totalCount) => `Page ${page} sur ${pages} · ${repositories(total, totalCount)}`,
     loadedCount: (count, value) =>
-      plural('fr', value, { one: `${count} dépôt chargé`, other: `${count} dépôts chargés` }),
+      plural('fr', value, {
+        one: `${count} dépôt chargé`,
+        many: `${count} de dépôts chargés`,
+        other: `${count} dépôts chargés`,
+      }),
     previousPage: 'Page précédente',
     nextPage: 'Page suivante',
     loadMore: 'Charger plus',
@@ -189,7 +195,11 @@ export const integrations: Pick<
     retry: 'Réessayer',
     retryIn: (seconds) => `Réessayer dans ${seconds} s`,
     quotaExceeded: (limit, period, when, limitCount) => {
-      const builds = plural('fr', limitCount, { one: `votre ${limit} création`, other: `vos ${limit} créations` });
+      const builds = plural('fr', limitCount, {
+        one: `votre ${limit} création`,
+        many: `vos ${limit} de créations`,
+        other: `vos ${limit} créations`,
+      });
       switch (period) {
         case 'day':
           return `Vous avez utilisé ${builds} du jour. D’autres à partir de ${when}.`;

@@ -104,6 +104,7 @@ export const ja: AgentLabels = {
       generating: 'アプリを作成しています…',
       done: '完了しました。',
     },
+    otherTool: 'ステップ',
     toolNames: {
       plan: '計画',
       write_files: 'ファイルの作成',

@@ -42,6 +42,8 @@ export const integrations: Pick<
       `${provider} のアカウント設定（「Tokens」）でアクセストークンを作成し、ここに貼り付けてください。確認は一度だけで、このページではなくあなたのアカウントに保存されます。`,
     tokenLabel: (provider) => `${provider} のアクセストークン`,
     tokenRequired: 'アクセストークンを入力してください。',
+    tokenRejected:
+      'このトークンは受け付けられませんでした。欠けていないか、まだ有効かを確認して、もう一度貼り付けてください。',
     submit: '接続',
     submitting: '接続しています…',
     cancel: 'キャンセル',

@@ -30,6 +30,7 @@ export const ptBR: AgentLabels = {
     outcome: (outcome, counts, values) => {
       const created = plural('pt-BR', values.created, {
         one: `${counts.created} arquivo novo`,
+        many: `${counts.created} de arquivos novos`,
         other: `${counts.created} arquivos novos`,
       });
       const summary =
@@ -38,13 +39,14 @@ export const ptBR: AgentLabels = {
           : values.created === 0
             ? plural('pt-BR', values.modified, {
                 one: `${counts.modified} arquivo alterado`,
+                many: `${counts.modified} de arquivos alterados`,
                 other: `${counts.modified} arquivos alterados`,
               })
-            : `${created}, ${counts.modified} ${plural('pt-BR', values.modified, { one: 'alterado', other: 'alterados' })}`;
+            : `${created}, ${counts.modified} ${plural('pt-BR', values.modified, { one: 'alterado', many: 'alterados', other: 'alterados' })}`;
       switch (outcome.status) {
         case 'completed':
           if (values.created === 0 && values.modified === 0 && values.steps === 0) return 'Pronto.';
-          return `Pronto: ${summary}, ${plural('pt-BR', values.steps, { one: `${counts.steps} etapa`, other: `${counts.steps} etapas` })}.`;
+          return `Pronto: ${summary}, ${plural('pt-BR', values.steps, { one: `${counts.steps} etapa`, many: `${counts.steps} de etapas`, other: `${counts.steps} etapas` })}.`;
         case 'credits_exhausted':
           return `Parou quando os créditos acabaram, depois de ${summary}.`;
         case 'failed':
@@ -113,6 +115,7 @@ export const ptBR: AgentLabels = {
       generating: 'Escrevendo seu app…',
       done: 'Concluído.',
     },
+    otherTool: 'Etapa',
     toolNames: {
       plan: 'Planejando',
       write_files: 'Escrevendo arquivos',
@@ -125,9 +128,17 @@ export const ptBR: AgentLabels = {
     filesLabel: 'Arquivos gerados',
     fileCount: (created, modified, total) =>
       modified === '0'
-        ? plural('pt-BR', total, { one: `${created} arquivo novo`, other: `${created} arquivos novos` })
+        ? plural('pt-BR', total, {
+            one: `${created} arquivo novo`,
+            many: `${created} de arquivos novos`,
+            other: `${created} arquivos novos`,
+          })
         : created === '0'
-          ? plural('pt-BR', total, { one: `${modified} arquivo alterado`, other: `${modified} arquivos alterados` })
+          ? plural('pt-BR', total, {
+              one: `${modified} arquivo alterado`,
+              many: `${modified} de arquivos alterados`,
+              other: `${modified} arquivos alterados`,
+            })
           : `Arquivos novos: ${created} · alterados: ${modified}`,
     fileCreated: 'novo',
     fileModified: 'alterado',
@@ -135,10 +146,15 @@ export const ptBR: AgentLabels = {
     toolsOmitted: (count, value) =>
       plural('pt-BR', value, {
         one: `${count} etapa anterior oculta`,
+        many: `${count} de etapas anteriores ocultas`,
         other: `${count} etapas anteriores ocultas`,
       }),
     unknownEvents: (count, value) =>
-      plural('pt-BR', value, { one: `Mais ${count} atualização`, other: `Mais ${count} atualizações` }),
+      plural('pt-BR', value, {
+        one: `Mais ${count} atualização`,
+        many: `Mais ${count} de atualizações`,
+        other: `Mais ${count} atualizações`,
+      }),
     completed: 'Seu app está pronto.',
     openApp: 'Abrir o app',
     unsafeUrl: 'O endereço do app não é um endereço web, por isso não aparece como link.',
@@ -212,7 +228,7 @@ export const ptBR: AgentLabels = {
   },
   usageMeter: {
     left: (left, limit, period, limitCount) => {
-      const base = `Restam ${left} de ${plural('pt-BR', limitCount, { one: `${limit} criação`, other: `${limit} criações` })}`;
+      const base = `Restam ${left} de ${plural('pt-BR', limitCount, { one: `${limit} criação`, many: `${limit} de criações`, other: `${limit} criações` })}`;
       switch (period) {
         case 'day':
           return `${base} hoje`;
@@ -237,7 +253,11 @@ export const ptBR: AgentLabels = {
     projectsLabel: 'Projetos',
     recentLabel: 'Continuar um projeto',
     allProjects: (count, formatted) =>
-      plural('pt-BR', count, { one: `Ver ${formatted} projeto`, other: `Ver todos os ${formatted} projetos` }),
+      plural('pt-BR', count, {
+        one: `Ver ${formatted} projeto`,
+        many: `Ver todos os ${formatted} de projetos`,
+        other: `Ver todos os ${formatted} projetos`,
+      }),
     close: 'Fechar',
     newProject: 'Novo projeto',
     newApp: 'Novo app',

@@ -3,7 +3,11 @@ import type { AgentLabels } from '../../react/index.js';
 import { plural } from '../plural.js';
 
 const repositories = (count: string, value: number) =>
-  plural('pt-BR', value, { one: `${count} repositório`, other: `${count} repositórios` });
+  plural('pt-BR', value, {
+    one: `${count} repositório`,
+    many: `${count} de repositórios`,
+    other: `${count} repositórios`,
+  });
 
 /** Part of `ptBR`. */
 export const integrations: Pick<
@@ -46,6 +50,7 @@ export const integrations: Pick<
       `Crie um token de acesso nas configurações da sua conta da ${provider} (procure por “Tokens”) e cole-o aqui. Ele é verificado uma única vez e guardado na sua conta, não nesta página.`,
     tokenLabel: (provider) => `Token de acesso da ${provider}`,
     tokenRequired: 'Informe um token de acesso.',
+    tokenRejected: 'Este token não foi aceito. Verifique se ele está completo e ainda é válido e cole-o novamente.',
     submit: 'Conectar',
     submitting: 'Conectando…',
     cancel: 'Cancelar',
@@ -88,7 +93,7 @@ export const integrations: Pick<
     empty: 'Ainda não há repositórios. Crie um abaixo salvando seu código.',
     noMatches: (query) => `Nenhum repositório carregado corresponde a “${query}”.`,
     matchCount: (matches, loaded, counts) =>
-      `${matches} de ${repositories(loaded, counts.loaded)} ${plural('pt-BR', counts.loaded, { one: 'carregado', other: 'carregados' })} ${plural('pt-BR', counts.matches, { one: 'corresponde', other: 'correspondem' })}.`,
+      `${matches} de ${repositories(loaded, counts.loaded)} ${plural('pt-BR', counts.loaded, { one: 'carregado', many: 'carregados', other: 'carregados' })} ${plural('pt-BR', counts.matches, { one: 'corresponde', many: 'correspondem', other: 'correspondem' })}.`,
     searchScope: (loaded, total) =>
       total === undefined
         ? `A busca abrange só os repositórios carregados até agora (${loaded}).`
@@ -99,7 +104,11 @@ export const integrations: Pick<
     defaultBranch: (branch) => branch,
     pageStatus: (page, pages, total, totalCount) => `Página ${page} de ${pages} · ${repositories(total, totalCount)}`,
     loadedCount: (count, value) =>
-      plural('pt-BR', value, { one: `${count} repositório carregado`, other: `${count} repositórios carregados` }),
+      plural('pt-BR', value, {
+        one: `${count} repositório carregado`,
+        many: `${count} de repositórios carregados`,
+        other: `${count} repositórios carregados`,
+      }),
     previousPage: 'Página anterior',
     nextPage: 'Próxima página',
     loadMore: 'Carregar mais',
@@ -184,7 +193,11 @@ export const integrations: Pick<
     retry: 'Tentar de novo',
     retryIn: (seconds) => `Tentar de novo em ${seconds} s`,
     quotaExceeded: (limit, period, when, limitCount) => {
-      const builds = plural('pt-BR', limitCount, { one: `sua ${limit} criação`, other: `suas ${limit} criações` });
+      const builds = plural('pt-BR', limitCount, {
+        one: `sua ${limit} criação`,
+        many: `suas ${limit} de criações`,
+        other: `suas ${limit} criações`,
+      });
       switch (period) {
         case 'day':
           return `Você já usou ${builds} de hoje. Mais a partir de ${when}.`;

@@ -11,6 +11,7 @@ import { AppPreview } from '../generation/app-preview.js';
 import { GeneratePanel } from '../generation/generate-panel.js';
 import { UsageMeter } from '../usage/usage-meter.js';
 import { LiveBuildLog } from '../generation/live-build-log.js';
+import { OutsideText } from '../shared/outside-text.js';
 import { FileFontSample } from '../shared/file-font-sample.js';
 import { useProjectView } from '../generation/use-project-view.js';
 import type { CodehostConnectProps } from '../integrations/codehost-connect.js';
@@ -267,7 +268,13 @@ export const AgentBuilder = forwardRef<HTMLDivElement, AgentBuilderProps>(functi
       <div className="ae-builder-toolbar" role="toolbar" aria-label={text.toolbarLabel}>
         <p className="ae-builder-project">
           <span className="ae-builder-name">
-            {view.name ?? (view.projectId === undefined ? text.newApp : labels.projectList.untitled)}
+            {view.name !== undefined ? (
+              <OutsideText>{view.name}</OutsideText>
+            ) : view.projectId === undefined ? (
+              text.newApp
+            ) : (
+              labels.projectList.untitled
+            )}
           </span>
           {view.phase !== 'idle' && (
             <span className="ae-badge" data-phase={view.phase}>

@@ -34,7 +34,7 @@ function Turn({
     <li className="ae-turn" data-outcome={outcome?.status ?? 'running'}>
       <div className="ae-turn-prompt">
         <span className="ae-visually-hidden">{text.you}: </span>
-        <p>{turn.prompt}</p>
+        <p dir="auto">{turn.prompt}</p>
       </div>
       <p className="ae-turn-meta">
         <span>{turn.kind === 'generate' ? text.generate : text.followUp}</span>

@@ -14,6 +14,7 @@ import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { useGeneration } from './use-generation.js';
 import { useProjectView } from './use-project-view.js';
 import { useAgentContext } from '../provider/agent-context.js';
+import { isolated } from '../shared/outside-text.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
@@ -257,7 +258,9 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
         {followUpProject === undefined ? text.heading : text.followUpHeading}
       </h2>
       {followUpProject !== undefined && (
-        <p className="ae-muted">{text.followUpTarget(view.name ?? text.unnamedProject)}</p>
+        <p className="ae-muted">
+          {text.followUpTarget(view.name === undefined ? text.unnamedProject : isolated(view.name))}
+        </p>
       )}
       <div className="ae-field">
         <label htmlFor={promptId} className="ae-label">
@@ -267,6 +270,8 @@ export const GeneratePanel = forwardRef<HTMLFormElement, GeneratePanelProps>(fun
           id={promptId}
           ref={textareaRef}
           className="ae-textarea"
+          // The prompt runs the way its writer writes, whatever the screen's language.
+          dir="auto"
           rows={4}
           value={prompt}
           required

@@ -9,10 +9,12 @@ export interface LiveBuildLogLabels {
   progressLabel: string;
   /** The progress bar's spoken value, from the locale-formatted percentage. */
   progressValue: (percentage: string) => string;
-  /** What the progress line says in each stage (the container's own message is shown while it is set up). */
+  /** What the progress line says in each stage (the container's own messages are the service's, in its words). */
   stages: Record<ProgressStage, string>;
-  /** Tool ids as words; unknown ids are turned into words (`write_files` → "Write files"). */
+  /** Tool ids as words; a tool not named here reads as `otherTool`. */
   toolNames: Record<string, string>;
+  /** A step of a tool `toolNames` does not name: its id is not words in the end user's language. */
+  otherTool: string;
   filesLabel: string;
   /** The file count line, from locale-formatted created and modified counts and the raw total (for plurals). */
   fileCount: (created: string, modified: string, total: number) => string;
@@ -43,7 +45,7 @@ export interface LiveBuildLogLabels {
   /** Instead of `stoppedHint` when the person stopped before the project was named: this page cannot follow it. */
   stoppedUnnamedHint: string;
   /** While stopped or reconnecting, a status check was refused for too many requests: when the next one goes. */
-  checkingIn: (seconds: number) => string;
+  checkingIn: (seconds: string) => string;
   /** What the polite live region says when the project reaches each phase. */
   announcements: Record<ProjectPhase, string>;
 }
@@ -62,6 +64,7 @@ export const defaultLiveBuildLogLabels: LiveBuildLogLabels = {
     generating: 'Writing your app…',
     done: 'Finished.',
   },
+  otherTool: 'Step',
   toolNames: {
     plan: 'Planning',
     write_files: 'Writing files',

@@ -1,5 +1,6 @@
 'use client';
 /** Live view of a generation: container progress, files (windowed), agent steps and how it ended. */
+import { visibleText } from '../shared/outside-text.js';
 import { ownLabel } from '../shared/outside-values.js';
 import { forwardRef, useMemo, useRef } from 'react';
 import { AgentApiError, type GeneratedFile, type ProjectView, type ToolStep } from '../../core/index.js';
@@ -65,7 +66,7 @@ function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: 
               aria-posinset={index + 1}
               style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
             >
-              <span className="ae-file-path">{file.path}</span>
+              <bdi className="ae-file-path">{visibleText(file.path)}</bdi>
               <span className="ae-file-action">
                 {file.action === 'modified' ? labels.fileModified : labels.fileCreated}
               </span>
@@ -77,10 +78,14 @@ function FileList({ files, labels }: { files: readonly GeneratedFile[]; labels: 
   );
 }
 
-/** A tool id as words: `write_files` → "Write files"; known tools get their own label. */
-export function toolWords(tool: string, names: Record<string, string>): string {
+/**
+ * A tool id as words: known tools get their own label; any other reads as `other` when given (the build log's
+ * `otherTool`: an id is not words in every language), else as its id in words (`write_files` → "Write files").
+ */
+export function toolWords(tool: string, names: Record<string, string>, other?: string): string {
   const known = ownLabel(names, tool);
   if (known !== undefined) return known;
+  if (other !== undefined) return other;
   const words = tool
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/[_\-.]+/g, ' ')
@@ -118,8 +123,9 @@ function ToolSteps({
         {/* Rows are kept by position: a burst changes their text, not the elements (no style work for new ones). */}
         {shown.map((step, slot) => (
           <li key={slot} className="ae-tool" data-status={step.status}>
-            <span className="ae-tool-name">{toolWords(step.tool, labels.toolNames)}</span>
-            {step.message !== '' && <span className="ae-tool-message">{step.message}</span>}
+            <span className="ae-tool-name">{toolWords(step.tool, labels.toolNames, labels.otherTool)}</span>
+            {/* The agent's own words, as it wrote them (the library cannot translate them), running their own way. */}
+            {step.message !== '' && <bdi className="ae-tool-message">{visibleText(step.message)}</bdi>}
           </li>
         ))}
       </ol>
@@ -154,7 +160,7 @@ function Outcome({
   );
   // A status poll refused for too many requests waits its Retry-After: the wait is said, not hidden.
   const wait = useRetryCountdown(view.snapshot?.error);
-  const pollWait = !!wait && <p className="ae-hint">{labels.checkingIn(wait)}</p>;
+  const pollWait = !!wait && <p className="ae-hint">{labels.checkingIn(format.number(wait))}</p>;
   switch (phase) {
     case 'provisioning':
     case 'generating':
@@ -315,11 +321,7 @@ export const LiveBuildLog = forwardRef<HTMLElement, LiveBuildLogProps>(function 
               >
                 <div className="ae-progress-bar" style={{ transform: `scaleX(${progress.value / 100})` }} />
               </div>
-              <p className="ae-hint">
-                {progress.stage === 'container' && progress.message !== undefined
-                  ? progress.message
-                  : text.stages[progress.stage]}
-              </p>
+              <p className="ae-hint">{text.stages[progress.stage]}</p>
             </div>
           )}
           <Outcome view={view} labels={text} onBuyCredits={onBuyCredits} buyCreditsUrl={buyCreditsUrl} />

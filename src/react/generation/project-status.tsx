@@ -1,6 +1,7 @@
 'use client';
 /** A project's name, status, app address and last update, kept fresh by the shared poller. */
 import { forwardRef } from 'react';
+import { OutsideText } from '../shared/outside-text.js';
 import { ExternalLink } from '../shared/external-link.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
 import { phaseWords } from '../shared/phase-words.js';
@@ -58,7 +59,13 @@ export const ProjectStatus = forwardRef<HTMLElement, ProjectStatusProps>(functio
           {(view.name !== undefined || (snapshot?.project === undefined && snapshot?.status !== 'error')) && (
             <div>
               <dt>{text.nameLabel}</dt>
-              <dd>{view.name ?? <span className="ae-muted">{text.loading}</span>}</dd>
+              <dd>
+                {view.name === undefined ? (
+                  <span className="ae-muted">{text.loading}</span>
+                ) : (
+                  <OutsideText>{view.name}</OutsideText>
+                )}
+              </dd>
             </div>
           )}
           <div>

@@ -37,6 +37,8 @@ export interface DeployButtonLabels {
   dialogDescription: (provider: string) => string;
   tokenLabel: (provider: string) => string;
   tokenRequired: string;
+  /** Under the field when the API refused the token itself (its own words go to `onError`). */
+  tokenRejected: string;
   submit: string;
   submitting: string;
   cancel: string;
@@ -75,6 +77,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
     `Create a token in your ${provider} account settings (Tokens), then paste it here. It is checked once and kept for your account, not in this page.`,
   tokenLabel: (provider) => `${provider} access token`,
   tokenRequired: 'Enter an access token.',
+  tokenRejected: 'This token was not accepted. Check that it is complete and still valid, then paste it again.',
   submit: 'Connect',
   submitting: 'Connecting…',
   cancel: 'Cancel',

@@ -1,7 +1,7 @@
 'use client';
 /**
  * DeployButton's token dialog: a password field read once on submit and emptied at once (never React state),
- * kept after a refusal so the end user can correct it, with the provider's field errors under it.
+ * kept after a refusal so the end user can correct it, with what was wrong with it under it.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentApiError } from '../../core/index.js';
@@ -9,18 +9,6 @@ import type { UseDeploymentResult } from './use-deployment.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { ModalDialog } from '../shared/modal-dialog.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
-
-/** Field errors other than the token's (shown under the field itself). */
-function OtherFieldErrors({ error }: { error: AgentApiError }) {
-  const messages = Object.entries(error.fieldErrors ?? {}).flatMap(([field, list]) => (field === 'token' ? [] : list));
-  return messages.length === 0 ? null : (
-    <ul>
-      {messages.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
-  );
-}
 
 /** Props of `TokenDialog`. */
 export interface TokenDialogProps {
@@ -45,7 +33,8 @@ export function TokenDialog({ open, onOpenChange, providerName, connecting, onTo
   const [dismissed, setDismissed] = useState(() => (open ? undefined : failed));
   const error = failed !== dismissed ? failed : undefined;
   const tokenErrors = error?.fieldErrors?.token;
-  const fieldMessage = emptyError ? text.tokenRequired : tokenErrors?.join(' ');
+  // The API's words about the token are its own English (the agency gets them through onError); the field says ours.
+  const fieldMessage = emptyError ? text.tokenRequired : tokenErrors === undefined ? undefined : text.tokenRejected;
   const generalError = error !== undefined && tokenErrors === undefined ? error : undefined;
 
   function changeOpen(next: boolean) {
@@ -123,7 +112,6 @@ export function TokenDialog({ open, onOpenChange, providerName, connecting, onTo
           )}
         </div>
         <ErrorAlert ref={alertRef} error={generalError} title={text.connectErrorTitle} context="deploymentConnection" />
-        {error !== undefined && tokenErrors !== undefined && <OtherFieldErrors error={error} />}
         <div className="ae-actions">
           <button type="submit" className="ae-button ae-button-primary" disabled={submitting}>
             {submitting ? text.submitting : text.submit}

@@ -11,11 +11,23 @@ import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Skeleton } from '../shared/skeleton.js';
 
+/** A plan in the agency's own words: what `planWords` gives for a plan, each part instead of the API's. */
+export interface PlanWords {
+  name?: string;
+  description?: string;
+  features?: readonly string[];
+}
+
 /** Props of `PlanList`: its own, plus any attribute of its root `section`. */
 export type PlanListProps = WithRootProps<
   {
     /** When given, each plan gets a button that calls it. */
     onSelect?: (plan: SubscriptionPlan) => void;
+    /**
+     * The plan's name, description and features in the end user's language. The API's are the catalog as the team
+     * wrote it, in one language; without this, they are shown as they are.
+     */
+    planWords?: (plan: SubscriptionPlan) => PlanWords | undefined;
   },
   'section'
 >;
@@ -88,8 +100,8 @@ function amountOf(plan: SubscriptionPlan, locale: string | undefined): string | 
 }
 
 /** The plan's features to list: each once, none blank (a feature is its list item's key). */
-function features(plan: SubscriptionPlan): string[] {
-  const listed = Array.isArray(plan.features) ? plan.features : [];
+function features(plan: SubscriptionPlan, words: PlanWords | undefined): string[] {
+  const listed: readonly unknown[] = words?.features ?? (Array.isArray(plan.features) ? plan.features : []);
   return [
     ...new Set(listed.filter((feature): feature is string => typeof feature === 'string' && feature.trim() !== '')),
   ];
@@ -97,7 +109,7 @@ function features(plan: SubscriptionPlan): string[] {
 
 /** Lists the subscription plans. `data-state` is `loading`, `success`, `empty` or `error`. */
 export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList(
-  { onSelect, className, ...rest },
+  { onSelect, planWords, className, ...rest },
   ref,
 ) {
   const text = useAgentLabels().planList;
@@ -127,7 +139,10 @@ export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList
         <ol className="ae-plan-list">
           {plans.map((plan) => {
             const price = formatPlanPrice(plan, locale, text);
-            const planFeatures = features(plan);
+            const words = planWords?.(plan);
+            const name = words?.name ?? plan.name;
+            const description = words?.description ?? plan.description;
+            const planFeatures = features(plan, words);
             const planHeadingId = `${headingId}-plan-${String(plan.id)}`;
             return (
               <li
@@ -137,12 +152,10 @@ export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList
                 aria-labelledby={planHeadingId}
               >
                 <h3 id={planHeadingId} className="ae-subtitle">
-                  {plan.name}
+                  {name}
                 </h3>
                 {price !== undefined && <PlanPrice price={price} amount={amountOf(plan, locale)} />}
-                {typeof plan.description === 'string' && plan.description !== '' && (
-                  <p className="ae-muted">{plan.description}</p>
-                )}
+                {typeof description === 'string' && description !== '' && <p className="ae-muted">{description}</p>}
                 {planFeatures.length > 0 && (
                   <ul className="ae-plan-features">
                     {planFeatures.map((feature) => (
@@ -152,7 +165,7 @@ export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList
                 )}
                 {onSelect !== undefined && (
                   <button type="button" className="ae-button" onClick={() => onSelect(plan)}>
-                    {text.choose(plan.name)}
+                    {text.choose(name)}
                   </button>
                 )}
               </li>

@@ -3,6 +3,7 @@
 import { forwardRef, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { selectProjectRow, selectUnlistedProjectIds, type ProjectSummary } from '../../core/index.js';
+import { OutsideText } from '../shared/outside-text.js';
 import { phaseWords } from '../shared/phase-words.js';
 import { useAgentContext } from '../provider/agent-context.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -147,7 +148,9 @@ function ProjectItem({
       data-phase={phase}
       onClick={onOpen}
     >
-      <span className="ae-project-item-name">{name ?? text.untitled}</span>
+      <span className="ae-project-item-name">
+        {name === undefined ? text.untitled : <OutsideText>{name}</OutsideText>}
+      </span>
       {(phase !== undefined || updatedAt !== undefined) && (
         <span className="ae-project-item-meta">
           <FormattedText>

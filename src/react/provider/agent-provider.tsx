@@ -19,7 +19,7 @@ import {
 import { AgentContext, type AgentContextValue, type ExternalUser } from './agent-context.js';
 import { appearanceStyle, type AgentAppearance, type AgentColorScheme } from './appearance.js';
 import { mergeLabels, type AgentLabels, type AgentLabelsOverride } from './labels.js';
-import { localeDirection, pickLocale, type TextDirection } from './locale.js';
+import { localeDirection, pickLocale, shownLanguage, type TextDirection } from './locale.js';
 import {
   createAgentFormat,
   localeDataReady,
@@ -200,7 +200,8 @@ export function AgentProvider(props: AgentProviderProps) {
 
   const pack = pickLocale(locales, locale);
   const mergedLabels = useMemo(() => mergeLabels(labels, pack), [labels, pack]);
-  const dir = props.dir ?? localeDirection(locale);
+  const lang = shownLanguage(locales, locale, labels !== undefined);
+  const dir = props.dir ?? localeDirection(lang);
   const userId = externalUser?.id;
   const userName = externalUser?.name;
   const userEmail = externalUser?.email;
@@ -228,7 +229,7 @@ export function AgentProvider(props: AgentProviderProps) {
         data-color-scheme={colorScheme}
         className={className}
         style={style}
-        {...(locale === undefined ? {} : { lang: locale })}
+        {...(lang === undefined ? {} : { lang })}
         {...(dir === undefined ? {} : { dir })}
       >
         <ErrorSlotsProvider>{children}</ErrorSlotsProvider>

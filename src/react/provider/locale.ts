@@ -34,14 +34,41 @@ export function pickLocale(
   locales: Readonly<Record<string, AgentLabels>> | undefined,
   locale: string | undefined,
 ): AgentLabels | undefined {
+  const tag = packTag(locales, locale);
+  return tag === undefined ? undefined : locales?.[tag];
+}
+
+/** The tag of the pack `pickLocale` picks. */
+function packTag(locales: Readonly<Record<string, AgentLabels>> | undefined, locale: string | undefined) {
   if (locales === undefined || locale === undefined) return undefined;
-  if (Object.hasOwn(locales, locale)) return locales[locale];
+  if (Object.hasOwn(locales, locale)) return locale;
   const language = parsed(locale)?.language ?? locale.split('-')[0]!;
   const lower = language.toLowerCase();
   const tags = Object.keys(locales);
-  const match =
+  return (
     tags.find((tag) => tag.toLowerCase() === locale.toLowerCase()) ??
     tags.find((tag) => tag.toLowerCase() === lower) ??
-    tags.find((tag) => tag.toLowerCase().split('-')[0] === lower);
-  return match === undefined ? undefined : locales[match];
+    tags.find((tag) => tag.toLowerCase().split('-')[0] === lower)
+  );
+}
+
+/**
+ * The `lang` of the provider's root: the language its texts are in. That is the tag asked for, canonical (`ar-EG`,
+ * `de-CH`), when its pack is what is shown and it runs the pack's way; else the pack's own tag, or `en` when no pack
+ * matched (the texts are then the built-in English), unless the agency gives words of its own (`ownWords`: its
+ * `labels`, in the tag asked for). A tag that is not one (`en_US`, `<script>`) is never copied.
+ */
+export function shownLanguage(
+  locales: Readonly<Record<string, AgentLabels>> | undefined,
+  locale: string | undefined,
+  ownWords: boolean,
+): string | undefined {
+  if (locale === undefined) return undefined;
+  const asked = parsed(locale);
+  const shown = packTag(locales, locale) ?? (ownWords && asked !== undefined ? asked.toString() : 'en');
+  const fits =
+    asked !== undefined &&
+    asked.language === (parsed(shown)?.language ?? shown) &&
+    localeDirection(asked.toString()) === localeDirection(shown);
+  return fits ? asked.toString() : shown;
 }

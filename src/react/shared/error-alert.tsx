@@ -50,22 +50,17 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
   const secondsLeft = useRetryCountdown(error);
   const shownHere = useErrorSlot(error);
   const textId = useId();
-  // The spec's one field message has words in every locale (the prompt's own hint); others are shown as sent.
-  const fieldErrors =
-    error?.fieldErrors === undefined
-      ? []
-      : [
-          ...new Set(
-            Object.values(error.fieldErrors)
-              .flat()
-              .map((message) =>
-                message === agentApiMessages.promptTooShort ? allLabels.generatePanel.promptTooShort : message,
-              ),
-          ),
-        ];
-  // Field errors already say what to fix; the generic "check what you entered" would say it twice.
+  // The API's field messages are its own English words (naming wire fields): the screen says those it knows (the spec's
+  // one, the prompt's hint) in the end user's language, and the general "check what you entered" for the others.
+  const fieldMessages = error?.fieldErrors === undefined ? [] : Object.values(error.fieldErrors).flat();
+  const fieldErrors = fieldMessages.some((message) => message === agentApiMessages.promptTooShort)
+    ? [allLabels.generatePanel.promptTooShort]
+    : [];
+  // Known field errors already say what to fix; the general sentence would say it twice.
+  const allKnown =
+    fieldMessages.length > 0 && fieldMessages.every((message) => message === agentApiMessages.promptTooShort);
   const copy =
-    error === undefined || (fieldErrors.length > 0 && error.kind === 'validation')
+    error === undefined || (allKnown && error.kind === 'validation')
       ? undefined
       : (text ?? errorCopy(error, labels, context, secondsLeft, format));
   useToldSentence(shownHere && copy !== undefined && copy === text ? textSlot : undefined, slotRank.nextStep, textId);
@@ -107,7 +102,7 @@ export const ErrorAlert = forwardRef<HTMLDivElement, ErrorAlertProps>(function E
           <div className="ae-actions">
             {onRetry !== undefined && (
               <button type="button" className="ae-button" disabled={waiting} onClick={onRetry}>
-                {waiting ? labels.retryIn(secondsLeft) : labels.retry}
+                {waiting ? labels.retryIn(format.number(secondsLeft)) : labels.retry}
               </button>
             )}
             {action}

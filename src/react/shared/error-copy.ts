@@ -24,7 +24,7 @@ export interface ErrorLabels {
   /** One sentence per kind, with the next step. `rate_limited` is used when no wait time is known. */
   kinds: Record<AgentErrorKind, string>;
   /** A rate limit with a known wait: the live countdown's sentence. */
-  rateLimitedFor: (seconds: number) => string;
+  rateLimitedFor: (seconds: string) => string;
   /** A rate limit whose wait is over. */
   rateLimitOver: string;
   /** Errors whose code says more than their kind (a missing project is not a missing repository); checked first. */
@@ -40,7 +40,7 @@ export interface ErrorLabels {
   /** The retry button. */
   retry: string;
   /** The retry button while a rate limit runs. */
-  retryIn: (seconds: number) => string;
+  retryIn: (seconds: string) => string;
   /**
    * The end user's quota is used up (`quota_exceeded`): how many builds the period allowed and when more
    * come (`when` is a time of day for a daily quota or a reset within a day, else a date and time).
@@ -144,7 +144,8 @@ export function errorCopy(
       return (context && labels.conflict[context]) ?? labels.kinds.conflict;
     case 'rate_limited':
       if (secondsLeft === undefined) return labels.kinds.rate_limited;
-      return secondsLeft > 0 ? labels.rateLimitedFor(secondsLeft) : labels.rateLimitOver;
+      if (secondsLeft <= 0) return labels.rateLimitOver;
+      return labels.rateLimitedFor(format?.number(secondsLeft) ?? String(secondsLeft));
     default:
       return ownLabel(labels.kinds, error.kind) ?? labels.kinds.upstream;
   }
