@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
+import { forwardedRoutes } from './route-samples.js';
 import {
   createScriptedProxy,
   fakeToken,
@@ -70,30 +71,10 @@ function stringsOf(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
-/** The integration routes as alice calls them. */
-const integrationRoutes: { name: string; method: 'GET' | 'POST'; path: string; body?: Record<string, unknown> }[] = [
-  { name: 'connectDeployment', method: 'POST', path: '/deployments/vercel/connections', body: { token: 'vercel-tok' } },
-  { name: 'getDeploymentConnection', method: 'GET', path: '/deployments/vercel/connections/alice' },
-  { name: 'listDeploymentConnections', method: 'GET', path: '/deployments/vercel/connections' },
-  { name: 'deploy', method: 'POST', path: '/deployments/vercel/project/p-alice/deploy', body: {} },
-  { name: 'startCodehostConnect', method: 'POST', path: '/codehost/connect/start', body: { return_url: '/done' } },
-  { name: 'getCodehostConnection', method: 'GET', path: '/codehost/connections/alice' },
-  { name: 'listCodehostConnections', method: 'GET', path: '/codehost/connections' },
-  { name: 'listRepositories', method: 'GET', path: '/codehost/connections/alice/repositories' },
-  {
-    name: 'linkRepository',
-    method: 'POST',
-    path: '/codehost/project/p-alice/link',
-    body: { repo_owner: 'alice', repo_name: 'site' },
-  },
-  {
-    name: 'pushRepository',
-    method: 'POST',
-    path: '/codehost/project/p-alice/push',
-    body: { repo_owner: 'alice', repo_name: 'site', private: true, branch: 'main' },
-  },
-  { name: 'listPlans', method: 'GET', path: '/subscription-plans' },
-];
+/** The integration routes as alice calls them (the forwarded routes' table, without the agent's own). */
+const integrationRoutes = forwardedRoutes.filter(
+  (route) => !['generate', 'followUp', 'getProject'].includes(route.name),
+);
 
 /** Secrets and operator data a hostile upstream mixes into every object of an answer. */
 const poison = {
