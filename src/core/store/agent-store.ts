@@ -17,7 +17,8 @@ import { resolvePlatform, type PlatformOptions } from './platform.js';
 import { createConversationRecorder, readSaved, type ConversationSlice } from './conversation-slice.js';
 import { generationOutcome, mayHaveStarted } from '../wire/generation-machine.js';
 import { createProjectListSlice, type ProjectListSlice } from './project-list-slice.js';
-import { createResourcesSlice, type ResourcesSlice } from './resources.js';
+import { createResourcesSlice, resourceSpecs, selectResource, type ResourcesSlice } from './resources.js';
+import { withProjectStatus } from './project-rows.js';
 import { createMutationsSlice, type MutationsSlice } from './mutations.js';
 import { readPublishRecords, writePublishRecords } from './publish-records.js';
 import type { SliceContext } from './slice-context.js';
@@ -111,6 +112,20 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
     if (projectId !== undefined) state.invalidate(`conversation:${projectId}`);
   }
 
+  /**
+   * A status answer that names a project is news about its row in the project list too. It is ordered by when it
+   * answered: the proxy records what it relays, so a list answered later already says it.
+   */
+  function tellProjectList(before: AgentState, snapshots: AgentState['projects'] | undefined): void {
+    for (const snapshot of Object.values(snapshots ?? {})) {
+      const { project, projectId, updatedAt } = snapshot;
+      if (project === undefined || project === before.projects[projectId]?.project) continue;
+      const list = selectResource(store.getState(), resourceSpecs.projects).data;
+      const told = list == null ? list : withProjectStatus(list, projectId, project);
+      if (told !== list) store.getState().putResource(resourceSpecs.projects, told, updatedAt);
+    }
+  }
+
   const generations = createGenerationsSlice({
     client,
     platform,
@@ -146,6 +161,7 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
           ? undefined
           : conversation.apply(state.generations, patch.generations, state.conversations);
       store.setState(conversations === undefined ? patch : { ...patch, conversations });
+      tellProjectList(state, patch.projects);
       // A generation that ended changed the quota (a refusal too: it may say the quota is used up, which only the
       // usage route counts) and maybe the project list (one that failed before its project reached this page may have
       // been built all the same); a build of a known project, the proxy's record of its conversation. One the person
@@ -156,6 +172,14 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
         if (generation === before || outcome === undefined) continue;
         const outcomeBefore = before === undefined ? undefined : generationOutcome(before);
         if (outcomeBefore === outcome || (outcomeBefore !== undefined && outcomeBefore !== 'aborted')) continue;
+        // A quota refusal tells the usage (the hold of every part that starts a build reads it), meter or not.
+        const quota = generation.error?.quota;
+        if (quota !== undefined)
+          state.putResource(
+            resourceSpecs.usage,
+            { used: quota.used, limit: quota.limit, resets_at: quota.resetsAt, period: quota.period },
+            generation.startedAt,
+          );
         reloadWhatABuildChanged(generation.projectId);
         if (!mayHaveStarted(generation)) continue;
         // Its POST may have reached the server: a change is looked for (found building, the machine recovers it as a
@@ -182,9 +206,10 @@ export function createAgentStore(options: AgentStoreOptions): AgentStore {
       signal: lifetime.signal,
       log: (kind, text) => log?.(kind, text, undefined),
     };
+    const published = readPublishRecords(platform.storage, publishKey);
     return {
-      ...createResourcesSlice(context),
-      ...createMutationsSlice(context, readPublishRecords(platform.storage, publishKey)),
+      ...createResourcesSlice(context, published.resources),
+      ...createMutationsSlice(context, published.mutations),
       ...createCodehostSlice(context),
       ...createProjectListSlice(context, generations.open),
       conversations: readSaved(conversationOptions),

@@ -91,18 +91,28 @@ export function selectRepositoryPages(
   return { pages, loaded, totalCount: typeof totalCount === 'number' ? Math.max(totalCount, loaded.length) : null };
 }
 
-/** A "connection not found" from any code-host call is news about the connection itself: it is `null` now. */
-export function noteCodehostMissing(state: ResourcesSlice, externalUserId: string, error: AgentApiError): void {
+/**
+ * A "connection not found" from any code-host call is news about the connection itself: it is `null` now, unless
+ * the connection was answered after that call was sent (`sentAt`).
+ */
+export function noteCodehostMissing(
+  state: ResourcesSlice,
+  externalUserId: string,
+  error: AgentApiError,
+  sentAt: number,
+): void {
   const spec = resourceSpecs.codehostConnection(externalUserId);
-  if (error.code === 'connection_not_found' && selectResource(state, spec).data !== null) state.putResource(spec, null);
+  if (error.code === 'connection_not_found' && selectResource(state, spec).data !== null)
+    state.putResource(spec, null, sentAt);
 }
 
 /** Creates the code-host slice. */
 export function createCodehostSlice(context: SliceContext<ResourcesSlice>): CodehostSlice {
   return {
     async loadRepositories(externalUserId, query) {
+      const sentAt = context.now();
       const result = await context.get().fetchResource(resourceSpecs.repositories(externalUserId, query));
-      if (!result.ok) noteCodehostMissing(context.get(), externalUserId, result.error);
+      if (!result.ok) noteCodehostMissing(context.get(), externalUserId, result.error, sentAt);
       return result;
     },
   };

@@ -16,7 +16,13 @@ import type {
   StartCodehostConnectResult,
 } from '../wire/resources.js';
 import { noteCodehostMissing } from './codehost-slice.js';
-import { repositoryKeyPrefix, resourceSpecs, type ResourcesSlice } from './resources.js';
+import {
+  repositoryKeyPrefix,
+  resourceSpecs,
+  selectResource,
+  type LinkedRepository,
+  type ResourcesSlice,
+} from './resources.js';
 import { createSliceRunner, type IntegrationResult, type SliceContext } from './slice-context.js';
 
 /** Where a server action is: never asked for, sent, answered, failed (the words of resources). */
@@ -126,13 +132,35 @@ function withoutSecret(error: AgentApiError, secret: string): AgentApiError {
   return new AgentApiError(error.kind, mask(error.message), options);
 }
 
-/** One run of a server action; `onSuccess` and `onError` go just before its record is written. */
+/**
+ * One run of a server action; `onSuccess` and `onError` go just before its record is written, with when the request
+ * was sent (what they put into resources is ordered by it).
+ */
 interface MutationRun<Data, Variables> {
   key: MutationKey<Data, Variables>;
   variables: Variables;
   call(signal: AbortSignal): Promise<Data>;
-  onSuccess?(data: Data): void;
-  onError?(error: AgentApiError): void;
+  onSuccess?(data: Data, sentAt: number): void;
+  onError?(error: AgentApiError, sentAt: number): void;
+}
+
+/**
+ * The repository a project is linked to after a link or push answered (the API tells it in no other way): a link
+ * links the repository it named; a push to the linked repository (none named) keeps it, with the answer's address
+ * and branch; a push by name links that repository only when nothing was linked (the API links an unlinked project).
+ */
+function linkedAfter(
+  linked: LinkedRepository | undefined,
+  action: 'link' | 'push',
+  repository: RepositoryRef | undefined,
+  answer: LinkResult | PushResult,
+): LinkedRepository | undefined {
+  const toLinked =
+    repository === undefined ||
+    (linked?.repository.owner === repository.owner && linked.repository.name === repository.name);
+  if (toLinked) return linked === undefined ? undefined : { ...linked, answer };
+  if (action === 'push' && linked !== undefined) return linked;
+  return { repository: { owner: repository.owner, name: repository.name }, answer };
 }
 
 /** Creates the mutations slice: one runner writes every action's record and the log. */
@@ -146,27 +174,41 @@ export function createMutationsSlice(
     set({ mutations: { ...get().mutations, [key]: { ...(get().mutations[key] ?? idleMutation), ...next } } });
   const mutate = <Data, Variables>(mutation: MutationRun<Data, Variables>) => {
     const { key, variables } = mutation;
+    let sentAt = 0;
     return run<Data>({
       key: `${key} ${JSON.stringify(variables)}`,
       record: key,
       call: mutation.call,
       start: () => {
         log('action', `${key}: pending`);
-        write(key, { ...idleMutation, status: 'pending', variables, startedAt: now() });
+        sentAt = now();
+        write(key, { ...idleMutation, status: 'pending', variables, startedAt: sentAt });
       },
       succeed: (data) => {
         log('action', `${key}: success`);
-        mutation.onSuccess?.(data);
+        mutation.onSuccess?.(data, sentAt);
         write(key, { status: 'success', data, endedAt: now() });
       },
       fail: (error) => {
         log('error', `${key}: error (${error.message})`);
-        mutation.onError?.(error);
+        mutation.onError?.(error, sentAt);
         write(key, { status: 'error', error, endedAt: now() });
       },
     });
   };
   const connection = resourceSpecs.deploymentConnection;
+  /** Puts the project's linked repository as a link's or push's answer tells it. */
+  const noteLinked = (
+    projectId: string,
+    action: 'link' | 'push',
+    repository: RepositoryRef | undefined,
+    answer: LinkResult | PushResult,
+    sentAt: number,
+  ) => {
+    const spec = resourceSpecs.linkedRepository(projectId);
+    const linked = linkedAfter(selectResource(get(), spec).data, action, repository, answer);
+    if (linked !== undefined) get().putResource(spec, linked, sentAt);
+  };
 
   return {
     mutations,
@@ -182,8 +224,8 @@ export function createMutationsSlice(
             throw thrown instanceof AgentApiError ? withoutSecret(thrown, token) : thrown;
           }
         },
-        onSuccess: (data) => {
-          get().putResource(connection(provider, externalUserId), data);
+        onSuccess: (data, sentAt) => {
+          get().putResource(connection(provider, externalUserId), data, sentAt);
           get().invalidate(`deployment-connections:${provider}`);
         },
       }),
@@ -199,12 +241,17 @@ export function createMutationsSlice(
             externalUserId === undefined ? {} : { external_user_id: externalUserId },
             { signal },
           ),
-        // Deploying may have linked the project to the connection: the listing says so now.
-        onSuccess: () => get().invalidate(`deployment-connections:${provider}`),
-        // The deploy answer is fresher news about the connection than what was loaded before.
-        onError: (error) => {
-          if (error.code === 'connection_not_found' && externalUserId !== undefined)
-            get().putResource(connection(provider, externalUserId), null);
+        // The deployment is live; deploying used the connection (and may have linked the project to it): the
+        // listing, whose answer is also the end user's connection, says so now.
+        onSuccess: (deployment, sentAt) => {
+          get().putResource(resourceSpecs.deployment(provider, projectId), deployment, sentAt);
+          get().invalidate(`deployment-connections:${provider}`);
+        },
+        // The deploy answer is news about the connection: the connection and the listing both hear it.
+        onError: (error, sentAt) => {
+          if (error.code !== 'connection_not_found') return;
+          if (externalUserId !== undefined) get().putResource(connection(provider, externalUserId), null, sentAt);
+          get().invalidate(`deployment-connections:${provider}`);
         },
       }),
 
@@ -233,7 +280,8 @@ export function createMutationsSlice(
             { external_user_id: externalUserId, repo_owner: owner, repo_name: name },
             { signal },
           ),
-        onError: (error) => noteCodehostMissing(get(), externalUserId, error),
+        onSuccess: (answer, sentAt) => noteLinked(projectId, 'link', { owner, name }, answer, sentAt),
+        onError: (error, sentAt) => noteCodehostMissing(get(), externalUserId, error, sentAt),
       }),
 
     pushRepository(projectId, externalUserId, repository) {
@@ -245,10 +293,11 @@ export function createMutationsSlice(
         variables: repository,
         call: (signal) => client.codehost.push(projectId, body, { signal }),
         // A created repository changes the listing's pages: each one shown is loaded again (and kept meanwhile).
-        onSuccess: (result) => {
+        onSuccess: (result, sentAt) => {
+          noteLinked(projectId, 'push', repository, result, sentAt);
           if (result.repo_created === true) get().invalidate(repositoryKeyPrefix(externalUserId));
         },
-        onError: (error) => noteCodehostMissing(get(), externalUserId, error),
+        onError: (error, sentAt) => noteCodehostMissing(get(), externalUserId, error, sentAt),
       });
     },
   };

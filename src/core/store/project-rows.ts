@@ -4,7 +4,7 @@
  * so a row and the rest of the screen never tell two stories about one project.
  */
 import type { ProjectSummary } from '../wire/proxy-resources.js';
-import { timestampOf } from '../wire/resources.js';
+import { timestampOf, type Project } from '../wire/resources.js';
 import type { GenerationKind } from '../wire/generation-reducer.js';
 import { phaseOfProjectStatus, selectProjectView, type ProjectPhase, type ProjectViewSource } from './project-view.js';
 
@@ -52,4 +52,23 @@ export function selectUnlistedProjectIds(state: ProjectViewSource, listed: reado
     )
     .sort((a, b) => b.startedAt - a.startedAt)
     .map((generation) => generation.key);
+}
+
+const filled = (value: unknown, before: string | null) => (typeof value === 'string' && value !== '' ? value : before);
+
+/**
+ * The project list with a project's row as its status answer tells it (name, status, app address: one cache for one
+ * project's summary), or the same list when the answer changes nothing there (or the list does not have the project).
+ */
+export function withProjectStatus(list: ProjectSummary[], projectId: string, project: Project): ProjectSummary[] {
+  const row = list.find((item) => item.project_id === projectId);
+  if (row === undefined) return list;
+  const told = {
+    ...row,
+    name: filled(project.name, row.name),
+    project_status: filled(project.project_status, row.project_status),
+    app_url: filled(project.app_url, row.app_url),
+  };
+  if (told.name === row.name && told.project_status === row.project_status && told.app_url === row.app_url) return list;
+  return list.map((item) => (item === row ? told : item));
 }

@@ -96,7 +96,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
   const app = useAppProject(projectId);
   const targetProject = app.projectId;
   const connection = useDeployment(provider, targetProject);
-  const { connectionStatus, deployment, connect, deploy, refresh } = connection;
+  const { connectionStatus, deployment, live, connect, deploy, refresh } = connection;
   const signedIn = useExternalUser() !== undefined;
   const state = viewState(connection, signedIn);
   const [dialogOpen, setDialogOpen] = useControllable(dialogOpenProp, defaultDialogOpen, onDialogOpenChange);
@@ -115,8 +115,9 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
     connectionStatus !== 'unknown_provider' &&
     connectionStatus !== 'loading' &&
     connectionStatus !== 'idle';
-  const deployed = deployment.status === 'success';
-  const site = deployment.data;
+  // What was published stays on screen beside a later deploy's failure: the live deployment, not the latest run.
+  const site = live;
+  const deployed = site !== undefined;
   // Only a status the labels know is shown: an unknown one would be the API's raw word, in English.
   const statusName = statusLabel(text.deploymentStatuses, site?.status);
   const deploymentUrl = safeHttpUrl(site?.url);

@@ -89,7 +89,7 @@ const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === f
 /** Link and push for the picker's chosen repository. */
 export function RepoPickerActions(props: RepoPickerActionsProps) {
   const { text, projectId, building, noProjectHint, selected, login, emphasis = 'primary', onLinked, onPushed } = props;
-  const { link, push, linked, linkRepository, pushRepository } = useRepositoryActions(projectId);
+  const { link, push, linked, linkedAnswer, linkRepository, pushRepository } = useRepositoryActions(projectId);
   const [newName, setNewName] = useState('');
   const [newNameError, setNewNameError] = useState<string | undefined>(undefined);
   // One error in one place: the latest action's (a push's failure replaces a link's, and back).
@@ -156,8 +156,8 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
       {linked !== undefined && (
         <Outcome
           title={pushedToLinked ? savedTitle(linked, pushed) : text.linkedTitle(fullName(linked))}
-          url={pushedToLinked ? pushed.repo_url : link.data?.repo_url}
-          branch={pushedToLinked ? pushed.branch : link.data?.branch}
+          url={linkedAnswer?.repo_url}
+          branch={linkedAnswer?.branch}
           created={pushedToLinked ? pushed.repo_created : undefined}
           text={text}
         />

@@ -1,10 +1,12 @@
 'use client';
 /** An end user's connection to a deployment provider and a project's deployment there, with their actions. */
 import { useMemo } from 'react';
+import { useStore } from 'zustand';
 import {
   deploymentConnectionStatus,
   mutationKeys,
   resourceSpecs,
+  selectResource,
   type Deployment,
   type DeploymentConnection,
   type DeploymentConnectionStatus,
@@ -23,8 +25,10 @@ export interface UseDeploymentResult extends UseResourceResult<DeploymentConnect
   connectionStatus: DeploymentConnectionStatus;
   /** The last token sent from here (the `deploymentConnect` mutation): `pending`, `success` or `error` with why. */
   connecting: Mutation<DeploymentConnection, { provider: string; externalUserId: string }>;
-  /** The project's latest deployment to the provider (the `deploy` mutation). */
+  /** The project's latest deploy to the provider (the `deploy` mutation): `pending`, `success` or `error` with why. */
   deployment: Mutation<Deployment, { provider: string; projectId: string }>;
+  /** The project's live deployment: the latest deploy that succeeded, still live when a later one failed. */
+  live: Deployment | undefined;
   /** Sends a provider token once; it is not kept anywhere. Call it from an event handler. */
   connect(token: string): Promise<IntegrationResult<DeploymentConnection>>;
   /** Deploys the project (de-duplicated while one runs). Call it from an event handler, never an effect. */
@@ -44,6 +48,9 @@ export function useDeployment(
   });
   const connecting = useMutation(userId === undefined ? undefined : mutationKeys.deploymentConnect(provider, userId));
   const deployment = useMutation(projectId === undefined ? undefined : mutationKeys.deploy(provider, projectId));
+  const live = useStore(store, (state) =>
+    projectId === undefined ? undefined : selectResource(state, resourceSpecs.deployment(provider, projectId)).data,
+  );
   const load = connection.refresh;
   const actions = useMemo(
     () => ({
@@ -64,6 +71,7 @@ export function useDeployment(
     connectionStatus: deploymentConnectionStatus(connection),
     connecting,
     deployment,
+    live,
     ...actions,
   };
 }

@@ -1,8 +1,11 @@
 'use client';
 /** Linking a project to a repository and pushing its code, for the signed-in end user. */
 import { useMemo } from 'react';
+import { useStore } from 'zustand';
 import {
   mutationKeys,
+  resourceSpecs,
+  selectResource,
   type IntegrationResult,
   type LinkResult,
   type Mutation,
@@ -22,10 +25,14 @@ export interface UseRepositoryActionsResult {
   /** The latest push, its variables the repository it named, none for the linked one (kept like the link). */
   push: Mutation<PushResult, RepositoryRef | undefined>;
   /**
-   * The repository the project's code goes to, as far as this browser knows: the one it linked, or else the
-   * one its last successful push named. Undefined before either.
+   * The repository the project's code goes to (a push without one pushes there), as the latest link or push answer
+   * told it: a link links the one it named, a push by name links that one only when nothing was linked, a failure
+   * changes nothing (the store's `linkedRepository` resource, kept across the round trip and a reload). Undefined
+   * before either.
    */
   linked: RepositoryRef | undefined;
+  /** The latest link or push answer about `linked`: its `repo_url` and `branch`. */
+  linkedAnswer: LinkResult | PushResult | undefined;
   /** Links the project to an existing repository. Call it from an event handler. */
   linkRepository(repository: RepositoryRef): Promise<IntegrationResult<LinkResult>>;
   /** Pushes to the repository (created if missing), or to the linked one without it. Call it from an event handler. */
@@ -55,8 +62,8 @@ export function useRepositoryActions(projectId: string | undefined): UseReposito
     }),
     [store, projectId, userId],
   );
-  const linked =
-    (link.status === 'success' ? link.variables : undefined) ??
-    (push.status === 'success' ? push.variables : undefined);
-  return { link, push, linked, ...actions };
+  const held = useStore(store, (state) =>
+    projectId === undefined ? undefined : selectResource(state, resourceSpecs.linkedRepository(projectId)).data,
+  );
+  return { link, push, linked: held?.repository, linkedAnswer: held?.answer, ...actions };
 }
