@@ -233,6 +233,29 @@ export const DeployFailed: Story = {
   },
 };
 
+export const RedeployFailed: Story = {
+  name: 'Redeploy failed (the site stays live)',
+  parameters: agentParameters(
+    withProject(async (agent) => {
+      await connectAndDeploy(agent);
+      await agent.admin.injectFault({ kind: 'http_500', route: 'deploy' });
+      const projectId = currentGeneration(agent.store.getState())?.projectId;
+      if (projectId !== undefined) await agent.store.getState().deploy('vercel', projectId, storyUser.id);
+    }),
+  ),
+  play: async ({ canvasElement }) => {
+    const { view } = region(canvasElement);
+    const alert = await view.findByRole('alert');
+    await expect(alert).toHaveTextContent('The new version was not deployed; the site stays as it was');
+    // What was published is still published: its address stays beside the failure, and the next click redeploys it.
+    await expect(view.getByRole('link', { name: /^Open the deployment/ })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:\/\/.+\.vercel\.mock\.agent-embed\.test\/$/),
+    );
+    await expect(view.getByRole('button', { name: 'Redeploy' })).toBeEnabled();
+  },
+};
+
 export const DeployRateLimited: Story = {
   name: 'Deploy refused for a while (429, live countdown)',
   parameters: agentParameters(

@@ -36,6 +36,7 @@ export const integrations: Pick<
     openDeployment: 'فتح النسخة المنشورة',
     unsafeUrl: 'عنوان النشر ليس عنوان ويب، لذا لا يُعرض رابطًا.',
     failedTitle: 'فشل النشر',
+    redeployFailedTitle: 'لم يُنشر الإصدار الجديد؛ يبقى الموقع كما كان',
     connect: (provider) => `الاتصال بـ ${provider}`,
     reconnect: 'استخدام حساب آخر',
     dialogTitle: (provider) => `الاتصال بـ ${provider}`,

@@ -40,6 +40,7 @@ export const integrations: Pick<
     openDeployment: 'Veröffentlichte App öffnen',
     unsafeUrl: 'Die Adresse ist keine Webadresse und wird daher nicht als Link angezeigt.',
     failedTitle: 'Das Veröffentlichen ist fehlgeschlagen',
+    redeployFailedTitle: 'Die neue Version wurde nicht veröffentlicht; die Website bleibt, wie sie war',
     connect: (provider) => `Mit ${provider} verbinden`,
     reconnect: 'Anderes Konto verwenden',
     dialogTitle: (provider) => `Mit ${provider} verbinden`,

@@ -43,6 +43,7 @@ export const integrations: Pick<
     openDeployment: 'Abrir el despliegue',
     unsafeUrl: 'La dirección del despliegue no es una dirección web, así que no se muestra como enlace.',
     failedTitle: 'El despliegue falló',
+    redeployFailedTitle: 'La nueva versión no se desplegó; el sitio sigue como estaba',
     connect: (provider) => `Conectar ${provider}`,
     reconnect: 'Usar otra cuenta',
     dialogTitle: (provider) => `Conectar ${provider}`,

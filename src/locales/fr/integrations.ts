@@ -39,6 +39,7 @@ export const integrations: Pick<
     openDeployment: 'Ouvrir le déploiement',
     unsafeUrl: 'L’adresse du déploiement n’est pas une adresse web : elle n’est donc pas affichée comme lien.',
     failedTitle: 'Le déploiement a échoué',
+    redeployFailedTitle: 'La nouvelle version n’a pas été déployée ; le site reste tel qu’il était',
     connect: (provider) => `Connecter ${provider}`,
     reconnect: 'Utiliser un autre compte',
     dialogTitle: (provider) => `Connecter ${provider}`,

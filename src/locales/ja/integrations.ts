@@ -35,6 +35,7 @@ export const integrations: Pick<
     openDeployment: 'デプロイ先を開く',
     unsafeUrl: 'デプロイ先のアドレスが Web アドレスではないため、リンクとして表示していません。',
     failedTitle: 'デプロイに失敗しました',
+    redeployFailedTitle: '新しいバージョンはデプロイされませんでした。サイトは以前のままです',
     connect: (provider) => `${provider} に接続`,
     reconnect: '別のアカウントを使う',
     dialogTitle: (provider) => `${provider} に接続`,

@@ -43,6 +43,7 @@ export const integrations: Pick<
     openDeployment: 'Abrir a publicação',
     unsafeUrl: 'O endereço da publicação não é um endereço web, por isso não aparece como link.',
     failedTitle: 'A publicação falhou',
+    redeployFailedTitle: 'A nova versão não foi publicada; o site continua como estava',
     connect: (provider) => `Conectar à ${provider}`,
     reconnect: 'Usar outra conta',
     dialogTitle: (provider) => `Conectar à ${provider}`,

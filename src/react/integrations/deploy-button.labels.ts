@@ -31,6 +31,8 @@ export interface DeployButtonLabels {
   /** Shown instead of a link when the deployment address is not http(s). */
   unsafeUrl: string;
   failedTitle: string;
+  /** Title of a failed deploy while an earlier one stays live (shown above it). */
+  redeployFailedTitle: string;
   connect: (provider: string) => string;
   reconnect: string;
   dialogTitle: (provider: string) => string;
@@ -70,6 +72,7 @@ export const defaultDeployButtonLabels: DeployButtonLabels = {
   openDeployment: 'Open the deployment',
   unsafeUrl: 'The deployment address is not a web address, so it is not shown as a link.',
   failedTitle: 'The deployment failed',
+  redeployFailedTitle: 'The new version was not deployed; the site stays as it was',
   connect: (provider) => `Connect ${provider}`,
   reconnect: 'Use another account',
   dialogTitle: (provider) => `Connect ${provider}`,

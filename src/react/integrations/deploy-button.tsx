@@ -207,7 +207,12 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
         )}
       </div>
       {/* The deploy button stays beside it: the alert needs no retry of its own. */}
-      <ErrorAlert error={deployment.error} title={text.failedTitle} context="deployment" />
+      <ErrorAlert
+        error={deployment.error}
+        // Beside a live site, what failed is the new version, not the site.
+        title={site === undefined ? text.failedTitle : text.redeployFailedTitle}
+        context="deployment"
+      />
       {signedIn && (
         <TokenDialog
           open={dialogOpen}
