@@ -256,7 +256,9 @@ describe('DeployButton journeys', () => {
     transport.api.admin.injectFault({ kind: 'http_500', route: 'deploy' });
     await user.click(redeploy);
     await waitFor(() => expect(region()).toHaveAttribute('data-state', 'failed'));
-    expect(within(region()).getByRole('alert')).toHaveTextContent('The new version was not deployed; the site stays as it was');
+    expect(within(region()).getByRole('alert')).toHaveTextContent(
+      'The new version was not deployed; the site stays as it was',
+    );
     expect(within(region()).getByRole('alert')).toHaveTextContent('Something went wrong on our side.');
     // The site the first deploy published is still live: its link stays beside the failure.
     expect(within(region()).getByRole('link')).toBeInTheDocument();
