@@ -14,9 +14,29 @@ const keptMutation = /^(deploy|repository-link|repository-push):/;
 const keptResource = /^(deployment|linked-repository):/;
 const maxEntries = 30;
 
-function keptEntries<T extends { status: string }>(record: Record<string, T> | undefined, kept: RegExp) {
-  const entries = Object.entries(record ?? {}).filter(([key, entry]) => kept.test(key) && entry?.status === 'success');
-  return Object.fromEntries(entries.slice(-maxEntries));
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRepository = (value: unknown) =>
+  isObject(value) && typeof value.owner === 'string' && typeof value.name === 'string';
+
+/**
+ * Whether a kept entry reads as what this page wrote: storage is the browser's, so a record from another version, or
+ * one edited by hand, is left out rather than rendered (a linked repository of `null` would be the screen's crash).
+ */
+function readable(key: string, entry: { status?: unknown; data?: unknown; variables?: unknown } | undefined): boolean {
+  if (!isObject(entry) || entry.status !== 'success') return false;
+  if (key.startsWith('repository-')) return entry.variables === undefined || isRepository(entry.variables);
+  if (key.startsWith('deployment:')) return isObject(entry.data);
+  if (key.startsWith('linked-repository:'))
+    return isObject(entry.data) && isRepository(entry.data.repository) && isObject(entry.data.answer);
+  return true;
+}
+
+function keptEntries<T>(record: Record<string, T> | undefined, kept: RegExp) {
+  const entries = Object.entries(isObject(record) ? record : {}).filter(
+    ([key, entry]) => kept.test(key) && readable(key, entry as { status?: unknown; data?: unknown }),
+  );
+  return Object.fromEntries(entries.slice(-maxEntries)) as Record<string, T>;
 }
 
 const keptRecords = (records: Partial<Records> | null): Records => ({
