@@ -55,9 +55,9 @@ describe('the preview-first AgentBuilder at 1280 px', () => {
     await page.waitForFunction(() => document.querySelectorAll('.ae-turn[data-outcome="completed"]').length === 2);
     const turns = await conversation.locator('.ae-turn-prompt').allTextContents();
     expect(turns.map((text) => text.replace(/^You: /, ''))).toEqual([firstPrompt, followUpPrompt]);
-    // The follow-up box names the project, not its id.
     const project = harness.mock.api.admin.projects()[0]!;
-    await page.getByText(`Changes go to ${project.name}.`).waitFor();
+    // The follow-up box names the project, not its id (isolated: its own direction, whatever the sentence's).
+    await page.getByText(`Changes go to \u2068${project.name}\u2069.`).waitFor();
   });
 
   it('while files stream in, no part says the container is still being set up; after a stop, every part agrees', async () => {

@@ -209,7 +209,7 @@ describe('the generation journey in Chromium', () => {
     });
     await expect.poll(() => harness.mock.api.admin.projects().length, { timeout: 20_000 }).toBe(2);
     const second = harness.mock.api.admin.projects()[1]!;
-    await page.getByText(`Changes go to ${second.name}.`).waitFor();
+    await page.getByText(`Changes go to \u2068${second.name}\u2069.`).waitFor();
     await waitForState(builderRegion(page), 'completed');
     expect(generationPosts).toEqual(['/api/agent/agent/generate', '/api/agent/agent/generate']);
     expect(mockGenerationPosts(harness.mock)).toEqual(['/api/v1/agent/generate', '/api/v1/agent/generate']);
