@@ -163,7 +163,7 @@ export const StartRefused: Story = {
     const { view } = region(canvasElement);
     const alert = await view.findByRole('alert');
     // The API's field message is its own (it names the agency's missing field): the end user reads the library's words.
-    await expect(alert).toHaveTextContent('Please check what you entered and try again.');
+    await expect(alert).toHaveTextContent('This feature is not available right now. Please let the site’s owner know.');
     await expect(alert).not.toHaveTextContent('The external user name field is required.');
     await expect(args.navigate).not.toHaveBeenCalled();
   },

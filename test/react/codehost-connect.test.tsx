@@ -204,13 +204,14 @@ describe('CodehostConnect journeys', () => {
     expect(within(later.region()).getByRole('button', { name: 'Connect again' })).toBeInTheDocument();
   });
 
-  it("a start refused for a missing name or email says so in the end user's words; the user is not sent anywhere", async () => {
+  it("a start refused for a missing name or email asks the end user to tell the site's owner; the user is not sent anywhere", async () => {
     const { user, region, navigate } = renderConnect({}, { user: { id: 'ada' } });
     await user.click(await within(region()).findByRole('button', { name: 'Connect GitHub' }));
     const alert = await within(region()).findByRole('alert');
     expect(alert).toHaveTextContent('Could not connect GitHub');
     // The API's field messages name the agency's fields ("external user"): operator words, for onError only.
-    expect(alert).toHaveTextContent('Please check what you entered and try again.');
+    // Nothing the end user typed was refused: the site's setup was, which its owner mends.
+    expect(alert).toHaveTextContent('This feature is not available right now. Please let the site’s owner know.');
     expect(alert).not.toHaveTextContent(/external user/);
     await waitFor(() => expect(alert).toHaveFocus());
     expect(navigate).not.toHaveBeenCalled();

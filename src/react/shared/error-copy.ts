@@ -142,6 +142,10 @@ export function errorCopy(
       return (context && labels.notFound[context]) ?? labels.kinds.not_found;
     case 'conflict':
       return (context && labels.conflict[context]) ?? labels.kinds.conflict;
+    case 'validation':
+      // The code-host start sends nothing the end user typed (the agency's profile, its return address): what was
+      // refused is the site's setup, which only its owner can mend.
+      return context === 'codehostConnection' ? labels.kinds.unauthorized : labels.kinds.validation;
     case 'rate_limited':
       if (secondsLeft === undefined) return labels.kinds.rate_limited;
       if (secondsLeft <= 0) return labels.rateLimitOver;
