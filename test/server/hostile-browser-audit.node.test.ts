@@ -4,17 +4,18 @@
  * refused requests may spend (quota, the team's budget). Complements hostile-browser.node.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
+import type { AgentProxyOptions } from 'agent-embed/server';
 import { forwardedRoutes as routes } from './route-samples.js';
-import { createScriptedProxy, fakeToken, json, specAnswer, type UpstreamCall } from './scripted-upstream.js';
-
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const users: Record<string, AgentProxyUser> = {
-  alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
-  bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
-};
-const authorize = (request: Request) => users[request.headers.get('x-user') ?? 'alice'] ?? null;
+import {
+  appOrigin,
+  browserRequest,
+  createTwoUserProxy,
+  fakeToken,
+  json,
+  proxyBasePath as basePath,
+  specAnswer,
+  type UpstreamCall,
+} from './scripted-upstream.js';
 
 const sse = (...events: unknown[]) =>
   new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
@@ -47,23 +48,10 @@ function setup(
   respond: (call: UpstreamCall) => Response | Promise<Response> = answer,
   options: Partial<AgentProxyOptions> = {},
 ) {
-  return createScriptedProxy(respond, {
-    basePath,
-    authorize,
-    store: createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } }),
-    appUrl: appOrigin,
-    statusCacheMs: 0,
-    heartbeatMs: 0,
-    ...options,
-  });
+  return createTwoUserProxy(respond, options);
 }
 
-const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, user = 'alice') =>
-  new Request(`${appOrigin}${basePath}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-user': user, ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
+const call = browserRequest;
 
 /** The upstream body fields each POST route may carry: the browser's allow-list and the session's identity. */
 const allowedUpstreamFields: Record<string, string[]> = {

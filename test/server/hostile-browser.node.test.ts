@@ -5,46 +5,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generationOfEventId } from 'agent-embed/core';
-import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
-import { createScriptedProxy, json, specAnswer, type UpstreamCall } from './scripted-upstream.js';
-
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const users: Record<string, AgentProxyUser> = {
-  alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
-  bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
-};
-const authorize = (request: Request) => users[request.headers.get('x-user') ?? 'alice'] ?? null;
+import type { AgentProxyOptions } from 'agent-embed/server';
+import {
+  appOrigin,
+  browserRequest,
+  createTwoUserProxy,
+  json,
+  proxyBasePath as basePath,
+  specAnswer,
+  type UpstreamCall,
+} from './scripted-upstream.js';
 
 function setup(
   answer: (call: UpstreamCall) => Response | Promise<Response> = specAnswer,
   options: Partial<AgentProxyOptions> = {},
 ) {
-  return createScriptedProxy(answer, {
-    basePath,
-    authorize,
-    store: createMemoryProxyStore({
-      owners: { 'p-alice': 'alice', 'p-bob': 'bob', __proto__x: 'bob' } as Record<string, string>,
-    }),
-    appUrl: appOrigin,
-    statusCacheMs: 0,
-    heartbeatMs: 0,
-    ...options,
-  });
+  return createTwoUserProxy(answer, options, { 'p-alice': 'alice', 'p-bob': 'bob', __proto__x: 'bob' } as Record<
+    string,
+    string
+  >);
 }
 
-const call = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-  user = 'alice',
-): Request =>
-  new Request(`${appOrigin}${basePath}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-user': user, ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
+const call = browserRequest;
 
 const sse = (...events: unknown[]) =>
   new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {

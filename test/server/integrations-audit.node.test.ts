@@ -6,10 +6,12 @@
  * integration answers let through, cross-user ownership of connections, the install redirect and broken answers.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryProxyStore, type AgentProxyOptions, type AgentProxyUser } from 'agent-embed/server';
+import type { AgentProxyOptions } from 'agent-embed/server';
 import { forwardedRoutes } from './route-samples.js';
 import {
-  createScriptedProxy,
+  appOrigin,
+  browserRequest,
+  createTwoUserProxy,
   fakeToken,
   json,
   specAnswer,
@@ -17,36 +19,14 @@ import {
   upstreamBase,
 } from './scripted-upstream.js';
 
-const appOrigin = 'https://app.example.test';
-const basePath = '/api/agent';
-const users: Record<string, AgentProxyUser> = {
-  alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
-  bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
-};
-const authorize = (request: Request) => users[request.headers.get('x-user') ?? 'alice'] ?? null;
-
 function setup(
   respond: (call: UpstreamCall) => Response | Promise<Response> = specAnswer,
   options: Partial<AgentProxyOptions> = {},
 ) {
-  return createScriptedProxy(respond, {
-    basePath,
-    authorize,
-    store: createMemoryProxyStore({ owners: { 'p-alice': 'alice', 'p-bob': 'bob' } }),
-    appUrl: appOrigin,
-    statusCacheMs: 0,
-    heartbeatMs: 0,
-    teamAnswersCacheMs: 0,
-    ...options,
-  });
+  return createTwoUserProxy(respond, { teamAnswersCacheMs: 0, ...options });
 }
 
-const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, user = 'alice') =>
-  new Request(`${appOrigin}${basePath}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-user': user, ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
+const call = browserRequest;
 
 const envelope = (data: unknown, message = 'ok') => ({ success: true, message, data, errors: null });
 const upstreamPath = (upstreamCall: UpstreamCall) => upstreamCall.url.pathname.replace('/api/v1', '');

@@ -3,6 +3,7 @@ import {
   createAgentProxy,
   createMemoryProxyStore,
   type AgentProxyOptions,
+  type AgentProxyUser,
   type ProxyLogEntry,
   type RelayTimers,
 } from 'agent-embed/server';
@@ -207,3 +208,44 @@ export function createStreamingProxy(options: Partial<AgentProxyOptions> = {}) {
   });
   return { ...proxied, stream };
 }
+
+/** Alice and Bob, two end users of one agency, told apart by the request's `x-user` header (alice without one). */
+export const twoUsers: Record<string, AgentProxyUser> = {
+  alice: { externalUserId: 'alice', name: 'Alice', email: 'alice@example.test' },
+  bob: { externalUserId: 'bob', name: 'Bob', email: 'bob@example.test' },
+};
+export const authorizeTwoUsers = (request: Request) => twoUsers[request.headers.get('x-user') ?? 'alice'] ?? null;
+
+/**
+ * A proxy for alice and bob in front of a scripted upstream, each owning a project (`p-alice`, `p-bob`, or `owners`):
+ * no status cache and no heartbeat unless `options` say otherwise.
+ */
+export function createTwoUserProxy(
+  answer: (call: UpstreamCall) => Response | Promise<Response>,
+  options: Partial<AgentProxyOptions> = {},
+  owners: Record<string, string> = { 'p-alice': 'alice', 'p-bob': 'bob' },
+) {
+  return createScriptedProxy(answer, {
+    basePath: proxyBasePath,
+    authorize: authorizeTwoUsers,
+    store: createMemoryProxyStore({ owners }),
+    appUrl: appOrigin,
+    statusCacheMs: 0,
+    heartbeatMs: 0,
+    ...options,
+  });
+}
+
+/** A JSON request of `user`'s browser (alice by default) to the proxy's `path`. */
+export const browserRequest = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  user = 'alice',
+): Request =>
+  new Request(`${appOrigin}${proxyBasePath}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-user': user, ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
