@@ -236,7 +236,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
         );
         if (policy.returnUrl && returnUrlPolicy.kind === 'loopback')
           warnOnce('return-url', { ...entry, level: 'warn', event: 'config_warning', reason: returnUrlLoopbackOnly });
-        const upstreamBody = buildUpstreamBody(parsed, policy, user, returnUrlPolicy, (field) =>
+        body = buildUpstreamBody(parsed, policy, user, returnUrlPolicy, (field) =>
           warnOnce(`identity:${match.name}:${field}`, {
             level: 'warn',
             event: 'identity_dropped',
@@ -245,7 +245,6 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
             reason: `${field} sent by the browser was dropped: identity comes from authorize()`,
           }),
         );
-        body = JSON.stringify(upstreamBody);
       }
       const projectId = params.projectId;
       if (projectId !== undefined) entry.projectId = projectId;
@@ -318,7 +317,7 @@ function startAgentProxy(options: AgentProxyOptions): AgentProxyHandler {
               match.name,
               user.externalUserId,
               policy.recordsOwner,
-              { projectId, requestBody: body, receivedAt, projectHold },
+              { projectId, requestBody: body, receivedAt, projectHold, quotaTicket: quota.ticket },
               { ...relayContext, onClosed: release },
             ),
           };

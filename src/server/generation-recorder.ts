@@ -23,6 +23,7 @@ import { boundedProjectPatch, type ProxyStore, type RecordedEvent } from './prox
 import type { RelayedEvent } from './event-stream-relay.js';
 import type { UpstreamEvent } from './event-shapes.js';
 import { httpAddressOrNull } from './answer-shapes.js';
+import type { QuotaTicket } from './quota.js';
 
 /** What the recorder needs to know about the request that started the generation. */
 export interface GenerationRecording {
@@ -33,6 +34,8 @@ export interface GenerationRecording {
   projectId: string | undefined;
   /** The request body the proxy sent upstream (JSON), for the prompt and mode. */
   requestBody: string | undefined;
+  /** The generation as counted in the end user's quota: given back when the team's credits ran out before a file was written. */
+  quotaTicket?: QuotaTicket | undefined;
   now(): number;
   /** Called once when the store fails; the relay goes on without recording. */
   onStoreError(error: unknown): void;
@@ -116,6 +119,9 @@ export function recordGeneration(
   const draft = createRecordingDraft(recording.kind, recording.projectId);
   let nextId = 1;
   let firstEventAt: number | undefined;
+  // The team's credits ran out before a file was written: the end user got nothing built.
+  let filesWritten = false;
+  let creditsOutBeforeFiles = false;
   let projectId = recording.projectId;
   let generation: number | undefined;
   // The project the browser is told of: the path's for a follow-up, a generate's once its `project_created` is
@@ -251,6 +257,8 @@ export function recordGeneration(
     return undefined;
   };
   const finish = async () => {
+    // The agency's lack of credits must not use up the end user's quota; before onEnded, so it is in when that reports.
+    if (creditsOutBeforeFiles) await recording.quotaTicket?.giveBack();
     // Closed without a terminal event: recorded as interrupted until a status poll says how it ended.
     applyGenerationAction(draft, { type: 'dropped', error: undefined, at: recording.now() });
     const outcome = turnOutcomeOf(draft);
@@ -304,6 +312,8 @@ export function recordGeneration(
   /** Records an event read from the upstream, and holds it until its write is in. */
   const readOne = (value: UpstreamEvent) => {
     firstEventAt ??= recording.now();
+    if (value.event.type === 'file_created') filesWritten = true;
+    else if (value.event.type === 'credits_exhausted') creditsOutBeforeFiles = !filesWritten;
     // Numbered before it is recorded: naming the project may move the next id (see `begin`).
     const event = { id: nextId++, data: value.data };
     // Before a generate's project is decided, only a `project_created` with an id of the API's shape may name one (it

@@ -11,6 +11,7 @@ import { eventStreamHeaders, relayEvents, slowReaderReason, type RelayTimers } f
 import { recordGeneration, type GenerationRecording } from './generation-recorder.js';
 import { generationRecordOf, type GenerationRecord } from './generation-records.js';
 import type { ProxyStore } from './proxy-store.js';
+import type { QuotaTicket } from './quota.js';
 import type { ProxyLogEntry } from './proxy-types.js';
 import type { RelayingProjects } from './relaying-projects.js';
 import { withStreamDeadlines, type StreamDeadlines } from './upstream-timeouts.js';
@@ -53,6 +54,8 @@ export function relayGenerationStream(
     receivedAt: number;
     /** A follow-up's hold on its project, taken before the upstream heard of it; the relay gives it back. */
     projectHold?: (() => Promise<void> | undefined) | undefined;
+    /** The generation as counted in the end user's quota (none without a limit); the recorder may give it back. */
+    quotaTicket?: QuotaTicket | undefined;
   },
   context: GenerationRelayContext,
 ): Response {
@@ -79,6 +82,7 @@ export function relayGenerationStream(
   const recording: GenerationRecording = {
     projectId: turn.projectId,
     requestBody: turn.requestBody,
+    quotaTicket: turn.quotaTicket,
     store,
     userId,
     kind,

@@ -2,7 +2,8 @@
  * Per-end-user quotas: how many generations (generate or follow-up) each end user may start in a period.
  * A generation counts when the upstream accepts it (its stream opened): the count is taken atomically
  * before the request goes upstream, so concurrent requests on any number of instances never pass the
- * limit, and given back when the upstream refuses it before starting.
+ * limit, and given back when the upstream refuses it before starting, or when its stream says the team's credits ran
+ * out before a file was written (the end user got nothing built).
  */
 import type { Usage } from '../core/index.js';
 import { jsonHeaders, retryAfterSeconds, withRetryAfter } from './proxy-responses.js';

@@ -1,14 +1,12 @@
 /** How the Redis store writes the values its scripts decode, and reads back what it wrote. */
 import { ProxyStoreUnavailableError } from './proxy-store.js';
+import { wellFormedJson } from './well-formed.js';
 
 /**
  * JSON for the scripts that decode it (Redis's cjson refuses a lone surrogate's escape, so the turn of a prompt with
- * one would never get its outcome): lone surrogates become U+FFFD, as a browser's TextEncoder makes them.
+ * one would never get its outcome).
  */
-export const luaJson = (value: unknown) =>
-  JSON.stringify(value, (_key, field: unknown) =>
-    typeof field === 'string' ? field.replace(/\p{Surrogate}/gu, '\uFFFD') : field,
-  );
+export const luaJson = wellFormedJson;
 
 /** What a key holds, parsed; NaN when it does not parse. */
 export function parsedOrNaN(text: string): unknown {

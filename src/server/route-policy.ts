@@ -5,6 +5,7 @@ import { jsonDeeperThan, readBoundedBody } from './bounded-json.js';
 import type { RelayTimers } from './event-stream-relay.js';
 import { ProxyRefusal, proxyMessages, type ErrorShape } from './proxy-responses.js';
 import { resolveReturnUrl, type ReturnUrlPolicy } from './return-url.js';
+import { wellFormedJson } from './well-formed.js';
 
 /** The signed-in end user, as the agency's own session says. */
 export interface AgentProxyUser {
@@ -257,9 +258,11 @@ export async function readJsonObjectBody(
 const identityFields = ['external_user_id', 'external_user_name', 'external_user_email'] as const;
 
 /**
- * The upstream body of a route, built from the browser's: the route's own fields (type-checked), the
+ * The upstream body of a route (its JSON text), built from the browser's: the route's own fields (type-checked), the
  * identity fields from the session, and a `return_url` of the server's choosing. Another user's
- * `external_user_id` is refused (403); the browser's other identity fields are dropped and named to `warn`.
+ * `external_user_id` is refused (403); the browser's other identity fields are dropped and named to `warn`. Every
+ * string is made well-formed: the upstream's decoder refuses a lone surrogate's escape, and would answer that the
+ * prompt is missing.
  */
 export function buildUpstreamBody(
   body: Record<string, unknown>,
@@ -267,7 +270,7 @@ export function buildUpstreamBody(
   user: AgentProxyUser,
   returnUrlPolicy: ReturnUrlPolicy,
   warn: (field: string) => void,
-): Record<string, unknown> {
+): string {
   if ('external_user_id' in body && body.external_user_id !== user.externalUserId) {
     throw new ProxyRefusal(403, proxyMessages.forbidden, 'another external_user_id in body');
   }
@@ -301,5 +304,5 @@ export function buildUpstreamBody(
       });
     upstream.return_url = resolved;
   }
-  return upstream;
+  return wellFormedJson(upstream);
 }
