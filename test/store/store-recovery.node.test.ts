@@ -253,6 +253,26 @@ describe('shared project pollers', () => {
     expect(store.getState().projects.p1).toMatchObject({ status: 'settled', error: undefined });
   });
 
+  it('backs off on a status that is neither building nor an end (null, a word the spec does not name)', async () => {
+    const { store, scripted, timers } = setup();
+    const broken = { ...project('p1', 'ready'), project_status: null } as unknown as ReturnType<typeof project>;
+    scripted.queueProject(
+      broken,
+      project('p1', 'queued_for_gpu'),
+      broken,
+      broken,
+      project('p1', 'generating'),
+      project('p1', 'provisioning'),
+      project('p1', 'ready'),
+    );
+    store.getState().watchProject('p1');
+    await timers.advance(60_000);
+    expect(scripted.gets()).toHaveLength(7);
+    // Doubled after each unknown answer, capped at the maximum; back to the interval once it says it is building.
+    expect(timers.delays.filter((ms) => ms > 0)).toEqual([2000, 4000, 8000, 8000, 1000, 1000]);
+    expect(store.getState().projects.p1).toMatchObject({ status: 'settled', error: undefined });
+  });
+
   it('stops with the error when polling cannot help (401, 404)', async () => {
     const { store, scripted, timers } = setup();
     scripted.queueProject(new AgentApiError('unauthorized', 'Unauthorized.', { status: 401 }));

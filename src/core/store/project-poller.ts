@@ -115,6 +115,11 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     leavePhase(poller);
   }
 
+  /** The wait after `delay` when asking again at once cannot help: doubled from the interval, up to the maximum. */
+  function nextBackoff(delay: number): number {
+    return Math.min(options.maxPollIntervalMs, Math.max(delay * 2, options.pollIntervalMs));
+  }
+
   function schedule(poller: Poller, ms: number): void {
     leavePhase(poller);
     const run = poller.run;
@@ -171,7 +176,7 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
         for (const watcher of [...poller.watchers]) watcher.onFatal?.(error);
         return;
       }
-      poller.delay = Math.min(options.maxPollIntervalMs, Math.max(poller.delay * 2, options.pollIntervalMs));
+      poller.delay = nextBackoff(poller.delay);
       // A wait the API asked for (429, or 503 with Retry-After) is kept; the build log says it to the end user.
       const wait = error.retryAfterMs ?? poller.delay;
       options.log(`Status of ${poller.projectId}: ${error.message} (next try in ${wait} ms)`, true);
@@ -181,7 +186,11 @@ export function createProjectPollers(options: ProjectPollersOptions): ProjectPol
     }
     if (run !== poller.run) return;
     poller.phase = { name: 'idle' };
-    poller.delay = options.pollIntervalMs;
+    // A status the spec names as building is asked for again at the interval. Any other that is not an end (a word
+    // the spec does not name, a null from a broken upstream) backs off as a failure does: asking faster cannot make it
+    // say more, and each ask spends the team's rate budget.
+    const building = project.project_status === 'provisioning' || project.project_status === 'generating';
+    poller.delay = building ? options.pollIntervalMs : nextBackoff(poller.delay);
     const settled = isTerminalProjectStatus(project.project_status);
     options.log(`Status of ${poller.projectId}: ${String(project.project_status)}`, false);
     publish(poller, { status: settled ? 'settled' : 'polling', project, error: undefined, updatedAt: options.now() });
