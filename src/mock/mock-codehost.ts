@@ -14,6 +14,7 @@ import {
   type FieldErrors,
 } from './mock-responses.js';
 import {
+  connectionLifetimeMs,
   isoTime,
   randomHex,
   repositoryItem,
@@ -345,7 +346,7 @@ export async function completeInstall(request: Request, context: MockContext): P
     ),
     target_type: 'User',
     user_authorized: true,
-    expires_at: isoTime(now + 180 * 24 * 60 * 60 * 1000),
+    expires_at: isoTime(now + connectionLifetimeMs),
     updated_at: isoTime(now),
     installation_status: 'active',
   };

@@ -2,7 +2,14 @@
 import type { DeploymentConnection } from '../core/index.js';
 import type { MockCaller, MockContext } from './mock-context.js';
 import { envelope, failure, readJsonBody, validationFailure, Validator } from './mock-responses.js';
-import { isoTime, randomHex, slugify, stableHash, type MockDeploymentConnection } from './mock-state.js';
+import {
+  connectionLifetimeMs,
+  isoTime,
+  randomHex,
+  slugify,
+  stableHash,
+  type MockDeploymentConnection,
+} from './mock-state.js';
 
 /** The providers the mock knows, by path value. Deployed sites live on reserved test domains, never real ones. */
 export const deploymentProviders: Readonly<Record<string, { name: string; host: string }>> = {
@@ -83,7 +90,8 @@ export async function connectDeployment(
     provider_account_id: account.id,
     provider_account_name: account.name,
     provider_account_email: account.email,
-    expires_at: null,
+    // The spec's table types both as strings: the token was just checked with the provider (so used).
+    expires_at: isoTime(now + connectionLifetimeMs),
     updated_at: isoTime(now),
     metadata: { slug: account.slug },
   };
@@ -98,7 +106,7 @@ export async function connectDeployment(
     provider_name: provider.name,
     external_user_id: externalUserId,
     ...fields,
-    last_used_at: null,
+    last_used_at: isoTime(now),
     connected_at: isoTime(now),
   };
   context.state.deploymentConnections.push({ teamId: caller.team.id, token, connection });

@@ -21,7 +21,10 @@ export interface MockAgentApiOptions {
    * expire it through the admin: the admin's JSON never shows a token.
    */
   token?: string;
-  /** Requests per token in a rolling window over the agent endpoints (default 10 per 60,000 ms); false disables it. */
+  /**
+   * Requests per token in a rolling window (default 10 per 60,000 ms) over every endpoint, as DESIGN.md decides from
+   * the spec's Limits table (`scope: 'agent'` counts only the agent endpoints); false disables it.
+   */
   rateLimit?: { limit: number; windowMs: number; scope?: 'agent' | 'all' } | false;
   /** The API base URL, ending in /api/v1 (default 'http://mock.agent-embed.test/api/v1'). */
   baseUrl?: string;
@@ -88,7 +91,7 @@ export function resolveSettings(options: MockAgentApiOptions): MockSettings {
     rateLimit:
       rateLimit === false
         ? false
-        : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'agent' },
+        : { limit: rateLimit.limit, windowMs: rateLimit.windowMs, scope: rateLimit.scope ?? 'all' },
     baseUrl,
     appBaseUrl,
     origin: base.origin,

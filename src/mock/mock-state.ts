@@ -138,6 +138,9 @@ export function stableHash(text: string): number {
   return hash >>> 0;
 }
 
+/** How long a connection's credential lasts in this mock (its `expires_at`): 180 days, deployment and code host alike. */
+export const connectionLifetimeMs = 180 * 24 * 60 * 60 * 1000;
+
 /** An ISO 8601 timestamp: the format the mock uses for every `*_at` field. */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();

@@ -27,9 +27,11 @@ describe('contract: deployments', () => {
       provider: 'vercel',
       provider_name: 'Vercel',
       external_user_id: 'user-1',
-      last_used_at: null,
+      // Strings, as the spec's table types them: the token was used when it was checked at connecting.
+      expires_at: expect.any(String),
       metadata: { slug: expect.any(String) },
     });
+    expect(connection.last_used_at).toBe(connection.connected_at);
     expect(await h.client.deployments.getConnection('vercel', 'user-1')).toEqual(connection);
     expect(await h.client.deployments.listConnections('vercel')).toEqual([connection]);
     expect(await h.client.deployments.listConnections('netlify')).toEqual([]);
@@ -41,7 +43,8 @@ describe('contract: deployments', () => {
       status: 'ready',
       url: expect.stringMatching(/^https:\/\//),
     });
-    expect((await h.client.deployments.getConnection('vercel', 'user-1')).last_used_at).not.toBeNull();
+    const used = (await h.client.deployments.getConnection('vercel', 'user-1')).last_used_at;
+    expect(Date.parse(used ?? '')).toBeGreaterThanOrEqual(Date.parse(connection.connected_at));
     expect((await h.client.deployments.deploy('vercel', projectId!)).status).toBe('ready');
   });
 

@@ -105,9 +105,13 @@ describe('mock authentication', () => {
 });
 
 describe('mock rate limit', () => {
-  it('allows 10 agent requests per rolling minute per token, then 429 with Retry-After', async () => {
+  it('allows 10 agent requests per rolling minute per token, then 429 with Retry-After (scope agent)', async () => {
     let time = 1_000_000;
-    const api = createMockAgentApi({ speed: 'instant', now: () => time });
+    const api = createMockAgentApi({
+      speed: 'instant',
+      now: () => time,
+      rateLimit: { limit: 10, windowMs: 60_000, scope: 'agent' },
+    });
     for (let index = 0; index < 10; index++) {
       const response = await call(api, 'GET', '/agent/project/proj_missing');
       expect(response.status).toBe(404);
