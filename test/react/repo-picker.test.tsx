@@ -348,7 +348,13 @@ describe('RepoPicker link and push', () => {
     const other = await pick(rendered, 1);
     await user.click(within(region()).getByRole('button', { name: `Use ${other}` }));
     await waitFor(() => expect(region()).toHaveAttribute('data-link', 'error'));
-    const notLinked = within(region()).getByText('That repository could not be chosen').closest('[role="alert"]')!;
+    // Named: under the linked repository's box and button, an unnamed failure would read as theirs.
+    const notLinked = within(region()).getByText(`${other} could not be chosen`).closest('[role="alert"]')!;
+    // The list marks the repository the code goes to, the one still linked.
+    const linkedRows = within(region())
+      .getAllByRole('option')
+      .filter((option) => within(option).queryByText('Linked') !== null);
+    expect(linkedRows.map((option) => option.querySelector('.ae-repo-name')?.textContent)).toEqual([fullName]);
     expect(notLinked).toHaveTextContent('That repository could not be found.');
     // The API's own words are the agency's (onError), not the end user's.
     expect(notLinked).not.toHaveTextContent('code-host connection');

@@ -93,6 +93,7 @@ export const integrations: Pick<
         : `يشمل البحث ما حُمِّل حتى الآن: ${loaded} من أصل ${total}.`,
     searchLoadMore: 'تحميل المزيد للبحث فيه',
     private: 'خاص',
+    linkedBadge: 'مرتبط',
     public: 'عام',
     defaultBranch: (branch) => branch,
     pageStatus: (page, pages, total, totalCount) =>
@@ -113,6 +114,7 @@ export const integrations: Pick<
     openRepository: (fullName) => `فتح ${fullName}`,
     unsafeUrl: 'ليس عنوان ويب',
     linkErrorTitle: 'تعذّر اختيار هذا المستودع',
+    linkFailedTitle: (fullName) => `تعذّر اختيار ${fullName}`,
     pushHeading: 'أو الحفظ في مستودع جديد',
     pushTo: (fullName) => `حفظ الشيفرة في ${fullName}`,
     pushing: 'جارٍ الحفظ…',

@@ -9,7 +9,7 @@ import { forwardRef, useId } from 'react';
 import { safeHttpUrl, type Deployment } from '../../core/index.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { Icon } from '../shared/icons.js';
-import { readableUrl } from '../shared/external-link.js';
+import { AddressLink } from '../shared/external-link.js';
 import { TokenDialog } from './deploy-token-dialog.js';
 import { useRetryCountdown } from '../shared/use-retry-countdown.js';
 import { useAgentLabels } from '../provider/use-agent-labels.js';
@@ -195,11 +195,7 @@ export const DeployButton = forwardRef<HTMLElement, DeployButtonProps>(function 
               )}
             </p>
             {deploymentUrl !== undefined ? (
-              <a className="ae-inline ae-deploy-url" href={deploymentUrl} target="_blank" rel="noopener noreferrer">
-                <span className="ae-visually-hidden">{text.openDeployment}: </span>
-                {readableUrl(deploymentUrl)}
-                <Icon name="external" />
-              </a>
+              <AddressLink className="ae-deploy-url" url={deploymentUrl} label={text.openDeployment} />
             ) : (
               site.url !== null && site.url !== undefined && <p className="ae-muted">{text.unsafeUrl}</p>
             )}

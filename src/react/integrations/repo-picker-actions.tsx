@@ -9,7 +9,7 @@ import type { RepoPickerLabels } from './repo-picker.labels.js';
 import { ErrorAlert } from '../shared/error-alert.js';
 import { textOf } from '../shared/outside-values.js';
 import { Icon } from '../shared/icons.js';
-import { readableUrl } from '../shared/external-link.js';
+import { AddressLink } from '../shared/external-link.js';
 import { safeHttpUrl } from '../../core/index.js';
 import { useRepositoryActions, type RepositoryRef } from './use-repository-actions.js';
 import { useLatestCallback } from '../shared/use-latest-callback.js';
@@ -73,10 +73,7 @@ function Outcome(props: {
           {url === '' ? null : safe === undefined ? (
             <span className="ae-muted">{text.unsafeUrl}</span>
           ) : (
-            <a className="ae-inline" href={safe} target="_blank" rel="noopener noreferrer">
-              {readableUrl(safe)}
-              <Icon name="external" />
-            </a>
+            <AddressLink url={safe} />
           )}
         </p>
       )}
@@ -107,7 +104,9 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
   const chosenIsLinked = chosen !== undefined && linked !== undefined && sameRepository(chosen, linked);
   const noProject = projectId === undefined;
   const pushHeld = noProject || building;
-  const primaryClass = emphasis === 'primary' ? 'ae-button ae-button-primary ae-truncate' : 'ae-button ae-truncate';
+  // The action names the repository, the one place on screen that says where the code goes: it wraps, never cut.
+  const primaryClass =
+    emphasis === 'primary' ? 'ae-button ae-button-primary ae-button-wraps' : 'ae-button ae-button-wraps';
   // The linked repository is where the project's code goes: its box tells the last save there, if any. A save
   // to another repository by name (something else is linked) is told on its own, under the form it came from.
   const pushed = push.data;
@@ -181,7 +180,12 @@ export function RepoPickerActions(props: RepoPickerActionsProps) {
         )}
       </div>
       {latest === 'link' && link.error !== undefined && (
-        <ErrorAlert error={link.error} title={text.linkErrorTitle} context="repository" />
+        <ErrorAlert
+          error={link.error}
+          // Named: under the linked repository's box and button, an unnamed failure reads as theirs.
+          title={link.variables === undefined ? text.linkErrorTitle : text.linkFailedTitle(fullName(link.variables))}
+          context="repository"
+        />
       )}
       {latest === 'push' && push.error !== undefined && push.variables === undefined && (
         <ErrorAlert error={push.error} title={text.pushErrorTitle} context="repository" />

@@ -20,6 +20,8 @@ export interface RepoPickerLabels {
   /** Loads the next page so the search covers it too. */
   searchLoadMore: string;
   private: string;
+  /** Beside the listed repository the project's code goes to. */
+  linkedBadge: string;
   public: string;
   /** The default branch beside a repository (after a branch icon). */
   defaultBranch: (branch: string) => string;
@@ -43,7 +45,10 @@ export interface RepoPickerLabels {
   branchLabel: string;
   openRepository: (fullName: string) => string;
   unsafeUrl: string;
+  /** A failed link whose repository is not known (its name is said when it is: `linkFailedTitle`). */
   linkErrorTitle: string;
+  /** A failed link, naming the repository that could not be chosen (the linked one, if any, stays). */
+  linkFailedTitle: (fullName: string) => string;
   pushHeading: string;
   /** Push to the repository linked in this session. */
   pushTo: (fullName: string) => string;
@@ -84,6 +89,7 @@ export const defaultRepoPickerLabels: RepoPickerLabels = {
       : `Searching the ${loaded} of ${total} repositories loaded so far.`,
   searchLoadMore: 'Load more to search',
   private: 'Private',
+  linkedBadge: 'Linked',
   public: 'Public',
   defaultBranch: (branch) => branch,
   pageStatus: (page, pages, total, totalCount) =>
@@ -108,6 +114,7 @@ export const defaultRepoPickerLabels: RepoPickerLabels = {
   openRepository: (fullName) => `Open ${fullName}`,
   unsafeUrl: 'Not a web address',
   linkErrorTitle: 'That repository could not be chosen',
+  linkFailedTitle: (fullName) => `${fullName} could not be chosen`,
   pushHeading: 'Or save to a new repository',
   pushTo: (fullName) => `Save the code to ${fullName}`,
   pushing: 'Saving…',

@@ -65,7 +65,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
     connectionStatus === 'connected' || connectionStatus === 'expired' || connectionStatus === 'inactive';
   const repositories = useRepositories({ ...(perPage === undefined ? {} : { perPage }), enabled: hasConnection });
   const { status: listStatus, data: list, page, pageCount, canLoadMore, goToPage, loadMore, refresh } = repositories;
-  const { link, push } = useRepositoryActions(targetProject);
+  const { link, push, linked } = useRepositoryActions(targetProject);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Repository | undefined>(undefined);
   const previousConnectionStatus = useRef(connectionStatus);
@@ -259,6 +259,12 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
                     <span className="ae-inline">
                       <Icon name="branch" />
                       {text.defaultBranch(repository.default_branch)}
+                    </span>
+                  )}
+                  {/* The box below names where the code goes; scrolled to, the list says it too. */}
+                  {linked !== undefined && repository.full_name === `${linked.owner}/${linked.name}` && (
+                    <span className="ae-badge" data-status="linked">
+                      {text.linkedBadge}
                     </span>
                   )}
                 </span>

@@ -1,5 +1,7 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
 import { safeHttpUrl } from '../../core/index.js';
+import { cx } from './class-names.js';
+import { Icon } from './icons.js';
 
 /** Props of `ExternalLink`. */
 export interface ExternalLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'target' | 'rel'> {
@@ -22,6 +24,29 @@ export function ExternalLink({ href, children, fallback = null, ...rest }: Exter
 }
 
 /** A URL that `safeHttpUrl` let through, as people read it: without its scheme or a trailing slash. */
-export function readableUrl(url: string): string {
+function readableUrl(url: string): string {
   return url.slice(url.indexOf('//') + 2).replace(/\/$/, '');
+}
+
+/** Props of `AddressLink`. */
+export interface AddressLinkProps {
+  /** An http(s) URL that `safeHttpUrl` let through. */
+  url: string;
+  /** Said before the address to screen readers only ("Open the deployment: …"). */
+  label?: string | undefined;
+  className?: string | undefined;
+}
+
+/**
+ * An outside address as a link that reads as the address, with the "opens elsewhere" icon after its last word: the
+ * icon stays beside the text when a long address wraps, rather than at the far edge of the line.
+ */
+export function AddressLink({ url, label, className }: AddressLinkProps) {
+  return (
+    <a className={cx('ae-address-link', className)} href={url} target="_blank" rel="noopener noreferrer">
+      {label !== undefined && <span className="ae-visually-hidden">{label}: </span>}
+      {readableUrl(url)}
+      <Icon name="external" />
+    </a>
+  );
 }
