@@ -1,18 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { RepoPicker } from 'agent-embed';
 import { agentApiMessages } from 'agent-embed/core';
-import type { MockScenario } from 'agent-embed/mock';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { agentParameters, installCodehost, storyAgent, storyUser } from './story-agent.js';
 import {
-  agentParameters,
-  currentGeneration,
-  installCodehost,
-  storyAgent,
-  storyUser,
-  type AgentStoryParameters,
-  type StoryAgent,
-} from './story-agent.js';
-import { reach } from './story-states.js';
+  codehostConnected as connected,
+  codehostLinked as linked,
+  codehostPushedToNew,
+  projectAndRepository,
+  reach,
+} from './story-states.js';
 
 const meta = {
   title: 'Code host/RepoPicker',
@@ -42,40 +39,6 @@ function picker(canvasElement: HTMLElement) {
     view,
     options: () => within(view.getByRole('listbox', { name: 'Repositories' })).getAllByRole('option'),
   };
-}
-
-/** A connected code host (with `scenario` repositories) and a completed project to link and push. */
-function connected(scenario: MockScenario = {}): AgentStoryParameters {
-  return {
-    mock: { scenario },
-    setup: async (agent) => {
-      await installCodehost(agent);
-      await reach.completed.setup?.(agent);
-    },
-  };
-}
-
-/** The story's project and the end user's repository at `index` of the first page. */
-async function projectAndRepository(agent: StoryAgent, index: number) {
-  const projectId = currentGeneration(agent.store.getState())?.projectId;
-  const page = await agent.client.codehost.listRepositories(storyUser.id, { page: 1, per_page: 10 });
-  const [owner = '', name = ''] = page.items[index]?.full_name.split('/') ?? [];
-  if (projectId === undefined || name === '') throw new Error('The story has no project or no repository.');
-  return { projectId, repository: { owner, name } };
-}
-
-/** Connected, then the project linked to the repository at `index` through the store, as the Link button does. */
-function linked(index: number, then?: (agent: StoryAgent, projectId: string) => Promise<unknown>) {
-  const base = connected();
-  return {
-    ...base,
-    setup: async (agent: StoryAgent) => {
-      await base.setup?.(agent);
-      const { projectId, repository } = await projectAndRepository(agent, index);
-      await agent.store.getState().linkRepository(projectId, storyUser.id, repository);
-      await then?.(agent, projectId);
-    },
-  } satisfies AgentStoryParameters;
 }
 
 async function ready(canvasElement: HTMLElement) {
@@ -194,14 +157,12 @@ export const LinkOk: Story = {
 export const LinkProjectNotFound: Story = {
   name: 'Link not found (project)',
   args: { projectId: 'proj_not_here' },
-  parameters: agentParameters({
-    ...connected(),
-    setup: async (agent) => {
-      await connected().setup?.(agent);
+  parameters: agentParameters(
+    connected({}, async (agent) => {
       const { repository } = await projectAndRepository(agent, 0);
       await agent.store.getState().linkRepository('proj_not_here', storyUser.id, repository);
-    },
-  }),
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
     await expect(element).toHaveAttribute('data-link', 'error');
@@ -212,17 +173,7 @@ export const LinkProjectNotFound: Story = {
 
 export const PushToNew: Story = {
   name: 'Save to a new repository',
-  parameters: agentParameters({
-    ...connected(),
-    setup: async (agent) => {
-      await connected().setup?.(agent);
-      const { projectId } = await projectAndRepository(agent, 0);
-      // What Create and push sends for the name typed into the new-repository field.
-      await agent.store
-        .getState()
-        .pushRepository(projectId, storyUser.id, { owner: 'ada-lovelace', name: 'yoga-studio-site' });
-    },
-  }),
+  parameters: agentParameters(codehostPushedToNew('yoga-studio-site')),
   play: async ({ canvasElement }) => {
     const { element, view } = await ready(canvasElement);
     await expect(element).toHaveAttribute('data-push', 'success');

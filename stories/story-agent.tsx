@@ -476,11 +476,16 @@ export function agencyServerClient(agent: StoryAgent): AgentClient {
   return createAgentClient({ transport });
 }
 
-/** The whole code-host install flow as the browser runs it: start, the mock's install page, its callback. */
-export async function installCodehost(agent: StoryAgent): Promise<void> {
-  const started = await agent.client.codehost.startConnect({
+/**
+ * The whole code-host install flow as the browser runs it: start, the mock's install page, its callback. With
+ * `account`, the end user installs another account (the mock's login is the slug of the name): the start goes past
+ * the proxy, which would fill the name from its session.
+ */
+export async function installCodehost(agent: StoryAgent, account?: string): Promise<void> {
+  const client = account === undefined ? agent.client : agencyServerClient(agent);
+  const started = await client.codehost.startConnect({
     external_user_id: storyUser.id,
-    external_user_name: storyUser.name ?? 'Ada Lovelace',
+    external_user_name: account ?? storyUser.name ?? 'Ada Lovelace',
     external_user_email: storyUser.email ?? 'ada@agency.example.test',
     // The story's page is the agency's app: the proxy accepts a return to its own origin.
     return_url: typeof document === 'undefined' ? 'http://localhost/' : document.baseURI,

@@ -4,10 +4,13 @@
  * in the state, frozen there with a `pause_after` fault where the state would otherwise move on.
  */
 import { AgentApiError, type AgentTransport, type GenerationState } from 'agent-embed/core';
-import type { MockFault } from 'agent-embed/mock';
+import type { MockFault, MockScenario } from 'agent-embed/mock';
 import {
+  currentGeneration,
   followUpUntil,
   generateUntil,
+  installCodehost,
+  storyUser,
   waitForStore,
   type AgentStoryParameters,
   type StoryAgent,
@@ -229,3 +232,47 @@ export const reach = {
   expired: generateTo('failed', prepare.expired.setup),
   suspended: generateTo('failed', prepare.suspended.setup),
 } satisfies Record<string, AgentStoryParameters | ((...args: never[]) => AgentStoryParameters)>;
+
+/** A connected code host (with `scenario` repositories) and a completed project to link and push, then `then`. */
+export function codehostConnected(
+  scenario: MockScenario = {},
+  then?: (agent: StoryAgent) => Promise<unknown>,
+): AgentStoryParameters {
+  return {
+    mock: { scenario },
+    setup: async (agent) => {
+      await installCodehost(agent);
+      await reach.completed.setup?.(agent);
+      await then?.(agent);
+    },
+  };
+}
+
+/** The story's project and the end user's repository at `index` of the first page. */
+export async function projectAndRepository(agent: StoryAgent, index: number) {
+  const projectId = currentGeneration(agent.store.getState())?.projectId;
+  const page = await agent.client.codehost.listRepositories(storyUser.id, { page: 1, per_page: 10 });
+  const [owner = '', name = ''] = page.items[index]?.full_name.split('/') ?? [];
+  if (projectId === undefined || name === '') throw new Error('The story has no project or no repository.');
+  return { projectId, repository: { owner, name } };
+}
+
+/** Connected, then the project linked to the repository at `index` through the store, as the Link button does. */
+export function codehostLinked(
+  index: number,
+  then?: (agent: StoryAgent, projectId: string) => Promise<unknown>,
+): AgentStoryParameters {
+  return codehostConnected({}, async (agent) => {
+    const { projectId, repository } = await projectAndRepository(agent, index);
+    await agent.store.getState().linkRepository(projectId, storyUser.id, repository);
+    await then?.(agent, projectId);
+  });
+}
+
+/** Connected, nothing linked, then the code saved to the end user's new repository `name`, as Create and save does. */
+export function codehostPushedToNew(name: string): AgentStoryParameters {
+  return codehostConnected({}, async (agent) => {
+    const { projectId } = await projectAndRepository(agent, 0);
+    await agent.store.getState().pushRepository(projectId, storyUser.id, { owner: 'ada-lovelace', name });
+  });
+}
