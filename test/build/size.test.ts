@@ -148,9 +148,12 @@ describe('bundle budgets (gzipped, dependencies included, React excluded)', () =
   // told different stories in ten ways) and the end user's language (the root's lang and dir from the language shown,
   // outside text isolated with its override controls shown, countdowns in the locale's digits, PlanList's planWords),
   // and publish records read back only when they read as this page wrote them.
+  // Session 34 (2026-12-07): the React entry to 59,264 (59,064 measured; core 29,776 within its budget) for the
+  // repository picker's screen: a failed link naming the refused repository, the list marking the linked one (two
+  // labels and a badge), seen on the screenshots of the stories that show one model's parts side by side.
   it.each([
     ['dist/core.js', 29_824],
-    ['dist/index.js', 59_008],
+    ['dist/index.js', 59_264],
   ])('%s stays under %i bytes', async (entry, budget) => {
     const bytes = await shippedBytes(entry);
     console.log(
