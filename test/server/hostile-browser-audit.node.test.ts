@@ -10,39 +10,14 @@ import {
   appOrigin,
   browserRequest,
   createTwoUserProxy,
+  everyRouteAnswer,
   fakeToken,
   json,
   proxyBasePath as basePath,
-  specAnswer,
   type UpstreamCall,
 } from './scripted-upstream.js';
 
-const sse = (...events: unknown[]) =>
-  new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
-  });
-
-/** specAnswer, plus a stream for generate / follow-up and a start answer for the code-host connect route. */
-function answer(call: UpstreamCall): Response {
-  const path = call.url.pathname;
-  if (path.includes('/agent/generate')) {
-    const id = /\/agent\/generate\/([^/]+)/.exec(path)?.[1] ?? 'p-new';
-    return sse(
-      { type: 'project_created', project_id: id, app_url: 'https://built.example/' },
-      { type: 'stream_end', project_id: id, app_url: 'https://built.example/' },
-    );
-  }
-  if (call.method === 'POST' && path.endsWith('/connections'))
-    return json({ success: true, message: 'ok', data: { id: 1, external_user_id: 'alice' }, errors: null });
-  if (path.endsWith('/connect/start'))
-    return json({
-      success: true,
-      message: 'ok',
-      data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
-      errors: null,
-    });
-  return specAnswer(call);
-}
+const answer = everyRouteAnswer;
 
 function setup(
   respond: (call: UpstreamCall) => Response | Promise<Response> = answer,

@@ -14,6 +14,7 @@ import {
   proxyBasePath as basePath,
   specAnswer,
   type UpstreamCall,
+  sse,
 } from './scripted-upstream.js';
 
 function setup(
@@ -27,11 +28,6 @@ function setup(
 }
 
 const call = browserRequest;
-
-const sse = (...events: unknown[]) =>
-  new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
-  });
 
 describe('routing: odd paths, encodings, methods', () => {
   it("never reaches bob's project through encodings, dot segments, double slashes or case", async () => {

@@ -17,6 +17,7 @@ import {
   createScriptedStream,
   json,
   type UpstreamCall,
+  sse,
 } from './scripted-upstream.js';
 
 const appOrigin = 'https://app.example.test';
@@ -29,10 +30,6 @@ const users: Record<string, AgentProxyUser> = {
 };
 const authorize = (request: Request) => users[request.headers.get('x-user') ?? 'alice'] ?? null;
 
-const sse = (...events: unknown[]) =>
-  new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
-  });
 const accept = (call: UpstreamCall) => {
   const id = /\/agent\/generate\/([^/]+)/.exec(call.url.pathname)?.[1] ?? 'p-new';
   return sse({ type: 'stream_end', project_id: id, app_url: 'https://built.example/' });

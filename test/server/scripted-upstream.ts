@@ -42,6 +42,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
+/** An event stream whose events are `events`, each as one `data:` line of JSON. */
+export function sse(...events: unknown[]): Response {
+  return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
+    headers: { 'content-type': 'text/event-stream' },
+  });
+}
+
 /** An SSE body the test writes to chunk by chunk; `state.cancelled` tells whether the proxy gave up reading. */
 export function createScriptedStream() {
   const encoder = new TextEncoder();
@@ -163,6 +170,32 @@ export function specAnswer(call: UpstreamCall): Response {
   if (path.endsWith('/connections') || path.endsWith('/subscription-plans')) return envelope([]);
   if (path.includes('/connections/')) return envelope({ id: 1, external_user_id: user });
   return envelope({});
+}
+
+/**
+ * `specAnswer`, plus a finished build for generate and follow-up (the path's project, or `p-new`), alice's new
+ * deployment connection, and a start answer for the code-host connect route: every route answers, for tests about
+ * what the proxy sends.
+ */
+export function everyRouteAnswer(call: UpstreamCall): Response {
+  const path = call.url.pathname;
+  if (path.includes('/agent/generate')) {
+    const id = /\/agent\/generate\/([^/]+)/.exec(path)?.[1] ?? 'p-new';
+    return sse(
+      { type: 'project_created', project_id: id, app_url: 'https://built.example/' },
+      { type: 'stream_end', project_id: id, app_url: 'https://built.example/' },
+    );
+  }
+  if (call.method === 'POST' && path.endsWith('/connections'))
+    return json({ success: true, message: 'ok', data: { id: 1, external_user_id: 'alice' }, errors: null });
+  if (path.endsWith('/connect/start'))
+    return json({
+      success: true,
+      message: 'ok',
+      data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
+      errors: null,
+    });
+  return specAnswer(call);
 }
 
 /**

@@ -9,34 +9,11 @@ import {
   appOrigin,
   browserRequest,
   createTwoUserProxy,
-  json,
-  specAnswer,
+  everyRouteAnswer,
   type UpstreamCall,
 } from './scripted-upstream.js';
 
-const sse = (...events: unknown[]) =>
-  new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
-  });
-
-function answer(call: UpstreamCall): Response {
-  const path = call.url.pathname;
-  if (path.includes('/agent/generate')) {
-    const id = /\/agent\/generate\/([^/]+)/.exec(path)?.[1] ?? 'p-new';
-    return sse(
-      { type: 'project_created', project_id: id, app_url: 'https://built.example/' },
-      { type: 'stream_end', project_id: id, app_url: 'https://built.example/' },
-    );
-  }
-  if (path.endsWith('/connect/start'))
-    return json({
-      success: true,
-      message: 'ok',
-      data: { redirect_url: 'https://github.com/apps/x/installations/new', state: 's' },
-      errors: null,
-    });
-  return specAnswer(call);
-}
+const answer = everyRouteAnswer;
 
 /** Lone high and low surrogates, at the ends and inside, beside a valid pair. */
 const hostile = '\uD800Build a page \uDBFF\uDFFF (a pair), \uDC00 lone, \uD83D\uDE00 kept, a high one last \uDBFF';
