@@ -184,6 +184,34 @@ describe('resources', () => {
     context.store.destroy();
   });
 
+  it('a repository page asked for before a reconnect to another account is never shown, and is asked for again', async () => {
+    const { store, take, sent } = setup();
+    const connectionOf = resourceSpecs.codehostConnection('ada');
+    const page = resourceSpecs.repositories('ada', { page: 1 });
+    const account = (login: string) =>
+      ({ external_user_id: 'ada', codehost_login: login, installation_id: `${login}-install` }) as never;
+    const listing = (login: string) => ({
+      items: [{ id: 1, name: 'site', full_name: `${login}/site` }],
+      meta: { total_count: 1, page: 1, per_page: 30 },
+    });
+    store.getState().putResource(connectionOf, account('ada-lovelace'), Date.now());
+    void store.getState().fetchResource(page);
+    const asked = take('/codehost/connections/ada/repositories');
+    // The app is installed for another account: the connection is news from a request sent after the page's.
+    store.getState().putResource(connectionOf, account('ada-byron'), Date.now() + 1_000);
+    asked.answer(listing('ada-lovelace'));
+    await settle();
+    expect(selectResource(store.getState(), page).data).toBeUndefined();
+
+    // Asked for again (the load from before is not shared), the page lists the new account's repositories.
+    void store.getState().fetchResource(page);
+    take('/codehost/connections/ada/repositories').answer(listing('ada-byron'));
+    await settle();
+    expect(selectResource(store.getState(), page).data).toMatchObject({ items: [{ full_name: 'ada-byron/site' }] });
+    expect(sent('/codehost/connections/ada/repositories')).toBe(0);
+    store.destroy();
+  });
+
   it('after destroy, a load sends nothing and resolves aborted', async () => {
     const { store, sent } = setup();
     store.destroy();

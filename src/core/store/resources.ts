@@ -290,8 +290,11 @@ export function createResourcesSlice<State extends ResourcesSlice>(
       const kept = before[key];
       if (told[key] === kept) continue;
       if (key !== spec.key && kept !== undefined && isOlder(key, when.sentAt)) told[key] = kept;
-      else if (told[key] === undefined) dataSentAt.delete(key);
-      else dataSentAt.set(key, when.sentAt ?? when.at);
+      else if (told[key] === undefined) {
+        dataSentAt.delete(key);
+        // Dropped as older news: a load of it sent before this answer's request would bring that news back.
+        if (when.sentAt === undefined || (loadSentAt.get(key) ?? Infinity) < when.sentAt) run.overtake(key);
+      } else dataSentAt.set(key, when.sentAt ?? when.at);
     }
     set({ ...extra, resources: told } as State);
   };

@@ -38,11 +38,14 @@ export interface SliceTask<T> {
 /** Creates the runner of one slice; `overtake(record)` drops the answers running for a record (news came first). */
 export function createSliceRunner(signal: AbortSignal) {
   const sequences = new Map<string, number>();
-  const inflight = new Map<string, Promise<IntegrationResult<unknown>>>();
+  // Each key's request in flight, with the sequence of its record it was sent under.
+  const inflight = new Map<string, { promise: Promise<IntegrationResult<unknown>>; sequence: number | undefined }>();
   const overtake = (record: string) => sequences.set(record, (sequences.get(record) ?? 0) + 1).get(record);
   const run = <T>(task: SliceTask<T>): Promise<IntegrationResult<T>> => {
     const running = inflight.get(task.key);
-    if (running !== undefined && task.fresh !== true) return running as Promise<IntegrationResult<T>>;
+    // Shared while its answer is still to be written: an overtaken one's is dropped, so a new request goes out.
+    if (running !== undefined && task.fresh !== true && sequences.get(task.record) === running.sequence)
+      return running.promise as Promise<IntegrationResult<T>>;
     if (signal.aborted)
       return Promise.resolve({ ok: false, error: new AgentApiError('aborted', 'The store was destroyed.') });
     const sequence = overtake(task.record);
@@ -54,14 +57,14 @@ export function createSliceRunner(signal: AbortSignal) {
         (thrown: unknown): IntegrationResult<T> => ({ ok: false, error: errorFromThrown(thrown, signal) }),
       )
       .then((result) => {
-        if (inflight.get(task.key) === promise) inflight.delete(task.key);
+        if (inflight.get(task.key)?.promise === promise) inflight.delete(task.key);
         if (!signal.aborted && sequences.get(task.record) === sequence) {
           if (result.ok) task.succeed(result.data);
           else task.fail(result.error);
         }
         return result;
       });
-    inflight.set(task.key, promise as Promise<IntegrationResult<unknown>>);
+    inflight.set(task.key, { promise: promise as Promise<IntegrationResult<unknown>>, sequence });
     return promise;
   };
   return Object.assign(run, { overtake });
