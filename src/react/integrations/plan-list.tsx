@@ -151,15 +151,23 @@ export const PlanList = forwardRef<HTMLElement, PlanListProps>(function PlanList
                 data-plan={typeof plan.slug === 'string' ? plan.slug : undefined}
                 aria-labelledby={planHeadingId}
               >
+                {/* The catalog's words (or planWords'), each running its own way: English ones in an Arabic page
+                    kept their full stops and numbers at the wrong end. */}
                 <h3 id={planHeadingId} className="ae-subtitle">
-                  {name}
+                  <bdi>{name}</bdi>
                 </h3>
                 {price !== undefined && <PlanPrice price={price} amount={amountOf(plan, locale)} />}
-                {typeof description === 'string' && description !== '' && <p className="ae-muted">{description}</p>}
+                {typeof description === 'string' && description !== '' && (
+                  <p className="ae-muted">
+                    <bdi>{description}</bdi>
+                  </p>
+                )}
                 {planFeatures.length > 0 && (
                   <ul className="ae-plan-features">
                     {planFeatures.map((feature) => (
-                      <li key={feature}>{feature}</li>
+                      <li key={feature}>
+                        <bdi>{feature}</bdi>
+                      </li>
                     ))}
                   </ul>
                 )}
