@@ -39,11 +39,12 @@ export interface AddressLinkProps {
 
 /**
  * An outside address as a link that reads as the address, with the "opens elsewhere" icon after its last word: the
- * icon stays beside the text when a long address wraps, rather than at the far edge of the line.
+ * icon stays beside the text when a long address wraps, rather than at the far edge of the line. An address runs left
+ * to right in every language, isolated: in an Arabic line its hyphens and slashes would otherwise jump ends.
  */
 export function AddressLink({ url, label, className }: AddressLinkProps) {
   return (
-    <a className={cx('ae-address-link', className)} href={url} target="_blank" rel="noopener noreferrer">
+    <a className={cx('ae-address-link', className)} href={url} target="_blank" rel="noopener noreferrer" dir="ltr">
       {label !== undefined && <span className="ae-visually-hidden">{label}: </span>}
       {readableUrl(url)}
       <Icon name="external" />
