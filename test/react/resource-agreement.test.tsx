@@ -158,6 +158,17 @@ const apiError = (status: number, message: string) =>
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the screen
 
+/** CodehostConnect and RepoPicker for the project side by side in one provider, over `api` (through `wire`, if given). */
+function renderCodehostBesidePicker(api: MockAgentApi, projectId: string | undefined, wire?: ReturnType<typeof tap>) {
+  return renderWithMock(
+    <>
+      <CodehostConnect navigate={() => {}} />
+      <RepoPicker projectId={projectId!} perPage={10} />
+    </>,
+    { mock: { api }, provider: { externalUser: ada }, ...(wire === undefined ? {} : { wrapTransport: wire.wrap }) },
+  );
+}
+
 const codehostRegion = () => screen.getByRole('region', { name: 'Save the code to GitHub' });
 const pickerRegion = () => screen.getByRole('region', { name: 'Repository' });
 const repoNames = () =>
@@ -187,13 +198,7 @@ async function pushNew(user: ReturnType<typeof renderWithMock>['user'], name: st
 describe('code host: CodehostConnect and RepoPicker side by side', () => {
   it('connect after mount: both go from "not connected" to the connected account and its repositories', async () => {
     const { api, projectId } = await serverWithProject({ codehost: false });
-    renderWithMock(
-      <>
-        <CodehostConnect navigate={() => {}} />
-        <RepoPicker projectId={projectId!} perPage={10} />
-      </>,
-      { mock: { api }, provider: { externalUser: ada } },
-    );
+    renderCodehostBesidePicker(api, projectId);
     await waitFor(() => expect(codehostRegion()).toHaveAttribute('data-state', 'missing'));
     expect(pickerRegion()).toHaveAttribute('data-state', 'not_connected');
     await installCodehost(api);
@@ -207,13 +212,7 @@ describe('code host: CodehostConnect and RepoPicker side by side', () => {
   it('a "connection not found" from a link, in RepoPicker, makes CodehostConnect say "not connected" too', async () => {
     const { api, projectId } = await serverWithProject();
     const wire = tap();
-    const { user } = renderWithMock(
-      <>
-        <CodehostConnect navigate={() => {}} />
-        <RepoPicker projectId={projectId!} perPage={10} />
-      </>,
-      { mock: { api }, provider: { externalUser: ada }, wrapTransport: wire.wrap },
-    );
+    const { user } = renderCodehostBesidePicker(api, projectId, wire);
     await waitFor(() => expect(codehostRegion()).toHaveAttribute('data-state', 'connected'));
     // The connection was removed on the code host's side, behind the page's back.
     wire.fail(
@@ -231,13 +230,7 @@ describe('code host: CodehostConnect and RepoPicker side by side', () => {
   // repository pages (its `settle`), so they are listed again through the new connection.
   it('a reconnect to another code-host account: RepoPicker lists that account’s repositories', async () => {
     const { api, projectId } = await serverWithProject();
-    renderWithMock(
-      <>
-        <CodehostConnect navigate={() => {}} />
-        <RepoPicker projectId={projectId!} perPage={10} />
-      </>,
-      { mock: { api }, provider: { externalUser: ada } },
-    );
+    renderCodehostBesidePicker(api, projectId);
     await waitFor(() => expect(pickerRegion()).toHaveAttribute('data-state', 'ready'));
     expect(repoNames()[0]).toMatch(/^ada-lovelace\//);
     await installCodehost(api, 'Ada Byron');
@@ -280,13 +273,7 @@ describe('code host: CodehostConnect and RepoPicker side by side', () => {
   it('a late "connection not found" from a push sent before the reconnect never overwrites the reconnect', async () => {
     const { api, projectId } = await serverWithProject();
     const wire = tap();
-    const { user } = renderWithMock(
-      <>
-        <CodehostConnect navigate={() => {}} />
-        <RepoPicker projectId={projectId!} perPage={10} />
-      </>,
-      { mock: { api }, provider: { externalUser: ada }, wrapTransport: wire.wrap },
-    );
+    const { user } = renderCodehostBesidePicker(api, projectId, wire);
     await waitFor(() => expect(pickerRegion()).toHaveAttribute('data-state', 'ready'));
     const answerPush = wire.holdFailure(
       (request) => request.path.endsWith('/push'),
