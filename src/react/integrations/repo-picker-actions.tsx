@@ -81,7 +81,8 @@ function Outcome(props: {
   );
 }
 
-const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === fullName(b);
+/** Whether two references name the same repository (`owner/name`, or the name alone without an owner). */
+export const sameRepository = (a: RepositoryRef, b: RepositoryRef) => fullName(a) === fullName(b);
 
 /** Link and push for the picker's chosen repository. */
 export function RepoPickerActions(props: RepoPickerActionsProps) {

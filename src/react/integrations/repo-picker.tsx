@@ -12,7 +12,7 @@ import { useCodehost } from './use-codehost.js';
 import { useAppProject } from './use-app-project.js';
 import { useRepositories } from './use-repositories.js';
 import { useRepositoryActions } from './use-repository-actions.js';
-import { RepoPickerActions } from './repo-picker-actions.js';
+import { ownerAndName, RepoPickerActions, sameRepository } from './repo-picker-actions.js';
 import { cx } from '../shared/class-names.js';
 import type { WithRootProps } from '../shared/root-props.js';
 import { ErrorAlert } from '../shared/error-alert.js';
@@ -262,7 +262,7 @@ export const RepoPicker = forwardRef<HTMLElement, RepoPickerProps>(function Repo
                     </span>
                   )}
                   {/* The box below names where the code goes; scrolled to, the list says it too. */}
-                  {linked !== undefined && repository.full_name === `${linked.owner}/${linked.name}` && (
+                  {linked !== undefined && sameRepository(ownerAndName(repository), linked) && (
                     <span className="ae-badge" data-status="linked">
                       {text.linkedBadge}
                     </span>
