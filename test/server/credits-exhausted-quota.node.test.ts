@@ -87,6 +87,25 @@ describe('credits_exhausted before anything was built', () => {
     expect(await usageOf(proxy)).toMatchObject({ used: 1, limit: 1 });
   });
 
+  it('a broken upstream: credits_exhausted with odd fields is still the credits running out, given back once', async () => {
+    const odd = { type: 'credits_exhausted', message: 42, project_id: ['p'], debug: { team: 'secret' } };
+    const { proxy } = setup([data(odd) + data(odd)], { quota: { generations: 2, per: 'day' } });
+    await build(proxy, generate());
+    expect(await usageOf(proxy)).toMatchObject({ used: 0, limit: 2 });
+  });
+
+  it('a broken upstream that keeps the stream open after credits_exhausted: given back, and the browser is told the end', async () => {
+    const stream = createScriptedStream();
+    const { proxy } = createTwoUserProxy(() => stream.response(), { quota: { generations: 1, per: 'day' } });
+    const response = await proxy(generate());
+    stream.event(creditsOut);
+    // Comments keep coming and the body never ends.
+    stream.write(': still here\n\n');
+    expect(await response.text()).toContain('"type":"credits_exhausted"');
+    expect(await usageOf(proxy)).toMatchObject({ used: 0, limit: 1 });
+    expect(stream.state.cancelled).toBe(true);
+  });
+
   it('gives back once when the browser leaves as credits_exhausted arrives', async () => {
     const stream = createScriptedStream();
     const ended: GenerationRecord[] = [];
